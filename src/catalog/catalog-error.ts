@@ -1,0 +1,32 @@
+import { ErrorCode, type ErrorCodeName, type ErrorCodeValue } from "../model/error-codes.js";
+
+export interface CatalogErrorOptions {
+  /** Longer explanation for the `detail` field of the error response. */
+  detail?: string;
+  cause?: unknown;
+}
+
+/**
+ * The one error type the catalog throws. `code` is a Lance Namespace error code
+ * (spec/errors.md §2); the server maps it to the HTTP status and `ErrorResponse`.
+ */
+export class CatalogError extends Error {
+  readonly code: ErrorCodeValue;
+  readonly detail: string | undefined;
+
+  constructor(code: ErrorCodeValue, message: string, options: CatalogErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "CatalogError";
+    this.code = code;
+    this.detail = options.detail;
+  }
+
+  static of(name: ErrorCodeName, message: string, options?: CatalogErrorOptions): CatalogError {
+    return new CatalogError(ErrorCode[name], message, options);
+  }
+}
+
+/** Shorthand for the most common refusal: bad input, code 13. */
+export function invalidInput(message: string, options?: CatalogErrorOptions): CatalogError {
+  return CatalogError.of("InvalidInput", message, options);
+}

@@ -1,0 +1,29 @@
+/**
+ * @module What every catalog operation runs against: one database (tenant) with its store,
+ * engine and storage root, and the caller's context.
+ */
+import type { Engine } from "../engine/engine.js";
+import type { Store } from "../store/store.js";
+
+export interface DatabaseInfo {
+  name: string;
+  /** Absolute directory under which every table of the database lives. */
+  storageRoot: string;
+  /** Clients must commit versions through the catalog (spec/concepts.md §6.3). */
+  managedVersioning: boolean;
+  properties: Record<string, string>;
+}
+
+export interface CatalogScope {
+  store: Store;
+  engine: Engine;
+  database: DatabaseInfo;
+}
+
+/** Who is calling and why: flows from the request into audit records, never into decisions. */
+export interface CallContext {
+  requestId?: string;
+  /** Body `context` entries merged with `x-svc-ctx-<key>` headers. */
+  context?: Record<string, string>;
+  principal?: string;
+}

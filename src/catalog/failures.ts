@@ -1,0 +1,63 @@
+/**
+ * @module Translates the narrow errors of the engine and the store into catalog errors with
+ * spec codes. Backend failures sort into conflict (14), unavailable (17) and unexpected (18).
+ */
+import { type EngineErrorKind, EngineError, classifyEngineError } from "../engine/engine-errors.js";
+import { ErrorCode, type ErrorCodeValue } from "../model/error-codes.js";
+import { StoreUnavailable, UniqueViolation } from "../store/store-errors.js";
+import { ArrowDecodeError } from "../engine/arrow-ipc.js";
+import { CatalogError } from "./catalog-error.js";
+
+const codeByKind: Record<EngineErrorKind, ErrorCodeValue> = {
+  "dataset-not-found": ErrorCode.TableNotFound,
+  "version-not-found": ErrorCode.TableVersionNotFound,
+  "tag-not-found": ErrorCode.TableTagNotFound,
+  "tag-exists": ErrorCode.TableTagAlreadyExists,
+  "branch-not-found": ErrorCode.TableBranchNotFound,
+  "branch-exists": ErrorCode.TableBranchAlreadyExists,
+  "index-not-found": ErrorCode.TableIndexNotFound,
+  "index-exists": ErrorCode.TableIndexAlreadyExists,
+  "column-not-found": ErrorCode.TableColumnNotFound,
+  "schema-mismatch": ErrorCode.TableSchemaValidationError,
+  "invalid-input": ErrorCode.InvalidInput,
+  "commit-conflict": ErrorCode.ConcurrentModification,
+  unexpected: ErrorCode.Internal,
+};
+
+/**
+ * Turns any failure below the catalog into a CatalogError. `subject` names the object in
+ * messages (e.g. "table 'a$b'"); `overrides` lets an operation give a kind its own meaning.
+ */
+export function toCatalogError(
+  error: unknown,
+  subject: string,
+  overrides: Partial<Record<EngineErrorKind, CatalogError>> = {},
+): CatalogError {
+  if (error instanceof CatalogError) return error;
+  if (error instanceof ArrowDecodeError) return new CatalogError(ErrorCode.InvalidInput, error.message, { cause: error });
+  if (error instanceof UniqueViolation) {
+    return new CatalogError(ErrorCode.ConcurrentModification, `${subject} was changed concurrently; retry`, { cause: error });
+  }
+  if (error instanceof StoreUnavailable) {
+    return new CatalogError(ErrorCode.ServiceUnavailable, "the metadata store is busy; retry", { cause: error });
+  }
+  const engineError = error instanceof EngineError ? error : classifyEngineError(error);
+  const override = overrides[engineError.kind];
+  if (override) return override;
+  const code = codeByKind[engineError.kind];
+  const message = engineError.kind === "dataset-not-found" ? `${subject} has no data` : `${subject}: ${engineError.message}`;
+  return new CatalogError(code, message, { cause: error });
+}
+
+/** Runs `fn`, translating any failure with `toCatalogError`. */
+export async function translating<T>(
+  subject: string,
+  fn: () => Promise<T>,
+  overrides?: Partial<Record<EngineErrorKind, CatalogError>>,
+): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw toCatalogError(error, subject, overrides);
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * @module Names and identifiers (seed: "Namespace paths and names"; spec/concepts.md §1).
+ * A list identifier is namespace parts followed by an object name; the store keys namespaces by
+ * their parts joined with "/", which no valid name contains.
+ */
+import { invalidInput } from "./catalog-error.js";
+
+const namePattern = /^[A-Za-z0-9_.-]+$/;
+const maxNameLength = 256;
+
+/** Refuses a name that is empty, too long, has other characters, or is `.`/`..`. */
+export function validateName(name: string, what: string): void {
+  if (name.length === 0) throw invalidInput(`${what} name must not be empty`);
+  if (name.length > maxNameLength) throw invalidInput(`${what} name is longer than ${maxNameLength} characters`);
+  if (!namePattern.test(name)) {
+    throw invalidInput(`${what} name '${name}' may contain only letters, digits, '_', '-' and '.'`);
+  }
+  if (name === "." || name === "..") throw invalidInput(`${what} name '${name}' is reserved`);
+}
+
+/** Validates every part of a namespace id; `[]` is the root. */
+export function validateNamespaceId(id: readonly string[]): void {
+  for (const part of id) validateName(part, "namespace");
+}
+
+/** Splits a table id into its namespace and name, validating both. */
+export function splitTableId(id: readonly string[]): { namespace: string[]; name: string } {
+  if (id.length === 0) throw invalidInput("a table identifier needs at least a table name");
+  const namespace = id.slice(0, -1);
+  const name = id[id.length - 1] as string;
+  validateNamespaceId(namespace);
+  validateName(name, "table");
+  return { namespace, name };
+}
+
+/** Store key of a namespace: parts joined with "/"; the root is "". */
+export function namespaceKey(id: readonly string[]): string {
+  return id.join("/");
+}
+
+export function namespaceIdOfKey(key: string): string[] {
+  return key === "" ? [] : key.split("/");
+}
+
+/** How a namespace is named in messages. */
+export function describeNamespace(id: readonly string[]): string {
+  return id.length === 0 ? "the root namespace" : `namespace '${id.join("$")}'`;
+}
+
+export function describeTable(id: readonly string[]): string {
+  return `table '${id.join("$")}'`;
+}

@@ -1,0 +1,48 @@
+/**
+ * @module Loads that many operations share: a namespace that must exist, a table that must
+ * exist, a sibling name that must be free (namespaces and tables share one name space).
+ */
+import type { StoreTx } from "../store/store.js";
+import type { TableRow } from "../store/schema.js";
+import { CatalogError } from "./catalog-error.js";
+import { describeNamespace, describeTable, namespaceKey, splitTableId } from "./identifiers.js";
+
+export async function namespaceExists(tx: StoreTx, database: string, id: readonly string[]): Promise<boolean> {
+  return id.length === 0 || (await tx.findNamespace(database, namespaceKey(id))) !== undefined;
+}
+
+/** Throws NamespaceNotFound (1) unless the namespace exists; the root always does. */
+export async function requireNamespace(tx: StoreTx, database: string, id: readonly string[]): Promise<void> {
+  if (!(await namespaceExists(tx, database, id))) {
+    throw CatalogError.of("NamespaceNotFound", `${describeNamespace(id)} does not exist`);
+  }
+}
+
+/** The table's row, or undefined; a missing parent namespace is NamespaceNotFound (1). */
+export async function findTable(tx: StoreTx, database: string, id: readonly string[]): Promise<TableRow | undefined> {
+  const { namespace, name } = splitTableId(id);
+  const row = await tx.findTableByName(database, namespaceKey(namespace), name);
+  if (!row) await requireNamespace(tx, database, namespace);
+  return row;
+}
+
+/** The table's row; throws TableNotFound (4) or NamespaceNotFound (1). */
+export async function requireTable(tx: StoreTx, database: string, id: readonly string[]): Promise<TableRow> {
+  const row = await findTable(tx, database, id);
+  if (!row) throw CatalogError.of("TableNotFound", `${describeTable(id)} does not exist`);
+  return row;
+}
+
+/** Throws when a namespace of that name already sits beside the would-be table. */
+export async function requireNoNamespaceNamed(tx: StoreTx, database: string, namespace: readonly string[], name: string): Promise<void> {
+  if (await tx.findNamespace(database, namespaceKey([...namespace, name]))) {
+    throw CatalogError.of("TableAlreadyExists", `a namespace named '${name}' already exists in ${describeNamespace(namespace)}`);
+  }
+}
+
+/** Throws when a table of that name already sits beside the would-be namespace. */
+export async function requireNoTableNamed(tx: StoreTx, database: string, namespace: readonly string[], name: string): Promise<void> {
+  if (await tx.findTableByName(database, namespaceKey(namespace), name)) {
+    throw CatalogError.of("NamespaceAlreadyExists", `a table named '${name}' already exists in ${describeNamespace(namespace)}`);
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * @module Narrow errors of the engine. Lance reports failures as message text; this module is
+ * the one place that reads those messages, so the catalog can map kinds, not strings.
+ */
+
+export type EngineErrorKind =
+  | "dataset-not-found"
+  | "version-not-found"
+  | "tag-not-found"
+  | "tag-exists"
+  | "branch-not-found"
+  | "branch-exists"
+  | "index-not-found"
+  | "index-exists"
+  | "column-not-found"
+  | "schema-mismatch"
+  | "invalid-input"
+  | "commit-conflict"
+  | "unexpected";
+
+export class EngineError extends Error {
+  constructor(
+    readonly kind: EngineErrorKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "EngineError";
+  }
+}
+
+const patterns: [RegExp, EngineErrorKind][] = [
+  [/version .*(not found|does not exist)|not found.*version|cannot find version/i, "version-not-found"],
+  [/tag .*(not found|does not exist)|ref not found/i, "tag-not-found"],
+  [/tag .*already exists/i, "tag-exists"],
+  [/branch .*(not found|does not exist)/i, "branch-not-found"],
+  [/branch .*already exists/i, "branch-exists"],
+  [/index .*(not found|does not exist)/i, "index-not-found"],
+  [/index .*already exists/i, "index-exists"],
+  [/(column|field) .*(not found|does not exist)|no field named|schema error: .*not found|cannot find column/i, "column-not-found"],
+  [/(was not found|dataset .*not found|not found.*dataset|no such file|does not exist)/i, "dataset-not-found"],
+  [/schema (mismatch|is not compatible|does not match)|append with different schema|incompatible schema|cannot cast|unable to cast/i, "schema-mismatch"],
+  [/commit conflict|retryable commit conflict|concurrent (write|commit)|was modified|preempted/i, "commit-conflict"],
+  [/invalid (input|user input|argument)|sql parser|parse error|error during planning|syntax error|invalid expression|expected .* but found|unsupported/i, "invalid-input"],
+];
+
+/** Classifies an error thrown by the native binding. */
+export function classifyEngineError(error: unknown): EngineError {
+  if (error instanceof EngineError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const kind = patterns.find(([pattern]) => pattern.test(message))?.[1] ?? "unexpected";
+  return new EngineError(kind, cleanMessage(message), { cause: error });
+}
+
+/** Lance messages end with a Rust source location; users need the sentence, not the file. */
+function cleanMessage(message: string): string {
+  return message.replace(/,\s*[\w/.-]+\.rs:\d+:\d+/g, "").trim();
+}

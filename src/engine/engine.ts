@@ -1,0 +1,126 @@
+/**
+ * @module The engine: the only code that touches Lance. Tables are addressed by location (an
+ * absolute directory path ending in `.lance`); the catalog decides locations.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import type { JsonArrowSchema } from "../model/schema-json.js";
+import { type DecodedUpload, schemaOfIpcFile } from "./arrow-ipc.js";
+import { EngineError, classifyEngineError } from "./engine-errors.js";
+import { type NativeConnection, type NativeTable, native } from "./lance-native.js";
+import { toJsonSchema } from "./lance-schema-json.js";
+
+export interface TableRef {
+  version?: number | null | undefined;
+  tag?: string | null | undefined;
+  branch?: string | null | undefined;
+}
+
+export interface TableSnapshot {
+  version: number;
+  schema: JsonArrowSchema;
+  metadata: Record<string, string>;
+  numFragments: number;
+  numRows: number;
+}
+
+export type StorageOptions = Record<string, string>;
+
+export class Engine {
+  private readonly connections = new Map<string, Promise<NativeConnection>>();
+
+  /** Runs a native call and turns its failure into an EngineError. */
+  async call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw classifyEngineError(error);
+    }
+  }
+
+  /** Whether a Lance dataset has been written at `location` (any committed version). */
+  datasetExists(location: string): boolean {
+    const versions = path.join(location, "_versions");
+    if (!existsSync(versions)) return false;
+    return readdirSync(versions).some((name) => name.endsWith(".manifest"));
+  }
+
+  /** Writes a new dataset (mode "create") or replaces the rows of one ("overwrite"). */
+  async createTable(location: string, upload: DecodedUpload, mode: "create" | "overwrite", storageOptions?: StorageOptions): Promise<number> {
+    const { dir, name } = splitLocation(location);
+    const connection = await this.connection(dir);
+    const table = await this.call(() =>
+      upload.numBatches === 0
+        ? connection.createEmptyTable(name, upload.file, mode, [], storageOptions ?? null)
+        : connection.createTable(name, upload.file, mode, [], storageOptions ?? null),
+    );
+    return this.call(() => table.version());
+  }
+
+  /** Opens the latest version of the main branch, or the version/tag/branch in `ref`. */
+  async openTable(location: string, ref: TableRef = {}, storageOptions?: StorageOptions): Promise<NativeTable> {
+    if (!this.datasetExists(location)) throw new EngineError("dataset-not-found", `no Lance dataset at ${location}`);
+    const { dir, name } = splitLocation(location);
+    const connection = await this.connection(dir);
+    let table = await this.call(() => connection.openTable(name, [], storageOptions ?? null));
+    if (ref.branch) {
+      const branches = await this.call(() => table.branches());
+      table = await this.call(() => branches.checkout(ref.branch as string, ref.version ?? null));
+    } else if (ref.version !== undefined && ref.version !== null) {
+      await this.call(() => table.checkout(ref.version as number));
+    }
+    if (ref.tag) await this.call(() => table.checkoutTag(ref.tag as string));
+    return table;
+  }
+
+  /** Version, schema and basic stats of one version of a table. */
+  async describeTable(location: string, ref: TableRef = {}): Promise<TableSnapshot> {
+    const table = await this.openTable(location, ref);
+    const [version, schemaFile, stats] = await this.call(() => Promise.all([table.version(), table.schema(), table.stats()]));
+    const schema = toJsonSchema(schemaOfIpcFile(schemaFile));
+    return {
+      version,
+      schema,
+      metadata: schema.metadata ?? {},
+      numFragments: stats.fragmentStats.numFragments,
+      numRows: stats.numRows,
+    };
+  }
+
+  /** Makes `version` the newest version of the branch; returns the version it committed. */
+  async restoreTable(location: string, version: number, branch?: string | null): Promise<number> {
+    const table = await this.openTable(location, { version, branch });
+    await this.call(() => table.restore());
+    return this.call(() => table.version());
+  }
+
+  /** Deletes everything stored at `location`. */
+  async removeTableData(location: string): Promise<void> {
+    await rm(location, { recursive: true, force: true });
+  }
+
+  close(): void {
+    for (const connection of this.connections.values()) void connection.then((c) => c.close()).catch(() => undefined);
+    this.connections.clear();
+  }
+
+  private connection(dir: string): Promise<NativeConnection> {
+    let connection = this.connections.get(dir);
+    if (!connection) {
+      // Consistency interval 0: clients of the namespace API write tables directly, so every
+      // read must see their newest commit.
+      connection = native.Connection.new(dir, { readConsistencyInterval: 0 });
+      connection.catch(() => this.connections.delete(dir));
+      this.connections.set(dir, connection);
+    }
+    return connection;
+  }
+}
+
+/** A table location is `<dir>/<name>.lance`; the binding opens tables by directory and name. */
+export function splitLocation(location: string): { dir: string; name: string } {
+  const base = path.basename(location);
+  if (!base.endsWith(".lance")) throw new EngineError("invalid-input", `table location must end in .lance: ${location}`);
+  return { dir: path.dirname(location), name: base.slice(0, -".lance".length) };
+}

@@ -1,0 +1,20 @@
+/**
+ * @module Loads the native Lance binding that ships inside `@lancedb/lancedb`. The engine talks
+ * to it directly because it moves Arrow IPC buffers in and out, where the package's public
+ * classes would re-encode rows through apache-arrow 18 (which cannot read LZ4 bodies).
+ */
+import { createRequire } from "node:module";
+import path from "node:path";
+import type * as Native from "lancedb-native-types";
+
+const require = createRequire(import.meta.url);
+const packageEntry = require.resolve("@lancedb/lancedb");
+
+export const native = require(path.join(path.dirname(packageEntry), "native.js")) as typeof Native;
+
+export type NativeConnection = Native.Connection;
+export type NativeTable = Native.Table;
+export type NativeIndex = Native.Index;
+export type NativeQuery = Native.Query;
+export type NativeVectorQuery = Native.VectorQuery;
+export type NativeTableStatistics = Native.TableStatistics;

@@ -1,0 +1,52 @@
+/**
+ * @module How request bodies are read (spec/clients.md §6): JSON leniently (empty and `null`
+ * bodies are "no body"), everything else, including Arrow uploads without a content type, as the
+ * raw stream so that large uploads are never buffered by the framework.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Readable } from "node:stream";
+import { invalidInput } from "../catalog/catalog-error.js";
+
+/** Largest JSON body accepted; Arrow bodies are streamed and have no such limit. */
+export const jsonBodyLimit = 64 * 1024 * 1024;
+
+export function parseJsonText(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === "" || trimmed === "null") return undefined;
+  try {
+    return JSON.parse(trimmed);
+  } catch (error) {
+    throw invalidInput(`request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export function registerBodyParsers(app: FastifyInstance): void {
+  app.removeContentTypeParser(["application/json", "text/plain"]);
+  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: jsonBodyLimit }, (_request, body, done) => {
+    try {
+      done(null, parseJsonText(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  // Arrow streams (with or without a content type) and anything else: hand over the stream.
+  app.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
+}
+
+export function isStream(body: unknown): body is Readable {
+  return typeof body === "object" && body !== null && typeof (body as Readable).pipe === "function";
+}
+
+/** A JSON route's body: a streamed body (sent without content type) is read and parsed here. */
+export async function jsonBodyOf(request: FastifyRequest): Promise<unknown> {
+  const body = request.body;
+  if (!isStream(body)) return body;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > jsonBodyLimit) throw invalidInput(`JSON body is larger than ${jsonBodyLimit} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return parseJsonText(Buffer.concat(chunks).toString("utf8"));
+}

@@ -1,0 +1,50 @@
+/**
+ * @module Which database (tenant) a request addresses (seed: Authentication §3): the
+ * `x-svc-database` header (or the LanceDB client's `x-lancedb-database`), else the first label of
+ * the Host name when it names a database. A deployment with a single database serves it to
+ * every request, so database names in client URLs (`db://demo`) need no setup.
+ */
+import type { FastifyRequest } from "fastify";
+import { CatalogError } from "../catalog/catalog-error.js";
+import type { Catalog } from "../catalog/catalog.js";
+import type { CatalogRegistry } from "../catalog/databases.js";
+
+export const databaseHeaders = ["x-svc-database", "x-lancedb-database"] as const;
+export const databasePrefixHeaders = ["x-svc-database-prefix", "x-lancedb-database-prefix"] as const;
+
+function headerValue(request: FastifyRequest, names: readonly string[]): string | undefined {
+  for (const name of names) {
+    const value = request.headers[name];
+    const text = Array.isArray(value) ? value[0] : value;
+    if (text && text.trim() !== "") return text.trim();
+  }
+  return undefined;
+}
+
+/** The database name a request asks for, if it names one. */
+export function requestedDatabase(request: FastifyRequest): string | undefined {
+  return headerValue(request, databaseHeaders);
+}
+
+function hostLabel(request: FastifyRequest): string | undefined {
+  const host = request.hostname.split(":")[0] ?? "";
+  if (/^[\d.]+$/.test(host) || host.startsWith("[")) return undefined;
+  const label = host.split(".")[0];
+  return label && label !== host ? label : undefined;
+}
+
+export async function resolveCatalog(request: FastifyRequest, registry: CatalogRegistry): Promise<Catalog> {
+  const named = requestedDatabase(request);
+  if (named) {
+    const catalog = await registry.catalogFor(named);
+    if (catalog) return catalog;
+  } else {
+    const label = hostLabel(request);
+    const catalog = label ? await registry.catalogFor(label) : undefined;
+    if (catalog) return catalog;
+  }
+  const names = await registry.databaseNames();
+  if (names.length === 1) return (await registry.catalogFor(names[0] as string)) as Catalog;
+  if (named) throw CatalogError.of("NamespaceNotFound", `database '${named}' does not exist`);
+  throw CatalogError.of("InvalidInput", "this deployment serves several databases: name one with the x-svc-database header");
+}

@@ -1,0 +1,25 @@
+/**
+ * @module Object identifiers on the wire (spec/endpoints.md §0.2–0.3): the path `id` split on
+ * the `delimiter` query parameter, and the body `id` that must agree with it.
+ */
+import { invalidInput } from "../catalog/catalog-error.js";
+
+export const defaultDelimiter = "$";
+
+/** Splits a (percent-decoded) path id. The delimiter alone, or nothing, is the root `[]`. */
+export function parsePathId(raw: string | undefined, delimiter: string = defaultDelimiter): string[] {
+  if (delimiter.length === 0) throw invalidInput("delimiter must not be empty");
+  if (raw === undefined || raw === "" || raw === delimiter) return [];
+  return raw.split(delimiter).filter((part) => part.length > 0);
+}
+
+/** The body's `id`, when present, must equal the path's (root `$` equals `[]`). */
+export function reconcileBodyId(pathId: string[], bodyId: unknown): string[] {
+  if (bodyId === undefined || bodyId === null) return pathId;
+  if (!Array.isArray(bodyId) || !bodyId.every((part) => typeof part === "string")) {
+    throw invalidInput("body id must be an array of strings");
+  }
+  const same = bodyId.length === pathId.length && bodyId.every((part, i) => part === pathId[i]);
+  if (!same) throw invalidInput(`body id ${JSON.stringify(bodyId)} does not match the path id ${JSON.stringify(pathId)}`);
+  return pathId;
+}

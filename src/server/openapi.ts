@@ -1,0 +1,105 @@
+/**
+ * @module The OpenAPI 3.1 document of the served operations, built from the same schemas that
+ * validate requests.
+ */
+import type { TSchema } from "@sinclair/typebox";
+import { sharedSchemas, JsonArrowSchema } from "../model/schema-json.js";
+import { ErrorResponse } from "../model/common.js";
+import type { OperationDef } from "./operation-registry.js";
+
+type Json = Record<string, unknown>;
+
+const contentTypes = {
+  json: "application/json",
+  arrowStream: "application/vnd.apache.arrow.stream",
+  arrowFile: "application/vnd.apache.arrow.file",
+};
+
+/** Rewrites `$ref: "Name"` into component references and lifts `$id` schemas into components. */
+function collect(schema: TSchema, components: Record<string, Json>): Json {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (node === null || typeof node !== "object") return node;
+    const object = node as Json;
+    if (typeof object.$ref === "string" && !object.$ref.startsWith("#")) return { $ref: `#/components/schemas/${object.$ref}` };
+    const copy: Json = {};
+    for (const [key, value] of Object.entries(object)) if (key !== "$id") copy[key] = visit(value);
+    if (typeof object.$id === "string") {
+      components[object.$id] = copy;
+      return { $ref: `#/components/schemas/${object.$id}` };
+    }
+    return copy;
+  };
+  return visit(schema) as Json;
+}
+
+function openApiPath(url: string): string {
+  return url.replace(/:(\w+)/g, "{$1}");
+}
+
+function parameters(def: OperationDef, components: Record<string, Json>): Json[] {
+  const list: Json[] = [...def.url.matchAll(/:(\w+)/g)].map((match) => ({
+    name: match[1],
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+    description: match[1] === "id" ? "String identifier: parts joined by the delimiter; the delimiter alone is the root namespace." : undefined,
+  }));
+  const query = def.querystring ? (collect(def.querystring, components) as { properties?: Record<string, Json> }) : undefined;
+  for (const [name, schema] of Object.entries(query?.properties ?? {})) list.push({ name, in: "query", required: false, schema });
+  return list;
+}
+
+function successResponse(def: OperationDef, components: Record<string, Json>): Json {
+  switch (def.response.kind) {
+    case "json":
+      return { description: "Success", content: { [contentTypes.json]: { schema: collect(def.response.schema, components) } } };
+    case "arrow-file":
+      return { description: "Arrow IPC file", content: { [contentTypes.arrowFile]: { schema: { type: "string", format: "binary" } } } };
+    case "integer":
+      return { description: "A bare JSON integer", content: { [contentTypes.json]: { schema: { type: "integer", minimum: 0 } } } };
+    case "string":
+      return { description: "A JSON string", content: { [contentTypes.json]: { schema: { type: "string" } } } };
+    default:
+      return { description: "Success, no body" };
+  }
+}
+
+export function buildOpenApiDocument(operations: readonly OperationDef[], version: string): Json {
+  const components: Record<string, Json> = {};
+  for (const schema of [...sharedSchemas, JsonArrowSchema, ErrorResponse]) collect(schema, components);
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const def of operations) {
+    const operation: Json = {
+      operationId: def.operationId,
+      summary: def.summary,
+      tags: [def.tag],
+      parameters: parameters(def, components),
+      responses: {
+        [String(def.successStatus ?? 200)]: successResponse(def, components),
+        default: { description: "Error", content: { [contentTypes.json]: { schema: { $ref: "#/components/schemas/ErrorResponse" } } } },
+      },
+      "x-quiver-access": def.access,
+    };
+    if (def.body.kind === "json") {
+      operation.requestBody = { required: false, content: { [contentTypes.json]: { schema: collect(def.body.schema, components) } } };
+    } else if (def.body.kind === "arrow") {
+      operation.requestBody = { required: true, content: { [contentTypes.arrowStream]: { schema: { type: "string", format: "binary" } } } };
+    }
+    const path = (paths[openApiPath(def.url)] ??= {});
+    for (const method of def.methods) path[method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "Quiver", version, description: "Lance Namespace REST API and managed-deployment extensions served by Quiver." },
+    components: {
+      schemas: components,
+      securitySchemes: {
+        apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
+        bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+        oauth2: { type: "oauth2", flows: { clientCredentials: { tokenUrl: "/oauth/token", scopes: {} } } },
+      },
+    },
+    paths,
+  };
+}

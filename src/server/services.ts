@@ -1,0 +1,16 @@
+/**
+ * @module The services routes share: catalog lookup per request, authorization, the operation
+ * registry. Built once by `buildServer` and passed to every route group.
+ */
+import type { FastifyRequest } from "fastify";
+import type { Catalog } from "../catalog/catalog.js";
+import type { CatalogRegistry } from "../catalog/databases.js";
+import type { OperationDef, OperationRegistry } from "./operation-registry.js";
+
+export interface ServerServices {
+  registry: CatalogRegistry;
+  operations: OperationRegistry;
+  resolveCatalog(request: FastifyRequest): Promise<Catalog>;
+  /** Throws 16 or 15 when the caller may not run `operation` on `catalog`'s database. */
+  authorize(request: FastifyRequest, catalog: Catalog, operation: OperationDef): Promise<void>;
+}

@@ -1,0 +1,14 @@
+/**
+ * @module The ordered migration set shared by every dialect. Add a file, then list it here;
+ * never edit a migration that has shipped.
+ */
+import type { Migration, MigrationProvider } from "kysely";
+import * as m0001 from "./0001-catalog.js";
+
+const migrations: Record<string, Migration> = {
+  "0001-catalog": m0001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,63 @@
+/**
+ * @module Namespace rows. Paths are namespace components joined with "/"; a subtree is the
+ * key range [path + "/", path + "0") because "0" is the character after "/".
+ */
+import type { Kysely } from "kysely";
+import type { Database, NamespaceRow, NewNamespaceRow } from "../schema.js";
+
+export interface NamespaceRows {
+  findNamespace(database: string, path: string): Promise<NamespaceRow | undefined>;
+  insertNamespace(row: NewNamespaceRow): Promise<void>;
+  /** Direct children of `parentPath`, ordered by name, starting after `afterName`. */
+  listChildNamespaces(database: string, parentPath: string, afterName: string | undefined, limit: number | undefined): Promise<NamespaceRow[]>;
+  countChildNamespaces(database: string, parentPath: string): Promise<number>;
+  /** Deletes the namespace and every namespace below it; returns how many rows went. */
+  deleteNamespaceTree(database: string, path: string): Promise<number>;
+}
+
+export function subtreeRange(path: string): [string, string] {
+  return [`${path}/`, `${path}0`];
+}
+
+export function namespaceRows(db: Kysely<Database>): NamespaceRows {
+  return {
+    findNamespace: (database, path) =>
+      db.selectFrom("namespaces").selectAll().where("database", "=", database).where("path", "=", path).executeTakeFirst(),
+
+    async insertNamespace(row) {
+      await db.insertInto("namespaces").values(row).execute();
+    },
+
+    listChildNamespaces(database, parentPath, afterName, limit) {
+      let query = db
+        .selectFrom("namespaces")
+        .selectAll()
+        .where("database", "=", database)
+        .where("parent_path", "=", parentPath)
+        .orderBy("name");
+      if (afterName !== undefined) query = query.where("name", ">", afterName);
+      if (limit !== undefined) query = query.limit(limit);
+      return query.execute();
+    },
+
+    async countChildNamespaces(database, parentPath) {
+      const row = await db
+        .selectFrom("namespaces")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("database", "=", database)
+        .where("parent_path", "=", parentPath)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async deleteNamespaceTree(database, path) {
+      const [low, high] = subtreeRange(path);
+      const result = await db
+        .deleteFrom("namespaces")
+        .where("database", "=", database)
+        .where((eb) => eb.or([eb("path", "=", path), eb.and([eb("path", ">=", low), eb("path", "<", high)])]))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * @module Table rows: a table's name, namespace and (immutable) location.
+ */
+import type { Kysely } from "kysely";
+import type { Database, NewTableRow, TableRow, TableRowUpdate } from "../schema.js";
+import { subtreeRange } from "./namespace-rows.js";
+
+export interface TableRows {
+  findTableByName(database: string, namespacePath: string, name: string): Promise<TableRow | undefined>;
+  findTableById(id: string): Promise<TableRow | undefined>;
+  insertTable(row: NewTableRow): Promise<void>;
+  updateTable(id: string, update: TableRowUpdate): Promise<void>;
+  deleteTable(id: string): Promise<void>;
+  /** Tables directly in `namespacePath`, ordered by name, starting after `afterName`. */
+  listTablesIn(database: string, namespacePath: string, afterName: string | undefined, limit: number | undefined): Promise<TableRow[]>;
+  /** Every table of the database, ordered by namespace path then name. */
+  listAllTables(database: string): Promise<TableRow[]>;
+  countTablesIn(database: string, namespacePath: string): Promise<number>;
+  /** Tables in `namespacePath` or any namespace below it. */
+  listTablesInTree(database: string, namespacePath: string): Promise<TableRow[]>;
+  findTableByLocation(database: string, location: string): Promise<TableRow | undefined>;
+}
+
+export function tableRows(db: Kysely<Database>): TableRows {
+  return {
+    findTableByName: (database, namespacePath, name) =>
+      db
+        .selectFrom("tables")
+        .selectAll()
+        .where("database", "=", database)
+        .where("namespace_path", "=", namespacePath)
+        .where("name", "=", name)
+        .executeTakeFirst(),
+
+    findTableById: (id) => db.selectFrom("tables").selectAll().where("id", "=", id).executeTakeFirst(),
+
+    async insertTable(row) {
+      await db.insertInto("tables").values(row).execute();
+    },
+
+    async updateTable(id, update) {
+      await db.updateTable("tables").set(update).where("id", "=", id).execute();
+    },
+
+    async deleteTable(id) {
+      await db.deleteFrom("tables").where("id", "=", id).execute();
+    },
+
+    listTablesIn(database, namespacePath, afterName, limit) {
+      let query = db
+        .selectFrom("tables")
+        .selectAll()
+        .where("database", "=", database)
+        .where("namespace_path", "=", namespacePath)
+        .orderBy("name");
+      if (afterName !== undefined) query = query.where("name", ">", afterName);
+      if (limit !== undefined) query = query.limit(limit);
+      return query.execute();
+    },
+
+    listAllTables: (database) =>
+      db.selectFrom("tables").selectAll().where("database", "=", database).orderBy("namespace_path").orderBy("name").execute(),
+
+    async countTablesIn(database, namespacePath) {
+      const row = await db
+        .selectFrom("tables")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("database", "=", database)
+        .where("namespace_path", "=", namespacePath)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    listTablesInTree(database, namespacePath) {
+      const [low, high] = subtreeRange(namespacePath);
+      return db
+        .selectFrom("tables")
+        .selectAll()
+        .where("database", "=", database)
+        .where((eb) =>
+          eb.or([eb("namespace_path", "=", namespacePath), eb.and([eb("namespace_path", ">=", low), eb("namespace_path", "<", high)])]),
+        )
+        .execute();
+    },
+
+    findTableByLocation: (database, location) =>
+      db.selectFrom("tables").selectAll().where("database", "=", database).where("location", "=", location).executeTakeFirst(),
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * @module The metadata store interface. The catalog sees only this; SQLite and PostgreSQL
+ * implement it with the same row modules over Kysely.
+ */
+import type { DatabaseRows } from "./rows/database-rows.js";
+import type { NamespaceRows } from "./rows/namespace-rows.js";
+import type { TableRows } from "./rows/table-rows.js";
+
+/** Every data-named store function, bound to one connection or transaction. */
+export interface StoreTx extends DatabaseRows, NamespaceRows, TableRows {}
+
+export interface Store {
+  readonly dialect: "sqlite" | "postgres";
+  /**
+   * Runs `fn` in one transaction: all its writes commit together or not at all. Inside it use
+   * only the given `tx`. Unique-key clashes surface as `UniqueViolation`, transient failures as
+   * `StoreUnavailable`.
+   */
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /** Store functions outside any transaction (single statements, reads). */
+  readonly rows: StoreTx;
+  close(): Promise<void>;
+}
