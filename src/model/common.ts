@@ -1,7 +1,17 @@
 /**
  * @module Schemas shared by every spec model (spec/endpoints.md §0.3, §12.3).
  */
-import { Type, type Static, type TSchema, type TProperties } from "@sinclair/typebox";
+import { Type, type Static, type TSchema, type TProperties, type TUnsafe } from "@sinclair/typebox";
+
+/**
+ * Nullable helper: the spec marks many optional fields nullable. It widens `type` to include
+ * "null" instead of using anyOf, because type coercion of query strings would otherwise turn a
+ * JSON `null` into 0 or "" before validation.
+ */
+export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
+  if (typeof schema.type !== "string") return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()]));
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, "null"] });
+}
 
 export const StringMap = Type.Record(Type.String(), Type.String());
 export type StringMap = Static<typeof StringMap>;
@@ -20,14 +30,11 @@ export type Context = Static<typeof Context>;
 
 export const ObjectId = Type.Array(Type.String(), { description: "List-form identifier: namespace parts, then the object name." });
 
-export const PageToken = Type.Union([Type.String(), Type.Null()]);
-export const PageLimit = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]);
+export const PageToken = Nullable(Type.String());
+export const PageLimit = Nullable(Type.Integer({ minimum: 0 }));
 
 /** A non-negative int64 carried as a JSON number. */
 export const Version = Type.Integer({ minimum: 0 });
-
-/** Nullable helper: the spec marks many optional fields nullable. */
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Every request model carries identity, context and id (spec/endpoints.md §0.3). */
 export function RequestModel<P extends TProperties>(name: string, properties: P) {

@@ -211,10 +211,18 @@ export function tableRoutes(app: FastifyInstance, services: ServerServices): voi
   );
 }
 
-/** The raw upload; an absent body is an empty one, which the Arrow reader refuses with 13. */
-export function arrowBody(body: unknown): Readable | Uint8Array {
+/**
+ * The raw upload as plain chunks; an absent body is an empty one, which the Arrow reader refuses
+ * with 13. The request stream is wrapped because the Arrow reader destroys a Node stream when it
+ * is done with it, and destroying the request would close the socket before the response.
+ */
+export function arrowBody(body: unknown): AsyncIterable<Uint8Array> | Uint8Array {
   if (body === undefined || body === null) return new Uint8Array();
   if (body instanceof Uint8Array) return body;
-  if (typeof body === "object" && typeof (body as Readable).pipe === "function") return body as Readable;
+  if (typeof body === "object" && typeof (body as Readable).pipe === "function") return chunksOf(body as Readable);
   return Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
+}
+
+async function* chunksOf(stream: Readable): AsyncGenerator<Uint8Array> {
+  for await (const chunk of stream) yield chunk as Uint8Array;
 }
