@@ -21,11 +21,11 @@ export const Identity = Type.Object(
     api_key: Type.Optional(Type.String()),
     auth_token: Type.Optional(Type.String()),
   },
-  { $id: "Identity" },
+  { title: "Identity" },
 );
 export type Identity = Static<typeof Identity>;
 
-export const Context = Type.Record(Type.String(), Type.String(), { $id: "Context" });
+export const Context = Type.Record(Type.String(), Type.String(), { title: "Context" });
 export type Context = Static<typeof Context>;
 
 export const ObjectId = Type.Array(Type.String(), { description: "List-form identifier: namespace parts, then the object name." });
@@ -45,13 +45,13 @@ export function RequestModel<P extends TProperties>(name: string, properties: P)
       id: Type.Optional(ObjectId),
       ...properties,
     },
-    { $id: name, additionalProperties: true },
+    { title: name, additionalProperties: true },
   );
 }
 
 /** Every response model may carry context. */
 export function ResponseModel<P extends TProperties>(name: string, properties: P) {
-  return Type.Object({ context: Type.Optional(Context), ...properties }, { $id: name });
+  return Type.Object({ context: Type.Optional(Context), ...properties }, { title: name });
 }
 
 export const ErrorResponse = Type.Object(
@@ -62,6 +62,6 @@ export const ErrorResponse = Type.Object(
     instance: Type.Optional(Type.String()),
     context: Type.Optional(Context),
   },
-  { $id: "ErrorResponse" },
+  { title: "ErrorResponse" },
 );
 export type ErrorResponse = Static<typeof ErrorResponse>;

@@ -34,7 +34,7 @@ export const TableBasicStats = Type.Object(
     num_deleted_rows: Type.Integer({ minimum: 0 }),
     num_fragments: Type.Integer({ minimum: 0 }),
   },
-  { $id: "TableBasicStats" },
+  { title: "TableBasicStats" },
 );
 export type TableBasicStats = Static<typeof TableBasicStats>;
 

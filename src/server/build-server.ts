@@ -10,6 +10,7 @@ import { resolveCatalog } from "./database-resolution.js";
 import { registerErrorMapper } from "./error-mapper.js";
 import { OperationRegistry } from "./operation-registry.js";
 import { registerRequestLog } from "./request-log.js";
+import { registerValidation } from "./validation.js";
 import { extendedRoutes } from "./routes/extended-routes.js";
 import { namespaceRoutes } from "./routes/namespace-routes.js";
 import { serviceRoutes } from "./routes/service-routes.js";
@@ -36,7 +37,6 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 4096 },
-    ajv: { customOptions: { coerceTypes: "array", removeAdditional: false, useDefaults: true, allErrors: false } },
   });
   const services: ServerServices = {
     registry: options.registry,
@@ -45,7 +45,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     authorize: options.authorize ?? (async () => undefined),
   };
 
-  for (const schema of [...sharedSchemas, JsonArrowSchema]) app.addSchema(schema);
+  registerValidation(app, [...sharedSchemas, JsonArrowSchema]);
   registerBodyParsers(app);
   registerErrorMapper(app);
   registerRequestLog(app);

@@ -15,7 +15,7 @@ const contentTypes = {
   arrowFile: "application/vnd.apache.arrow.file",
 };
 
-/** Rewrites `$ref: "Name"` into component references and lifts `$id` schemas into components. */
+/** Rewrites `$ref: "Name"` into component references and lifts named (`$id`/`title`) schemas into components. */
 function collect(schema: TSchema, components: Record<string, Json>): Json {
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(visit);
@@ -24,9 +24,10 @@ function collect(schema: TSchema, components: Record<string, Json>): Json {
     if (typeof object.$ref === "string" && !object.$ref.startsWith("#")) return { $ref: `#/components/schemas/${object.$ref}` };
     const copy: Json = {};
     for (const [key, value] of Object.entries(object)) if (key !== "$id") copy[key] = visit(value);
-    if (typeof object.$id === "string") {
-      components[object.$id] = copy;
-      return { $ref: `#/components/schemas/${object.$id}` };
+    const name = typeof object.$id === "string" ? object.$id : typeof object.title === "string" ? object.title : undefined;
+    if (name) {
+      components[name] = copy;
+      return { $ref: `#/components/schemas/${name}` };
     }
     return copy;
   };
