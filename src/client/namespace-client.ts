@@ -8,7 +8,7 @@ import { type ArrowInput, toIpcStream } from "./arrow-io.js";
 import { NamespaceError } from "./namespace-error.js";
 import type { BoundTableMethod, OperationEntry, OperationMethod, TableNameInput } from "./operation-types.js";
 import { type OperationName, type Operations, type TableOperationName, operations } from "./operations.js";
-import { checkContext, checkRequest } from "./request-checks.js";
+import { checkContext, checkIdentifier, checkRequest } from "./request-checks.js";
 import type { ImplName, Transport } from "./transport.js";
 
 /** One method per operation of the table in `operations.ts`, named and typed after it. */
@@ -75,6 +75,7 @@ async function invoke(transport: Transport, name: OperationName, input: unknown,
   }
   const request = resolveRequest(entry, (input ?? {}) as Input);
   checkRequest(entry.request, request, entry.operationId);
+  checkIdentifier(request.id);
   const context = checkContext(request.context);
   if (entry.body !== "arrow") return transport.invoke({ name, entry, request, context });
   if (data === undefined || data === null) throw NamespaceError.of("InvalidInput", `${entry.operationId} needs Arrow data`);

@@ -28,6 +28,17 @@ export function checkRequest(schema: TObject, request: Record<string, unknown>, 
   throw NamespaceError.of("InvalidInput", `invalid ${operationId} request: ${where} ${first?.message.toLowerCase() ?? "is invalid"}`);
 }
 
+/**
+ * Refuses `.` and `..` as identifier parts. They are never valid names (seed: namespace paths),
+ * and in REST a path segment of only dots is removed by URL normalisation before it is sent,
+ * which would address a different route.
+ */
+export function checkIdentifier(id: readonly string[] | undefined): void {
+  for (const part of id ?? []) {
+    if (part === "." || part === "..") throw NamespaceError.of("InvalidInput", `identifier part '${part}' is reserved`);
+  }
+}
+
 /** An HTTP header name (RFC 9110 token). */
 const tokenPattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
