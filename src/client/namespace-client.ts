@@ -94,6 +94,7 @@ export function namespaceOver(transport: Transport): Namespace {
     delimiter: transport.delimiter,
     close: () => transport.close(),
     async openTable(input: OpenTableInput): Promise<TableHandle> {
+      // Open is the seed's fourth method with a namespace input; it describes the table by either form.
       const request = resolveRequest({ ...operations.describeTable, namespaceInput: true }, input as unknown as Input);
       const description = await namespace.describeTable(request as { id: string[] });
       return tableHandle(transport, request.id as string[], description);
