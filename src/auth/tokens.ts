@@ -31,7 +31,7 @@ export class TokenService {
   /** Issues a token for valid client credentials; throws 16 otherwise (RFC 6749 invalid_client). */
   async issue(clientId: string, clientSecret: string): Promise<TokenResponse> {
     const client = await verifyOAuthClient(this.store, clientId, clientSecret);
-    if (!client) throw CatalogError.of("Unauthenticated", "client authentication failed");
+    if (!client) throw CatalogError.of("Unauthenticated", "invalid_client", { detail: "client authentication failed" });
     const now = Math.floor(Date.now() / 1000);
     const claims = {
       iss: quiverIssuer,

@@ -51,9 +51,12 @@ export interface TestIssuer {
 }
 
 /** An external issuer with an ES256 and an RS256 key, serving its JWKS on loopback. */
+let issuerKeys: { ec: ReturnType<typeof generateKeyPairSync>; rsa: ReturnType<typeof generateKeyPairSync> } | undefined;
+
 export async function startTestIssuer(): Promise<TestIssuer> {
-  const ec = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  // RSA generation costs a noticeable fraction of a second: one pair per test process.
+  issuerKeys ??= { ec: generateKeyPairSync("ec", { namedCurve: "P-256" }), rsa: generateKeyPairSync("rsa", { modulusLength: 2048 }) };
+  const { ec, rsa } = issuerKeys;
   const jwks = {
     keys: [
       { ...ec.publicKey.export({ format: "jwk" }), kid: "ec-1", alg: "ES256", use: "sig" },
