@@ -4,11 +4,16 @@
  */
 import { parseServeOptions, serveUsage } from "./serve-options.js";
 import { startServer } from "./runtime.js";
+import { databasesCommand } from "./databases-command.js";
+import { clientsCommand, keysCommand } from "./keys-command.js";
 
 const usage = `Usage: quiver <command> [options]
 
 Commands:
-  serve    run the Quiver server
+  serve      run the Quiver server
+  databases  create, list or drop databases (tenants)
+  keys       create, list or revoke API keys
+  clients    create, list or revoke OAuth clients (client-credentials grant)
 
 Run 'quiver <command> --help' for a command's options.`;
 
@@ -23,6 +28,7 @@ async function serve(argv: string[]): Promise<void> {
     port: options.port,
     root: options.root,
     managedVersioning: options.managedVersioning,
+    auth: options.auth,
     logger: { level: options.logLevel },
   });
   console.log(`Quiver listening on ${runtime.url}`);
@@ -48,6 +54,12 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "serve":
       return serve(rest);
+    case "databases":
+      return databasesCommand(rest);
+    case "keys":
+      return keysCommand(rest);
+    case "clients":
+      return clientsCommand(rest);
     case undefined:
     case "-h":
     case "--help":

@@ -11,6 +11,7 @@ import { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
+import { type AuthConfig, buildAuthGate, checkAuthExposure } from "./auth-runtime.js";
 
 export interface RuntimeConfig {
   /** Folder holding the metadata store and every database's table data. */
@@ -18,6 +19,8 @@ export interface RuntimeConfig {
   logger?: FastifyServerOptions["logger"];
   /** Commit table versions through the catalog in the default database. */
   managedVersioning?: boolean;
+  /** Authentication; default mode `none` (allowed on loopback hosts only). */
+  auth?: AuthConfig;
 }
 
 export interface Runtime {
@@ -38,7 +41,8 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   const engine = new Engine();
   await ensureDatabase(store, root, defaultDatabaseName, { managedVersioning: config.managedVersioning ?? false });
   const registry = new CatalogRegistry(store, engine);
-  const app = await buildServer({ registry, logger: config.logger ?? false });
+  const gate = buildAuthGate(root, registry, config.auth ?? { mode: "none" });
+  const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, dataRoot: root } });
   let closed = false;
   return {
     app,
@@ -57,6 +61,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
 
 /** Opens a runtime and listens; resolves with the base URL. */
 export async function startServer(config: RuntimeConfig & { host: string; port: number }): Promise<Runtime & { url: string }> {
+  checkAuthExposure(config.host, config.auth ?? { mode: "none" });
   const runtime = await openRuntime(config);
   await runtime.app.listen({ host: config.host, port: config.port });
   const address = runtime.app.server.address();

@@ -3,6 +3,7 @@
  * over the defaults (127.0.0.1, port 2333, ./data).
  */
 import { parseArgs } from "node:util";
+import type { AuthConfig } from "./auth-runtime.js";
 
 export interface ServeOptions {
   host: string;
@@ -10,6 +11,7 @@ export interface ServeOptions {
   root: string;
   logLevel: string;
   managedVersioning: boolean;
+  auth: AuthConfig;
 }
 
 export const serveUsage = `Usage: quiver serve [options]
@@ -19,6 +21,14 @@ export const serveUsage = `Usage: quiver serve [options]
   --root DIR             folder for the metadata store and table data (env QUIVER_ROOT, default ./data)
   --log-level LEVEL      fatal, error, warn, info, debug or silent (env QUIVER_LOG_LEVEL, default info)
   --managed-versioning   clients commit versions through the catalog (env QUIVER_MANAGED_VERSIONING=1)
+  --auth MODE            none or required (env QUIVER_AUTH, default none; none only on a loopback host)
+  --insecure-no-auth     allow --auth none on a non-loopback host: anyone who connects is admin
+  --token-ttl SECONDS    lifetime of tokens from /oauth/token (env QUIVER_TOKEN_TTL, default 3600)
+  --oidc-issuer URL      accept bearer tokens of this external issuer (env QUIVER_OIDC_ISSUER)
+  --oidc-audience AUD    audience those tokens must carry (env QUIVER_OIDC_AUDIENCE)
+  --oidc-jwks-url URL    where the issuer publishes its keys (env QUIVER_OIDC_JWKS_URL)
+  --oidc-role-claim C    claim holding the role or a database-to-role map (default quiver_role)
+  --oidc-database-claim C  claim naming the database of a single role (default quiver_database)
   -h, --help             show this help`;
 
 export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): ServeOptions | "help" {
@@ -30,6 +40,14 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
       root: { type: "string" },
       "log-level": { type: "string" },
       "managed-versioning": { type: "boolean" },
+      auth: { type: "string" },
+      "insecure-no-auth": { type: "boolean" },
+      "token-ttl": { type: "string" },
+      "oidc-issuer": { type: "string" },
+      "oidc-audience": { type: "string" },
+      "oidc-jwks-url": { type: "string" },
+      "oidc-role-claim": { type: "string" },
+      "oidc-database-claim": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -45,5 +63,30 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     root: values.root ?? env.QUIVER_ROOT ?? "./data",
     logLevel: values["log-level"] ?? env.QUIVER_LOG_LEVEL ?? "info",
     managedVersioning: values["managed-versioning"] ?? flag(env.QUIVER_MANAGED_VERSIONING),
+    auth: parseAuthOptions(values, env),
   };
+}
+
+function parseAuthOptions(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): AuthConfig {
+  const text = (name: string, envName: string) => (values[name] as string | undefined) ?? env[envName];
+  const mode = text("auth", "QUIVER_AUTH") ?? "none";
+  if (mode !== "none" && mode !== "required") throw new Error(`--auth must be none or required, got '${mode}'`);
+  const ttlText = text("token-ttl", "QUIVER_TOKEN_TTL") ?? "3600";
+  const tokenTtlSeconds = Number(ttlText);
+  if (!Number.isInteger(tokenTtlSeconds) || tokenTtlSeconds < 1) throw new Error(`--token-ttl must be a positive integer, got '${ttlText}'`);
+  const issuer = text("oidc-issuer", "QUIVER_OIDC_ISSUER");
+  const audience = text("oidc-audience", "QUIVER_OIDC_AUDIENCE");
+  const jwksUrl = text("oidc-jwks-url", "QUIVER_OIDC_JWKS_URL");
+  const auth: AuthConfig = { mode, tokenTtlSeconds, insecureNoAuth: values["insecure-no-auth"] === true };
+  if (issuer || audience || jwksUrl) {
+    if (!issuer || !audience || !jwksUrl) throw new Error("--oidc-issuer, --oidc-audience and --oidc-jwks-url go together");
+    auth.oidc = {
+      issuer,
+      audience,
+      jwksUrl,
+      roleClaim: text("oidc-role-claim", "QUIVER_OIDC_ROLE_CLAIM"),
+      databaseClaim: text("oidc-database-claim", "QUIVER_OIDC_DATABASE_CLAIM"),
+    };
+  }
+  return auth;
 }

@@ -3,3 +3,4 @@ export * from "./common.js";
 export * from "./namespace.js";
 export * from "./table.js";
 export * from "./schema-json.js";
+export * from "./admin.js";

@@ -16,12 +16,18 @@ import { namespaceRoutes } from "./routes/namespace-routes.js";
 import { serviceRoutes } from "./routes/service-routes.js";
 import { tableRoutes } from "./routes/table-routes.js";
 import type { ServerServices } from "./services.js";
+import type { AuthGate } from "./auth/auth-gate.js";
+import { registerAuditHook } from "./auth/audit-hook.js";
+import { adminRoutes } from "./routes/admin-routes.js";
+import { oauthRoutes } from "./routes/oauth-routes.js";
 
 export interface BuildServerOptions {
   registry: CatalogRegistry;
   /** Fastify logger setting; false silences the request log. */
   logger?: FastifyServerOptions["logger"];
   authorize?: ServerServices["authorize"];
+  /** Authentication, roles, admin routes and audit; without it every caller may do anything. */
+  auth?: { gate: AuthGate; dataRoot: string };
 }
 
 /**
@@ -38,11 +44,12 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 4096 },
   });
+  const gate = options.auth?.gate;
   const services: ServerServices = {
     registry: options.registry,
     operations: new OperationRegistry(),
-    resolveCatalog: (request) => resolveCatalog(request, options.registry),
-    authorize: options.authorize ?? (async () => undefined),
+    resolveCatalog: (request) => (gate ? gate.catalogFor(request) : resolveCatalog(request, options.registry)),
+    authorize: options.authorize ?? (gate ? (request, catalog, op) => gate.authorize(request, catalog, op) : async () => undefined),
   };
 
   registerValidation(app, [...sharedSchemas, JsonArrowSchema]);
@@ -54,9 +61,18 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     reply.header("phalanx-version", announcedServerVersion);
   });
 
+  if (options.auth) {
+    options.auth.gate.install(app);
+    registerAuditHook(app, options.registry.store);
+  }
+
   serviceRoutes(app, services);
   namespaceRoutes(app, services);
   tableRoutes(app, services);
   extendedRoutes(app, services);
+  if (options.auth) {
+    adminRoutes(app, services, options.auth.dataRoot);
+    oauthRoutes(app, services, options.auth.gate);
+  }
   return app;
 }

@@ -1,8 +1,11 @@
 /**
  * @module Which database (tenant) a request addresses (seed: Authentication §3): the
  * `x-svc-database` header (or the LanceDB client's `x-lancedb-database`), else the first label of
- * the Host name when it names a database. A deployment with a single database serves it to
- * every request, so database names in client URLs (`db://demo`) need no setup.
+ * the Host name when it names a database. `x-svc-database-prefix` (`x-lancedb-database-prefix`)
+ * picks one of several databases behind one endpoint: `<base>.<prefix>` when a base is named by
+ * header or Host, else the prefix alone. A request naming no existing database goes to the
+ * caller's own database when its credentials are confined to one; a deployment with a single
+ * database serves it to every request, so names in client URLs (`db://demo`) need no setup.
  */
 import type { FastifyRequest } from "fastify";
 import { CatalogError } from "../catalog/catalog-error.js";
@@ -21,9 +24,13 @@ function headerValue(request: FastifyRequest, names: readonly string[]): string 
   return undefined;
 }
 
-/** The database name a request asks for, if it names one. */
+/** The database name a request asks for by header, if it names one. */
 export function requestedDatabase(request: FastifyRequest): string | undefined {
-  return headerValue(request, databaseHeaders);
+  const named = headerValue(request, databaseHeaders);
+  const prefix = headerValue(request, databasePrefixHeaders);
+  if (!prefix) return named;
+  const base = named ?? hostLabel(request);
+  return base ? `${base}.${prefix}` : prefix;
 }
 
 function hostLabel(request: FastifyRequest): string | undefined {
@@ -33,7 +40,8 @@ function hostLabel(request: FastifyRequest): string | undefined {
   return label && label !== host ? label : undefined;
 }
 
-export async function resolveCatalog(request: FastifyRequest, registry: CatalogRegistry): Promise<Catalog> {
+/** `preferred` is the caller's own database, used when the request names no existing one. */
+export async function resolveCatalog(request: FastifyRequest, registry: CatalogRegistry, preferred?: string): Promise<Catalog> {
   const named = requestedDatabase(request);
   if (named) {
     const catalog = await registry.catalogFor(named);
@@ -43,6 +51,8 @@ export async function resolveCatalog(request: FastifyRequest, registry: CatalogR
     const catalog = label ? await registry.catalogFor(label) : undefined;
     if (catalog) return catalog;
   }
+  const own = preferred ? await registry.catalogFor(preferred) : undefined;
+  if (own) return own;
   const names = await registry.databaseNames();
   if (names.length === 1) return (await registry.catalogFor(names[0] as string)) as Catalog;
   if (named) throw CatalogError.of("NamespaceNotFound", `database '${named}' does not exist`);

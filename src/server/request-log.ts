@@ -1,8 +1,11 @@
 /**
  * @module One structured log line per request: id (the client's x-request-id when sent),
- * method, path, status, duration. Query strings and headers are left out: they may hold secrets.
+ * method, path, status, duration, caller and call context. Query strings, headers and bodies are
+ * left out: they may hold secrets (keys and tokens never reach the log).
  */
 import type { FastifyInstance } from "fastify";
+import { principalOf } from "./auth/auth-gate.js";
+import { callContextOf } from "./route-kit.js";
 
 export function registerRequestLog(app: FastifyInstance): void {
   app.addHook("onResponse", async (request, reply) => {
@@ -12,6 +15,8 @@ export function registerRequestLog(app: FastifyInstance): void {
         path: request.url.split("?", 1)[0],
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
+        principal: principalOf(request)?.subject,
+        context: callContextOf(request, request.body).context,
       },
       "request",
     );

@@ -36,11 +36,48 @@ export interface TablesTable {
   updated_at: number;
 }
 
+/** A credential row: API keys and OAuth clients share the shape (secrets only as salted hashes). */
+export interface CredentialColumns {
+  /** Null for a deployment-wide credential. */
+  database: string | null;
+  role: string;
+  salt: string;
+  secret_hash: string;
+  description: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface ApiKeysTable extends CredentialColumns {
+  key_id: string;
+}
+
+export interface OAuthClientsTable extends CredentialColumns {
+  client_id: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  at: number;
+  database: string | null;
+  principal: string;
+  operation: string;
+  target: string;
+  outcome: string;
+  status: number;
+  error_code: number | null;
+  request_id: string;
+  /** The call context map as JSON text. */
+  context: string;
+}
 
 export interface Database {
   databases: DatabasesTable;
   namespaces: NamespacesTable;
   tables: TablesTable;
+  api_keys: ApiKeysTable;
+  oauth_clients: OAuthClientsTable;
+  audit_log: AuditLogTable;
 }
 
 export type DatabaseRow = Selectable<DatabasesTable>;
@@ -50,3 +87,9 @@ export type NewNamespaceRow = Insertable<NamespacesTable>;
 export type TableRow = Selectable<TablesTable>;
 export type NewTableRow = Insertable<TablesTable>;
 export type TableRowUpdate = Updateable<TablesTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type NewApiKeyRow = Insertable<ApiKeysTable>;
+export type OAuthClientRow = Selectable<OAuthClientsTable>;
+export type NewOAuthClientRow = Insertable<OAuthClientsTable>;
+export type AuditRow = Selectable<AuditLogTable>;
+export type NewAuditRow = Insertable<AuditLogTable>;

@@ -4,9 +4,11 @@
  */
 import type { Migration, MigrationProvider } from "kysely";
 import * as m0001 from "./0001-catalog.js";
+import * as m0003 from "./0003-auth.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
+  "0003-auth": m0003,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,57 @@
+/**
+ * @module Tokens of an external OIDC issuer configured by the operator: signature by a key
+ * from its JWKS, `iss`, `aud`, `exp`, and a claim carrying the role. The role claim holds
+ * either a role (with the database in `databaseClaim`) or an object mapping database names to
+ * roles, e.g. `{"sales": "write", "ml": "read"}`.
+ */
+import { JwksCache } from "./jwks.js";
+import { type DecodedJwt, JwtError, asymmetricAlgorithms, checkClaims, verifyAsymmetricSignature } from "./jwt.js";
+import type { Principal } from "./principal.js";
+import { type Role, isRole } from "./roles.js";
+
+export interface ExternalIssuerConfig {
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+  /** Claim holding the role or a database → role map; default `quiver_role`. */
+  roleClaim?: string;
+  /** Claim naming the database when the role claim is a single role; default `quiver_database`. */
+  databaseClaim?: string;
+}
+
+export class ExternalIssuer {
+  private readonly jwks: JwksCache;
+
+  constructor(readonly config: ExternalIssuerConfig) {
+    this.jwks = new JwksCache({ url: config.jwksUrl });
+  }
+
+  isIssuerOf(token: DecodedJwt): boolean {
+    return token.claims.iss === this.config.issuer;
+  }
+
+  /** The principal of an external token; throws JwtError when it is not valid, 17 when the JWKS is down. */
+  async principalOf(token: DecodedJwt): Promise<Principal> {
+    // Only asymmetric algorithms: an HS256 token "signed" with the public key must not pass.
+    if (!asymmetricAlgorithms.includes(token.header.alg)) throw new JwtError(`token alg ${token.header.alg} is not accepted`);
+    const key = await this.jwks.keyFor(token.header.kid, token.header.alg);
+    verifyAsymmetricSignature(token, key);
+    checkClaims(token.claims, { issuer: this.config.issuer, audience: this.config.audience });
+    const grants = this.grantsOf(token.claims);
+    if (grants.size === 0) throw new JwtError("token grants no role");
+    const subject = typeof token.claims.sub === "string" ? token.claims.sub : "?";
+    return { kind: "external-token", subject: `external-token:${subject}`, grants };
+  }
+
+  private grantsOf(claims: Record<string, unknown>): Map<string, Role> {
+    const value = claims[this.config.roleClaim ?? "quiver_role"];
+    const grants = new Map<string, Role>();
+    if (isRole(value)) {
+      const database = claims[this.config.databaseClaim ?? "quiver_database"];
+      if (typeof database === "string" && database !== "") grants.set(database, value);
+    } else if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      for (const [database, role] of Object.entries(value)) if (isRole(role)) grants.set(database, role);
+    }
+    return grants;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * @module Quiver's own bearer tokens: the OAuth 2.0 client-credentials grant (RFC 6749 §4.4)
+ * issues HS256 JWTs naming the client; checking one re-reads the client, so revoking it or
+ * changing its role takes effect before the token expires.
+ */
+import { randomUUID } from "node:crypto";
+import { CatalogError } from "../catalog/catalog-error.js";
+import type { Store } from "../store/store.js";
+import { liveOAuthClient, verifyOAuthClient } from "./credentials.js";
+import { type DecodedJwt, JwtError, checkClaims, signHs256, verifyHs256Signature } from "./jwt.js";
+import { type Principal, scopedPrincipal } from "./principal.js";
+import { isRole } from "./roles.js";
+
+/** `iss` and `aud` of Quiver's own tokens. */
+export const quiverIssuer = "quiver";
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+}
+
+export class TokenService {
+  constructor(
+    private readonly store: Store,
+    private readonly signingKey: Buffer,
+    /** Token lifetime; default one hour. */
+    readonly ttlSeconds = 3600,
+  ) {}
+
+  /** Issues a token for valid client credentials; throws 16 otherwise (RFC 6749 invalid_client). */
+  async issue(clientId: string, clientSecret: string): Promise<TokenResponse> {
+    const client = await verifyOAuthClient(this.store, clientId, clientSecret);
+    if (!client) throw CatalogError.of("Unauthenticated", "invalid_client", { detail: "client authentication failed" });
+    const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      iss: quiverIssuer,
+      aud: quiverIssuer,
+      sub: client.client_id,
+      iat: now,
+      exp: now + this.ttlSeconds,
+      jti: randomUUID(),
+      ...(client.database === null ? {} : { database: client.database }),
+      role: client.role,
+    };
+    return { access_token: signHs256(claims, this.signingKey), token_type: "Bearer", expires_in: this.ttlSeconds };
+  }
+
+  /** Whether a decoded token claims to be one of ours. */
+  isOwn(token: DecodedJwt): boolean {
+    return token.claims.iss === quiverIssuer;
+  }
+
+  /** The principal of one of our tokens; throws JwtError when it is not valid. */
+  async principalOf(token: DecodedJwt): Promise<Principal> {
+    verifyHs256Signature(token, this.signingKey);
+    checkClaims(token.claims, { issuer: quiverIssuer, audience: quiverIssuer });
+    const client = typeof token.claims.sub === "string" ? await liveOAuthClient(this.store, token.claims.sub) : undefined;
+    if (!client || !isRole(client.role)) throw new JwtError("token's client is unknown or revoked");
+    return scopedPrincipal("oauth-client", `oauth-client:${client.client_id}`, client.database, client.role);
+  }
+}

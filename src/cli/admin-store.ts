@@ -1,0 +1,47 @@
+/**
+ * @module Opens the metadata store under `--root` for the admin commands (databases, keys,
+ * clients). They work beside a running server: SQLite's WAL lets both use the file.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { defaultDatabaseName, ensureDatabase } from "../catalog/databases.js";
+import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import type { Store } from "../store/store.js";
+import { metadataFileName } from "./runtime.js";
+
+export interface AdminArgs {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+/** Parses `--root`, `--help` and the command's own flags; positionals are the action and its object. */
+export function parseAdminArgs(argv: string[], extra: Record<string, { type: "string" | "boolean" }> = {}): AdminArgs {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { root: { type: "string" }, help: { type: "boolean", short: "h" }, ...extra },
+    allowPositionals: true,
+    strict: true,
+  });
+  return { values: values as AdminArgs["values"], positionals };
+}
+
+/** Runs `fn` with the store of `root` (flag, else QUIVER_ROOT, else ./data), then closes it. */
+export async function withStore<T>(root: string | undefined, fn: (store: Store, root: string) => Promise<T>): Promise<T> {
+  const dir = path.resolve(root ?? process.env.QUIVER_ROOT ?? "./data");
+  if (!existsSync(dir)) throw new Error(`root folder ${dir} does not exist`);
+  const store = await openSqliteStore(path.join(dir, metadataFileName));
+  try {
+    // The server creates the default database on start; admin commands may run before it did.
+    await ensureDatabase(store, dir, defaultDatabaseName);
+    return await fn(store, dir);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Prints a CatalogError-style failure and sets the exit code. */
+export function fail(message: string): void {
+  console.error(message);
+  process.exitCode = 1;
+}

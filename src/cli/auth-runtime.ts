@@ -1,0 +1,47 @@
+/**
+ * @module Builds the auth services of a runtime from its configuration: the token signing key
+ * under the root, the authenticator (API keys, Quiver tokens, an external OIDC issuer), the
+ * gate. Refuses to serve without authentication beyond the loopback interface unless the
+ * operator explicitly chose to.
+ */
+import { isIP } from "node:net";
+import { Authenticator } from "../auth/authenticator.js";
+import { ExternalIssuer, type ExternalIssuerConfig } from "../auth/external-issuer.js";
+import { loadSigningKey } from "../auth/signing-key.js";
+import { TokenService } from "../auth/tokens.js";
+import type { CatalogRegistry } from "../catalog/databases.js";
+import { AuthGate, type AuthMode } from "../server/auth/auth-gate.js";
+
+export interface AuthConfig {
+  /** Default `none`: every caller is admin (loopback only). */
+  mode: AuthMode;
+  /** Lifetime of issued access tokens in seconds; default 3600. */
+  tokenTtlSeconds?: number;
+  oidc?: ExternalIssuerConfig;
+  /** Allows mode `none` on a non-loopback host. */
+  insecureNoAuth?: boolean;
+}
+
+/** Whether `host` only accepts connections from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  if (bare === "localhost" || bare.endsWith(".localhost")) return true;
+  if (isIP(bare) === 4) return bare.startsWith("127.");
+  if (isIP(bare) === 6) return bare === "::1" || bare.startsWith("::ffff:127.");
+  return false;
+}
+
+/** Throws when the combination of host and auth mode would expose data without credentials. */
+export function checkAuthExposure(host: string, auth: AuthConfig): void {
+  if (auth.mode === "none" && !isLoopbackHost(host) && !auth.insecureNoAuth) {
+    throw new Error(
+      `refusing to serve ${host} without authentication: use --auth required, or --insecure-no-auth to expose every database to anyone who can connect`,
+    );
+  }
+}
+
+export function buildAuthGate(root: string, registry: CatalogRegistry, auth: AuthConfig): AuthGate {
+  const tokens = new TokenService(registry.store, loadSigningKey(root), auth.tokenTtlSeconds ?? 3600);
+  const external = auth.oidc ? new ExternalIssuer(auth.oidc) : undefined;
+  return new AuthGate(auth.mode, new Authenticator(registry.store, tokens, external), registry);
+}

@@ -1,0 +1,44 @@
+/**
+ * @module `quiver databases create|list|drop`: database (tenant) administration on a root.
+ */
+import { createDatabase, dropDatabase, listDatabases } from "../catalog/database-admin.js";
+import { parseAdminArgs, withStore } from "./admin-store.js";
+
+export const databasesUsage = `Usage: quiver databases <create|list|drop> [options]
+
+  quiver databases create NAME [--managed-versioning] [--root DIR]
+  quiver databases list [--root DIR]
+  quiver databases drop NAME [--cascade] [--root DIR]
+
+  --root DIR   the server's root folder (env QUIVER_ROOT, default ./data)
+  --cascade    drop a database that still holds namespaces or tables, with its data`;
+
+export async function databasesCommand(argv: string[]): Promise<void> {
+  const { values, positionals } = parseAdminArgs(argv, { "managed-versioning": { type: "boolean" }, cascade: { type: "boolean" } });
+  const [action, name] = positionals;
+  if (values.help || !action) {
+    console.log(databasesUsage);
+    return;
+  }
+  await withStore(values.root as string | undefined, async (store, root) => {
+    switch (action) {
+      case "create": {
+        if (!name) throw new Error("quiver databases create needs a NAME");
+        const info = await createDatabase(store, root, name, { managedVersioning: values["managed-versioning"] === true });
+        console.log(info.name);
+        return;
+      }
+      case "list":
+        for (const info of await listDatabases(store)) console.log(`${info.name}\tmanaged_versioning=${info.managedVersioning}`);
+        return;
+      case "drop": {
+        if (!name) throw new Error("quiver databases drop needs a NAME");
+        await dropDatabase(store, name, { cascade: values.cascade === true });
+        console.log(`dropped ${name}`);
+        return;
+      }
+      default:
+        throw new Error(`unknown action '${action}'\n\n${databasesUsage}`);
+    }
+  });
+}

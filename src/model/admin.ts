@@ -1,0 +1,98 @@
+/**
+ * @module Models of Quiver's admin API (databases, API keys, OAuth clients, audit log) and of
+ * the OAuth 2.0 token endpoint. These are Quiver extensions, not Lance Namespace models.
+ */
+import { Type, type Static } from "@sinclair/typebox";
+import { Nullable, StringMap } from "./common.js";
+
+export const DatabaseInfo = Type.Object(
+  {
+    name: Type.String(),
+    managed_versioning: Type.Boolean(),
+    properties: StringMap,
+  },
+  { $id: "DatabaseInfo" },
+);
+export type DatabaseInfo = Static<typeof DatabaseInfo>;
+
+export const CreateDatabaseRequest = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    managed_versioning: Type.Optional(Nullable(Type.Boolean())),
+  },
+  { $id: "CreateDatabaseRequest" },
+);
+export type CreateDatabaseRequest = Static<typeof CreateDatabaseRequest>;
+
+export const ListDatabasesResponse = Type.Object({ databases: Type.Array(DatabaseInfo) }, { $id: "ListDatabasesResponse" });
+
+export const DropDatabaseQuery = Type.Object({ cascade: Type.Optional(Type.Boolean()) });
+export type DropDatabaseQuery = Static<typeof DropDatabaseQuery>;
+
+const CredentialFields = {
+  database: Nullable(Type.String({ description: "null for a deployment-wide credential" })),
+  role: Type.String({ description: "read | write | admin" }),
+  description: Type.String(),
+  created_at: Type.Integer({ description: "epoch milliseconds" }),
+  revoked_at: Nullable(Type.Integer()),
+};
+
+export const ApiKeyInfo = Type.Object({ key_id: Type.String(), ...CredentialFields }, { $id: "ApiKeyInfo" });
+export type ApiKeyInfo = Static<typeof ApiKeyInfo>;
+
+export const CreateCredentialRequest = Type.Object(
+  {
+    role: Type.String({ description: "read | write | admin" }),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { $id: "CreateCredentialRequest" },
+);
+export type CreateCredentialRequest = Static<typeof CreateCredentialRequest>;
+
+export const CreateApiKeyResponse = Type.Object(
+  { ...ApiKeyInfo.properties, api_key: Type.String({ description: "the secret; shown only in this response" }) },
+  { $id: "CreateApiKeyResponse" },
+);
+export const ListApiKeysResponse = Type.Object({ api_keys: Type.Array(ApiKeyInfo) }, { $id: "ListApiKeysResponse" });
+
+export const OAuthClientInfo = Type.Object({ client_id: Type.String(), ...CredentialFields }, { $id: "OAuthClientInfo" });
+export const CreateOAuthClientResponse = Type.Object(
+  { ...OAuthClientInfo.properties, client_secret: Type.String({ description: "shown only in this response" }) },
+  { $id: "CreateOAuthClientResponse" },
+);
+export const ListOAuthClientsResponse = Type.Object({ clients: Type.Array(OAuthClientInfo) }, { $id: "ListOAuthClientsResponse" });
+
+export const AuditRecord = Type.Object(
+  {
+    id: Type.String(),
+    at: Type.Integer({ description: "epoch milliseconds" }),
+    database: Nullable(Type.String()),
+    principal: Type.String(),
+    operation: Type.String(),
+    target: Type.String(),
+    outcome: Type.String({ description: "ok | denied | failed" }),
+    status: Type.Integer(),
+    error_code: Nullable(Type.Integer()),
+    request_id: Type.String(),
+    context: StringMap,
+  },
+  { $id: "AuditRecord" },
+);
+export const AuditQuery = Type.Object({
+  page_token: Type.Optional(Type.String()),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+});
+export type AuditQuery = Static<typeof AuditQuery>;
+export const ListAuditResponse = Type.Object(
+  { records: Type.Array(AuditRecord), page_token: Type.Optional(Type.String()) },
+  { $id: "ListAuditResponse" },
+);
+
+export const TokenResponse = Type.Object(
+  {
+    access_token: Type.String(),
+    token_type: Type.Literal("Bearer"),
+    expires_in: Type.Integer({ description: "seconds" }),
+  },
+  { $id: "TokenResponse" },
+);

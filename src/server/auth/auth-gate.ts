@@ -1,0 +1,131 @@
+/**
+ * @module The server's side of auth. It hooks every operation route right after its body is
+ * read and before it is validated, so a caller without credentials learns nothing about the
+ * request's shape: authenticate (16) → resolve the database → authorize the role (15).
+ * Admin routes declare their own scope. With auth mode `none` every caller is the anonymous
+ * admin of every database.
+ */
+import type { FastifyInstance, FastifyRequest, RouteOptions, preValidationHookHandler } from "fastify";
+import type { Authenticator } from "../../auth/authenticator.js";
+import { type Principal, anonymousPrincipal, homeDatabase, roleOn } from "../../auth/principal.js";
+import { roleAllows } from "../../auth/roles.js";
+import { CatalogError } from "../../catalog/catalog-error.js";
+import type { Catalog } from "../../catalog/catalog.js";
+import type { CatalogRegistry } from "../../catalog/databases.js";
+import { isStream } from "../body-parsing.js";
+import { resolveCatalog } from "../database-resolution.js";
+import type { Access, OperationDef } from "../operation-registry.js";
+import { credentialsOf } from "./credentials-of.js";
+
+export type AuthMode = "none" | "required";
+
+/**
+ * Who may reach a route: `database` (spec operations: the role named by `access` on the
+ * request's database), `database-admin` (admin of the `:database` path parameter),
+ * `deployment-admin` (admin of every database), `authenticated` (any valid credential),
+ * `public` (no check; the route authenticates its caller itself, like the token endpoint).
+ */
+export type RouteScope = "database" | "database-admin" | "deployment-admin" | "authenticated" | "public";
+
+export interface RouteAuthConfig {
+  operation?: OperationDef;
+  scope?: RouteScope;
+  /** Record calls in the audit log; default: operations whose access is not `read`. */
+  audit?: boolean;
+}
+
+interface RequestAuthState {
+  principal: Principal;
+  catalog?: Catalog;
+}
+
+const states = new WeakMap<FastifyRequest, RequestAuthState>();
+
+/** The caller, once the gate has authenticated it. */
+export function principalOf(request: FastifyRequest): Principal | undefined {
+  return states.get(request)?.principal;
+}
+
+/** The database the gate resolved for the request, if any. */
+export function gatedCatalogOf(request: FastifyRequest): Catalog | undefined {
+  return states.get(request)?.catalog;
+}
+
+export function forbidden(database: string, needed: Access): CatalogError {
+  return CatalogError.of("PermissionDenied", `this operation needs the ${needed} role on database '${database}'`);
+}
+
+/** Throws 15 unless `principal` holds at least `needed` on `database`. */
+export function requireRole(principal: Principal, database: string, needed: Access): void {
+  if (!roleAllows(roleOn(principal, database), needed)) throw forbidden(database, needed);
+}
+
+export class AuthGate {
+  constructor(
+    readonly mode: AuthMode,
+    readonly authenticator: Authenticator,
+    private readonly registry: CatalogRegistry,
+  ) {}
+
+  /** Authenticates the caller once per request (anonymous admin in mode `none`). */
+  async principalFor(request: FastifyRequest): Promise<Principal> {
+    const known = states.get(request);
+    if (known) return known.principal;
+    const principal = this.mode === "none" ? anonymousPrincipal : await this.authenticator.authenticate(credentialsOf(request));
+    states.set(request, { principal });
+    return principal;
+  }
+
+  /** The request's catalog: named by headers or Host, else the caller's own database. */
+  async catalogFor(request: FastifyRequest): Promise<Catalog> {
+    const state = states.get(request);
+    if (state?.catalog) return state.catalog;
+    const principal = await this.principalFor(request);
+    const catalog = await resolveCatalog(request, this.registry, homeDatabase(principal));
+    (states.get(request) as RequestAuthState).catalog = catalog;
+    return catalog;
+  }
+
+  async authorize(request: FastifyRequest, catalog: Catalog, operation: OperationDef): Promise<void> {
+    requireRole(await this.principalFor(request), catalog.database.name, operation.access);
+  }
+
+  private async check(request: FastifyRequest, scope: RouteScope, operation: OperationDef): Promise<void> {
+    if (scope === "public") return;
+    const principal = await this.principalFor(request);
+    switch (scope) {
+      case "database":
+        return this.authorize(request, await this.catalogFor(request), operation);
+      case "database-admin":
+        return requireRole(principal, (request.params as { database: string }).database, "admin");
+      case "deployment-admin":
+        if (principal.everyDatabase !== "admin") {
+          throw CatalogError.of("PermissionDenied", "this operation needs a deployment-wide admin credential");
+        }
+        return;
+      case "authenticated":
+        return;
+    }
+  }
+
+  /** Adds the gate to every route that carries an operation, after its own body reading. */
+  install(app: FastifyInstance): void {
+    app.addHook("onRoute", (route: RouteOptions) => {
+      const config = route.config as RouteAuthConfig | undefined;
+      const operation = config?.operation;
+      if (!operation) return;
+      const scope = config.scope ?? "database";
+      const gate: preValidationHookHandler = async (request) => {
+        try {
+          await this.check(request, scope, operation);
+        } catch (error) {
+          // A refused upload is drained so the client reads the answer instead of a reset.
+          if (isStream(request.body)) request.body.resume();
+          throw error;
+        }
+      };
+      const existing = route.preValidation;
+      route.preValidation = [...(Array.isArray(existing) ? existing : existing ? [existing] : []), gate];
+    });
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Helpers for auth tests: an auth-required server, credentials made straight in its store,
+ * and a loopback JWKS endpoint playing an external OIDC issuer.
+ */
+import { generateKeyPairSync, type KeyObject } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createApiKey, createOAuthClient } from "../../src/auth/credentials.js";
+import { type JwtClaims, signAsymmetric } from "../../src/auth/jwt.js";
+import { ensureDatabase } from "../../src/catalog/databases.js";
+import type { RuntimeConfig } from "../../src/cli/runtime.js";
+import { type TestServer, startTestServer } from "../helpers/test-server.js";
+
+export async function startAuthServer(config: Partial<RuntimeConfig> = {}): Promise<TestServer> {
+  return startTestServer({ ...config, auth: { mode: "required", ...config.auth } });
+}
+
+export async function addDatabase(server: TestServer, name: string): Promise<void> {
+  await ensureDatabase(server.runtime.store, server.root, name);
+}
+
+/** A new API key of `database` (null: deployment-wide) with `role`. */
+export async function apiKey(server: TestServer, database: string | null, role: string): Promise<string> {
+  return (await createApiKey(server.runtime.store, { database, role })).api_key;
+}
+
+export async function oauthClient(server: TestServer, database: string | null, role: string): Promise<{ id: string; secret: string }> {
+  const created = await createOAuthClient(server.runtime.store, { database, role });
+  return { id: created.client_id, secret: created.client_secret };
+}
+
+/** Exchanges client credentials for an access token at /oauth/token (form body). */
+export async function fetchToken(server: TestServer, client: { id: string; secret: string }): Promise<string> {
+  const response = await fetch(`${server.url}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.id, client_secret: client.secret }).toString(),
+  });
+  if (response.status !== 200) throw new Error(`token request failed: HTTP ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+export interface TestIssuer {
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+  /** How many times the JWKS was fetched. */
+  fetches: number;
+  sign(claims: JwtClaims, options?: { alg?: "ES256" | "RS256"; kid?: string; key?: KeyObject }): string;
+  close(): Promise<void>;
+}
+
+/** An external issuer with an ES256 and an RS256 key, serving its JWKS on loopback. */
+let issuerKeys: { ec: ReturnType<typeof generateKeyPairSync>; rsa: ReturnType<typeof generateKeyPairSync> } | undefined;
+
+export async function startTestIssuer(): Promise<TestIssuer> {
+  // RSA generation costs a noticeable fraction of a second: one pair per test process.
+  issuerKeys ??= { ec: generateKeyPairSync("ec", { namedCurve: "P-256" }), rsa: generateKeyPairSync("rsa", { modulusLength: 2048 }) };
+  const { ec, rsa } = issuerKeys;
+  const jwks = {
+    keys: [
+      { ...ec.publicKey.export({ format: "jwk" }), kid: "ec-1", alg: "ES256", use: "sig" },
+      { ...rsa.publicKey.export({ format: "jwk" }), kid: "rsa-1", alg: "RS256", use: "sig" },
+    ],
+  };
+  const state = { fetches: 0 };
+  const server: Server = createServer((_request, response) => {
+    state.fetches += 1;
+    response.setHeader("content-type", "application/json");
+    response.end(JSON.stringify(jwks));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const issuer = "https://issuer.test";
+  return {
+    issuer,
+    audience: "quiver-api",
+    jwksUrl: `http://127.0.0.1:${port}/.well-known/jwks.json`,
+    get fetches() {
+      return state.fetches;
+    },
+    sign(claims, options = {}) {
+      const alg = options.alg ?? "ES256";
+      const key = options.key ?? (alg === "ES256" ? ec.privateKey : rsa.privateKey);
+      return signAsymmetric(claims, alg, key, options.kid ?? (alg === "ES256" ? "ec-1" : "rsa-1"));
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Claims of a valid external token, expiring in five minutes. */
+export function externalClaims(issuer: TestIssuer, extra: JwtClaims = {}): JwtClaims {
+  const now = Math.floor(Date.now() / 1000);
+  return { iss: issuer.issuer, aud: issuer.audience, sub: "alice", iat: now, exp: now + 300, ...extra };
+}
