@@ -4,15 +4,9 @@
  * `databases/<name>/`), so a Quiver started on the same folder sees the same namespaces and
  * tables.
  */
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import { Engine } from "../engine/engine.js";
-import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Catalog } from "./catalog.js";
-import { CatalogRegistry, defaultDatabaseName, ensureDatabase } from "./databases.js";
-
-/** The metadata file inside the root; the server's composition root uses the same name. */
-const metadataFileName = "quiver.sqlite";
+import { defaultDatabaseName, ensureDatabase } from "./databases.js";
+import { openLocalRoot } from "./local-root.js";
 
 export interface LocalCatalogOptions {
   /** Folder holding the metadata store and the table data; created when missing. */
@@ -32,29 +26,15 @@ export interface LocalCatalog {
 
 /** Opens (and migrates) the store under `root`, makes sure the database exists, and returns its catalog. */
 export async function openLocalCatalog(options: LocalCatalogOptions): Promise<LocalCatalog> {
-  const root = path.resolve(options.root);
-  mkdirSync(root, { recursive: true });
-  const store = await openSqliteStore(path.join(root, metadataFileName));
-  const engine = new Engine();
+  const local = await openLocalRoot(options.root, { managedVersioning: options.managedVersioning });
   try {
     const name = options.database ?? defaultDatabaseName;
-    await ensureDatabase(store, root, name, { managedVersioning: options.managedVersioning ?? false });
-    const catalog = await new CatalogRegistry(store, engine).catalogFor(name);
-    if (!catalog) throw new Error(`database '${name}' could not be opened under ${root}`);
-    let closed = false;
-    return {
-      root,
-      catalog,
-      async close() {
-        if (closed) return;
-        closed = true;
-        engine.close();
-        await store.close();
-      },
-    };
+    await ensureDatabase(local.store, local.root, name, { managedVersioning: options.managedVersioning ?? false });
+    const catalog = await local.registry.catalogFor(name);
+    if (!catalog) throw new Error(`database '${name}' could not be opened under ${local.root}`);
+    return { root: local.root, catalog, close: local.close };
   } catch (error) {
-    engine.close();
-    await store.close();
+    await local.close();
     throw error;
   }
 }

@@ -5,10 +5,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { defaultDatabaseName, ensureDatabase } from "../catalog/databases.js";
-import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import { openLocalRoot } from "../catalog/local-root.js";
 import type { Store } from "../store/store.js";
-import { metadataFileName } from "./runtime.js";
 
 export interface AdminArgs {
   values: Record<string, string | boolean | undefined>;
@@ -30,13 +28,12 @@ export function parseAdminArgs(argv: string[], extra: Record<string, { type: "st
 export async function withStore<T>(root: string | undefined, fn: (store: Store, root: string) => Promise<T>): Promise<T> {
   const dir = path.resolve(root ?? process.env.QUIVER_ROOT ?? "./data");
   if (!existsSync(dir)) throw new Error(`root folder ${dir} does not exist`);
-  const store = await openSqliteStore(path.join(dir, metadataFileName));
+  // Opening the root also creates the default database: admin commands may run before the server did.
+  const local = await openLocalRoot(dir);
   try {
-    // The server creates the default database on start; admin commands may run before it did.
-    await ensureDatabase(store, dir, defaultDatabaseName);
-    return await fn(store, dir);
+    return await fn(local.store, dir);
   } finally {
-    await store.close();
+    await local.close();
   }
 }
 

@@ -3,13 +3,11 @@
  * makes sure the default database exists, and builds the server. The CLI and the tests start
  * Quiver through here.
  */
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
-import { CatalogRegistry, defaultDatabaseName, ensureDatabase } from "../catalog/databases.js";
-import { Engine } from "../engine/engine.js";
+import type { CatalogRegistry } from "../catalog/databases.js";
+import { openLocalRoot } from "../catalog/local-root.js";
+import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
-import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
 import { type AuthConfig, buildAuthGate, checkAuthExposure } from "./auth-runtime.js";
 
@@ -32,15 +30,9 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export const metadataFileName = "quiver.sqlite";
-
 export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
-  const root = path.resolve(config.root);
-  mkdirSync(root, { recursive: true });
-  const store = await openSqliteStore(path.join(root, metadataFileName));
-  const engine = new Engine();
-  await ensureDatabase(store, root, defaultDatabaseName, { managedVersioning: config.managedVersioning ?? false });
-  const registry = new CatalogRegistry(store, engine);
+  const local = await openLocalRoot(config.root, { managedVersioning: config.managedVersioning });
+  const { root, store, engine, registry } = local;
   const gate = buildAuthGate(root, registry, config.auth ?? { mode: "none" });
   const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, dataRoot: root } });
   let closed = false;
@@ -53,8 +45,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
       if (closed) return;
       closed = true;
       await app.close();
-      engine.close();
-      await store.close();
+      await local.close();
     },
   };
 }
