@@ -15,6 +15,10 @@ import { namespaceRoutes } from "./routes/namespace-routes.js";
 import { serviceRoutes } from "./routes/service-routes.js";
 import { tableRoutes } from "./routes/table-routes.js";
 import type { ServerServices } from "./services.js";
+import { dataRoutes } from "./routes/data-routes.js";
+import { indexRoutes } from "./routes/index-routes.js";
+import { queryRoutes } from "./routes/query-routes.js";
+import { schemaRoutes } from "./routes/schema-routes.js";
 
 export interface BuildServerOptions {
   registry: CatalogRegistry;
@@ -58,5 +62,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   namespaceRoutes(app, services);
   tableRoutes(app, services);
   extendedRoutes(app, services);
+  dataRoutes(app, services);
+  queryRoutes(app, services);
+  schemaRoutes(app, services);
+  indexRoutes(app, services);
   return app;
 }
