@@ -37,8 +37,11 @@ export function refOf(request: VersionedRequest): TableRef {
 
 /** Engine "not found" kinds, phrased for the version and branch the request named. */
 export function refOverrides(subject: string, ref: TableRef): Partial<Record<EngineErrorKind, CatalogError>> {
+  const noBranch = CatalogError.of("TableBranchNotFound", `${subject} has no branch '${ref.branch ?? ""}'`);
   return {
-    "version-not-found": CatalogError.of("TableVersionNotFound", `${subject} has no version ${ref.version ?? ""}`.trim()),
-    "branch-not-found": CatalogError.of("TableBranchNotFound", `${subject} has no branch '${ref.branch ?? ""}'`),
+    // Lance reports a missing branch as a missing versions folder under the branch tree.
+    "version-not-found":
+      ref.branch && ref.version == null ? noBranch : CatalogError.of("TableVersionNotFound", `${subject} has no version ${ref.version ?? ""}`.trim()),
+    "branch-not-found": noBranch,
   };
 }

@@ -3,6 +3,7 @@
  * one Lance version and reports it; commit conflicts are retried (commit-retry.ts).
  */
 import type { DecodedUpload } from "./arrow-ipc.js";
+import { EngineError } from "./engine-errors.js";
 import { withCommitRetry } from "./commit-retry.js";
 import type { Engine, TableRef } from "./engine.js";
 import { rewriteNestedUpdates } from "./nested-updates.js";
@@ -33,7 +34,7 @@ export async function insertRows(
   }
   const version = await withCommitRetry(async () => {
     const table = await engine.openTable(location, ref);
-    const result = await engine.call(() => table.add(upload.file, mode));
+    const result = await engine.call(() => table.add(upload.file, mode)).catch(asSchemaMismatch);
     return result.version;
   });
   return { version, numInsertedRows: upload.numRows };
@@ -110,4 +111,10 @@ export async function deleteRows(engine: Engine, location: string, ref: TableRef
     const result = await engine.call(() => table.delete(predicate));
     return result.version;
   });
+}
+
+/** Uploaded rows naming a column the table lacks do not match its schema. */
+function asSchemaMismatch(error: EngineError): never {
+  if (error.kind === "column-not-found") throw new EngineError("schema-mismatch", error.message, { cause: error });
+  throw error;
 }
