@@ -11,6 +11,10 @@ import * as tableDescribe from "./table-describe.js";
 import * as tableLifecycle from "./table-lifecycle.js";
 import * as tableListing from "./table-listing.js";
 import type { ArrowStreamBody } from "./table-create.js";
+import * as tableData from "./table-data.js";
+import * as tableIndexes from "./table-indexes.js";
+import * as tableQuery from "./table-query.js";
+import * as tableSchema from "./table-schema.js";
 
 type WithId<T> = T & { id: string[] };
 
@@ -71,5 +75,68 @@ export class Catalog {
   }
   restoreTable(request: WithId<M.RestoreTableRequest>, _call?: CallContext) {
     return tableLifecycle.restoreTable(this.scope, request);
+  }
+
+  // Rows and queries
+  insertIntoTable(request: WithId<M.InsertIntoTableRequest>, body: ArrowStreamBody, _call?: CallContext) {
+    return tableData.insertIntoTable(this.scope, request, body);
+  }
+  mergeInsertIntoTable(request: WithId<M.MergeInsertIntoTableRequest>, body: ArrowStreamBody, _call?: CallContext) {
+    return tableData.mergeInsertIntoTable(this.scope, request, body);
+  }
+  updateTable(request: WithId<M.UpdateTableRequest>, _call?: CallContext) {
+    return tableData.updateTable(this.scope, request);
+  }
+  deleteFromTable(request: WithId<M.DeleteFromTableRequest>, _call?: CallContext) {
+    return tableData.deleteFromTable(this.scope, request);
+  }
+  queryTable(request: WithId<M.QueryTableRequest>, _call?: CallContext) {
+    return tableQuery.queryTable(this.scope, request);
+  }
+  countTableRows(request: WithId<M.CountTableRowsRequest>, _call?: CallContext) {
+    return tableQuery.countTableRows(this.scope, request);
+  }
+  explainTableQueryPlan(request: WithId<M.ExplainTableQueryPlanRequest>, _call?: CallContext) {
+    return tableQuery.explainTableQueryPlan(this.scope, request);
+  }
+  analyzeTableQueryPlan(request: WithId<M.AnalyzeTableQueryPlanRequest>, _call?: CallContext) {
+    return tableQuery.analyzeTableQueryPlan(this.scope, request);
+  }
+  getTableStats(request: WithId<M.GetTableStatsRequest>, _call?: CallContext) {
+    return tableQuery.getTableStats(this.scope, request);
+  }
+
+  // Schema evolution
+  alterTableAddColumns(request: WithId<M.AlterTableAddColumnsRequest>, _call?: CallContext) {
+    return tableSchema.alterTableAddColumns(this.scope, request);
+  }
+  alterTableAlterColumns(request: WithId<M.AlterTableAlterColumnsRequest>, _call?: CallContext) {
+    return tableSchema.alterTableAlterColumns(this.scope, request);
+  }
+  alterTableDropColumns(request: WithId<M.AlterTableDropColumnsRequest>, _call?: CallContext) {
+    return tableSchema.alterTableDropColumns(this.scope, request);
+  }
+  updateFieldMetadata(request: WithId<M.UpdateFieldMetadataRequest>, _call?: CallContext) {
+    return tableSchema.updateFieldMetadata(this.scope, request);
+  }
+  updateTableSchemaMetadata(request: WithId<M.UpdateTableSchemaMetadataRequest>, _call?: CallContext) {
+    return tableSchema.updateTableSchemaMetadata(this.scope, request);
+  }
+
+  // Indexes
+  createTableIndex(request: WithId<M.CreateTableIndexRequest>, _call?: CallContext) {
+    return tableIndexes.createTableIndex(this.scope, request);
+  }
+  createTableScalarIndex(request: WithId<M.CreateTableIndexRequest>, _call?: CallContext) {
+    return tableIndexes.createTableIndex(this.scope, request);
+  }
+  listTableIndices(request: WithId<M.ListTableIndicesRequest>, _call?: CallContext) {
+    return tableIndexes.listTableIndices(this.scope, request);
+  }
+  describeTableIndexStats(request: WithId<M.DescribeTableIndexStatsRequest> & { index_name: string }, _call?: CallContext) {
+    return tableIndexes.describeTableIndexStats(this.scope, request);
+  }
+  dropTableIndex(request: WithId<M.DropTableIndexRequest> & { index_name: string }, _call?: CallContext) {
+    return tableIndexes.dropTableIndex(this.scope, request);
   }
 }

@@ -54,5 +54,10 @@ export function classifyEngineError(error: unknown): EngineError {
 
 /** Lance messages end with a Rust source location; users need the sentence, not the file. */
 function cleanMessage(message: string): string {
-  return message.replace(/,\s*[\w/.-]+\.rs:\d+:\d+/g, "").trim();
+  return message
+    .replace(/,\s*[\w/.-]+\.rs:\d+:\d+/g, "")
+    // The cause chain repeats the message, and schema dumps run to kilobytes.
+    .replace(/\s+Caused by:[\s\S]*$/, "")
+    .replace(/:\s*Schema \{[\s\S]*$/, "")
+    .trim();
 }

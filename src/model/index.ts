@@ -4,3 +4,7 @@ export * from "./namespace.js";
 export * from "./table.js";
 export * from "./schema-json.js";
 export * from "./admin.js";
+export * from "./data.js";
+export * from "./query.js";
+export * from "./schema-evolution.js";
+export * from "./indexes.js";

@@ -20,6 +20,10 @@ import type { AuthGate } from "./auth/auth-gate.js";
 import { registerAuditHook } from "./auth/audit-hook.js";
 import { adminRoutes } from "./routes/admin-routes.js";
 import { oauthRoutes } from "./routes/oauth-routes.js";
+import { dataRoutes } from "./routes/data-routes.js";
+import { indexRoutes } from "./routes/index-routes.js";
+import { queryRoutes } from "./routes/query-routes.js";
+import { schemaRoutes } from "./routes/schema-routes.js";
 
 export interface BuildServerOptions {
   registry: CatalogRegistry;
@@ -74,5 +78,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     adminRoutes(app, services, options.auth.dataRoot);
     oauthRoutes(app, services, options.auth.gate);
   }
+  dataRoutes(app, services);
+  queryRoutes(app, services);
+  schemaRoutes(app, services);
+  indexRoutes(app, services);
   return app;
 }

@@ -4,6 +4,7 @@
  * take the validated body, call one catalog function, shape the answer.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { Readable } from "node:stream";
 import type { CallContext } from "../catalog/catalog-scope.js";
 import type { Catalog } from "../catalog/catalog.js";
 import { jsonBodyOf } from "./body-parsing.js";
@@ -57,11 +58,17 @@ function registerRoute<Body, Query>(
   url: string,
   handler: OperationHandler<Body, Query>,
 ): void {
+  // Fastify validates no body on GET, so a GET-and-POST JSON operation is two routes; the GET
+  // one reads an empty body (spec/clients.md §6.4).
+  const bodyMethods = def.body.kind === "json" ? def.methods.filter((m) => m !== "GET") : def.methods;
+  if (bodyMethods.length < def.methods.length && bodyMethods.length > 0) {
+    registerRoute(app, services, { ...def, methods: ["GET"], body: { kind: "none" } }, url, handler);
+  }
   const schema: Record<string, unknown> = {};
   if (def.body.kind === "json") schema.body = def.body.schema;
   if (def.querystring) schema.querystring = def.querystring;
   app.route({
-    method: def.methods,
+    method: bodyMethods.length > 0 ? bodyMethods : def.methods,
     url,
     schema,
     config: { operation: def },
@@ -102,6 +109,9 @@ function shapeResponse(reply: FastifyReply, def: OperationDef, result: unknown):
   switch (def.response.kind) {
     case "empty":
       return reply.send();
+    case "arrow-file":
+      // Streamed as produced: large results never sit whole in memory.
+      return reply.type("application/vnd.apache.arrow.file").send(Readable.from(result as AsyncIterable<Uint8Array>, { objectMode: false }));
     case "integer":
     case "string":
       // Clients parse these bodies as a bare JSON number or string.

@@ -1,0 +1,76 @@
+/**
+ * @module Re-frames the engine's query batches, each a complete Arrow IPC file, into one IPC
+ * file on the wire, batch by batch. Record-batch messages are copied byte for byte (compressed
+ * or not); only a new footer listing their offsets is written. Nothing is decoded into rows.
+ */
+import { Buffer } from "node:buffer";
+import { MetadataVersion, RecordBatchReader, type Schema, Table, tableToIPC } from "apache-arrow-21";
+import { FileBlock, Footer } from "apache-arrow-21/ipc/metadata/file";
+
+const magic = Buffer.from("ARROW1");
+/** Magic (6 bytes) padded to 8, as every IPC file begins. */
+const headerLength = 8;
+/** The end of an IPC file: footer length (int32) and the magic. */
+const trailerLength = 4 + magic.length;
+
+interface ParsedFile {
+  buffer: Buffer;
+  footer: Footer;
+  blocks: FileBlock[];
+  footerStart: number;
+}
+
+function parseFile(buffer: Buffer): ParsedFile {
+  if (buffer.length < headerLength + trailerLength || !buffer.subarray(buffer.length - magic.length).equals(magic)) {
+    throw new Error("engine returned a batch that is not an Arrow IPC file");
+  }
+  const footerLength = buffer.readInt32LE(buffer.length - trailerLength);
+  const footerStart = buffer.length - trailerLength - footerLength;
+  const footer = Footer.decode(buffer.subarray(footerStart, footerStart + footerLength));
+  return { buffer, footer, blocks: [...footer.recordBatches()], footerStart };
+}
+
+function hasDictionaries(schema: Schema): boolean {
+  return schema.dictionaries.size > 0;
+}
+
+/**
+ * Yields one IPC file holding `first` and every batch `next` returns until it returns null.
+ * Dictionary-encoded results (rare: each batch may carry its own dictionary, which the file
+ * format cannot replace) are decoded and re-encoded instead.
+ */
+export async function* mergeIpcFiles(first: Buffer, next: () => Promise<Buffer | null>): AsyncGenerator<Buffer> {
+  const head = parseFile(first);
+  if (hasDictionaries(head.footer.schema)) {
+    yield* reencoded(first, next);
+    return;
+  }
+  const firstBlockStart = head.blocks.length > 0 ? Math.min(...head.blocks.map((b) => b.offset)) : head.footerStart;
+  // The prefix is the magic, its padding and the schema message.
+  const prefix = first.subarray(0, firstBlockStart);
+  yield prefix;
+  let position = prefix.length;
+  const written: FileBlock[] = [];
+  for (let file: ParsedFile | null = head; file; ) {
+    for (const block of file.blocks) {
+      const length = block.metaDataLength + block.bodyLength;
+      yield file.buffer.subarray(block.offset, block.offset + length);
+      written.push(new FileBlock(block.metaDataLength, block.bodyLength, position));
+      position += length;
+    }
+    const buffer = await next();
+    file = buffer ? parseFile(buffer) : null;
+  }
+  const footer = Buffer.from(Footer.encode(new Footer(head.footer.schema, MetadataVersion.V5, written, [])));
+  const trailer = Buffer.alloc(4);
+  trailer.writeInt32LE(footer.length);
+  yield Buffer.concat([footer, trailer, magic]);
+}
+
+async function* reencoded(first: Buffer, next: () => Promise<Buffer | null>): AsyncGenerator<Buffer> {
+  const batches = [];
+  for (let buffer: Buffer | null = first; buffer; buffer = await next()) {
+    for (const batch of RecordBatchReader.from(buffer)) batches.push(batch);
+  }
+  yield Buffer.from(tableToIPC(new Table(batches), "file"));
+}

@@ -1,0 +1,97 @@
+/**
+ * @module Schema evolution: add columns from SQL (evaluated once, or kept as computed
+ * columns), alter (rename, nullability, type), drop, and edit field metadata.
+ */
+import { schemaOfIpcFile } from "./arrow-ipc.js";
+import { withCommitRetry } from "./commit-retry.js";
+import type { Engine, TableRef } from "./engine.js";
+import { EngineError } from "./engine-errors.js";
+import { formatFieldPath, parseFieldPath } from "./field-paths.js";
+import type { NativeTable } from "./lance-native.js";
+import type * as Native from "lancedb-native-types";
+import type { Field } from "apache-arrow-21";
+
+export interface NewColumn {
+  name: string;
+  /** SQL evaluated over existing rows; later rows read null. */
+  expression?: string;
+  /** SQL kept as a computed column: starts all-null, filled by backfill. */
+  computed?: string;
+}
+
+async function writing(engine: Engine, location: string, ref: TableRef, fn: (table: NativeTable) => Promise<{ version: number }>): Promise<number> {
+  return withCommitRetry(async () => {
+    const table = await engine.openTable(location, ref);
+    return (await engine.call(() => fn(table))).version;
+  });
+}
+
+/** Adds columns; expression columns and computed columns commit one version each kind. */
+export async function addColumns(engine: Engine, location: string, ref: TableRef, columns: NewColumn[]): Promise<number> {
+  const plain = columns.filter((c) => c.expression !== undefined).map((c) => ({ name: c.name, valueSql: c.expression as string }));
+  const computed = columns.filter((c) => c.computed !== undefined).map((c) => ({ name: c.name, valueSql: c.computed as string }));
+  let version = 0;
+  if (plain.length > 0) version = await writing(engine, location, ref, (table) => table.addColumns(plain));
+  if (computed.length > 0) version = await writing(engine, location, ref, (table) => table.addComputedColumns(computed));
+  return version;
+}
+
+export interface ColumnChange {
+  path: string;
+  rename?: string;
+  nullable?: boolean;
+  /** A Lance type name (`int64`) or a JSON Arrow data type. */
+  dataType?: string | Record<string, unknown>;
+}
+
+export async function alterColumns(engine: Engine, location: string, ref: TableRef, changes: ColumnChange[]): Promise<number> {
+  const alterations: Native.ColumnAlteration[] = changes.map((change) => {
+    const alteration: Native.ColumnAlteration = { path: change.path };
+    if (change.rename != null) alteration.rename = change.rename;
+    if (change.nullable != null) alteration.nullable = change.nullable;
+    if (change.dataType != null) alteration.dataType = JSON.stringify(typeof change.dataType === "string" ? { type: change.dataType } : change.dataType);
+    return alteration;
+  });
+  return writing(engine, location, ref, (table) => table.alterColumns(alterations));
+}
+
+export async function dropColumns(engine: Engine, location: string, ref: TableRef, paths: string[]): Promise<number> {
+  return writing(engine, location, ref, (table) => table.dropColumns(paths));
+}
+
+export interface FieldMetadataChange {
+  path: string;
+  /** Keys to set; a null value removes the key. */
+  metadata: Record<string, string | null>;
+  replace?: boolean;
+}
+
+/** Edits field metadata; returns the version and each changed field's metadata afterwards. */
+export async function updateFieldMetadata(
+  engine: Engine,
+  location: string,
+  ref: TableRef,
+  changes: FieldMetadataChange[],
+): Promise<{ version: number; fields: Record<string, Record<string, string>> }> {
+  let fields: Record<string, Record<string, string>> = {};
+  const version = await writing(engine, location, ref, async (table) => {
+    const result = await table.updateFieldMetadata(changes.map((c) => ({ path: c.path, metadata: c.metadata, replace: c.replace ?? false })));
+    const schema = schemaOfIpcFile(await table.schema());
+    fields = {};
+    for (const change of changes) {
+      const segments = parseFieldPath(change.path);
+      const field = findField(schema.fields, segments);
+      if (!field) throw new EngineError("column-not-found", `field ${change.path} not found`);
+      fields[formatFieldPath(segments)] = Object.fromEntries(field.metadata);
+    }
+    return result;
+  });
+  return { version, fields };
+}
+
+function findField(fields: readonly Field[], segments: string[]): Field | undefined {
+  const [head, ...rest] = segments;
+  const field = fields.find((f) => f.name === head);
+  if (!field || rest.length === 0) return field;
+  return findField(field.type.children ?? [], rest);
+}

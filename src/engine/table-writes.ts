@@ -1,0 +1,120 @@
+/**
+ * @module Row writes: insert (append / overwrite), merge-insert, update and delete. Each commits
+ * one Lance version and reports it; commit conflicts are retried (commit-retry.ts).
+ */
+import type { DecodedUpload } from "./arrow-ipc.js";
+import { EngineError } from "./engine-errors.js";
+import { withCommitRetry } from "./commit-retry.js";
+import type { Engine, TableRef } from "./engine.js";
+import { rewriteNestedUpdates } from "./nested-updates.js";
+
+export interface InsertOutcome {
+  version: number;
+  numInsertedRows: number;
+}
+
+/**
+ * Appends or overwrites rows on the branch in `ref`. Without a dataset at `location` (a
+ * declared-only table) the rows create it; a concurrent creator winning turns this into an add.
+ */
+export async function insertRows(
+  engine: Engine,
+  location: string,
+  ref: TableRef,
+  upload: DecodedUpload,
+  mode: "append" | "overwrite",
+): Promise<InsertOutcome> {
+  if (!engine.datasetExists(location) && !ref.branch) {
+    try {
+      const version = await engine.createTable(location, upload, "create");
+      return { version, numInsertedRows: upload.numRows };
+    } catch (error) {
+      if (!engine.datasetExists(location)) throw error;
+    }
+  }
+  const version = await withCommitRetry(async () => {
+    const table = await engine.openTable(location, ref);
+    const result = await engine.call(() => table.add(upload.file, mode)).catch(asSchemaMismatch);
+    return result.version;
+  });
+  return { version, numInsertedRows: upload.numRows };
+}
+
+export interface MergeInsertSpec {
+  on: string[];
+  whenMatchedUpdateAll: boolean;
+  whenMatchedUpdateAllFilter?: string;
+  whenNotMatchedInsertAll: boolean;
+  whenNotMatchedBySourceDelete: boolean;
+  whenNotMatchedBySourceDeleteFilter?: string;
+  timeoutMs?: number;
+  useIndex?: boolean;
+}
+
+export interface MergeOutcome {
+  version: number;
+  numInsertedRows: number;
+  numUpdatedRows: number;
+  numDeletedRows: number;
+}
+
+/** Upserts the uploaded rows; a declared-only table is simply created from them. */
+export async function mergeInsertRows(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload, spec: MergeInsertSpec): Promise<MergeOutcome> {
+  if (!engine.datasetExists(location) && !ref.branch) {
+    const created = await insertRows(engine, location, ref, upload, "append");
+    return { version: created.version, numInsertedRows: created.numInsertedRows, numUpdatedRows: 0, numDeletedRows: 0 };
+  }
+  const result = await withCommitRetry(async () => {
+    const table = await engine.openTable(location, ref);
+    return engine.call(() => {
+      let builder = table.mergeInsert(spec.on);
+      if (spec.whenMatchedUpdateAll || spec.whenMatchedUpdateAllFilter) builder = builder.whenMatchedUpdateAll(spec.whenMatchedUpdateAllFilter ?? null);
+      if (spec.whenNotMatchedInsertAll) builder = builder.whenNotMatchedInsertAll();
+      if (spec.whenNotMatchedBySourceDelete || spec.whenNotMatchedBySourceDeleteFilter) {
+        builder = builder.whenNotMatchedBySourceDelete(spec.whenNotMatchedBySourceDeleteFilter ?? null);
+      }
+      if (spec.useIndex !== undefined) builder = builder.useIndex(spec.useIndex);
+      if (spec.timeoutMs !== undefined) builder.setTimeout(spec.timeoutMs);
+      return builder.execute(upload.file);
+    });
+  });
+  return {
+    version: result.version,
+    numInsertedRows: result.numInsertedRows,
+    numUpdatedRows: result.numUpdatedRows,
+    numDeletedRows: result.numDeletedRows,
+  };
+}
+
+export interface UpdateOutcome {
+  version: number;
+  rowsUpdated: number;
+}
+
+/**
+ * `UPDATE … SET path = expr WHERE predicate`. Paths may name nested struct fields; those are
+ * rewritten into an update of their top-level column (nested-updates.ts).
+ */
+export async function updateRows(engine: Engine, location: string, ref: TableRef, predicate: string | null | undefined, updates: [string, string][]): Promise<UpdateOutcome> {
+  return withCommitRetry(async () => {
+    const table = await engine.openTable(location, ref);
+    const columns = await rewriteNestedUpdates(engine, table, updates);
+    const result = await engine.call(() => table.update(predicate ?? null, columns));
+    return { version: result.version, rowsUpdated: result.rowsUpdated };
+  });
+}
+
+/** Deletes the rows matching `predicate`; returns the version committed. */
+export async function deleteRows(engine: Engine, location: string, ref: TableRef, predicate: string): Promise<number> {
+  return withCommitRetry(async () => {
+    const table = await engine.openTable(location, ref);
+    const result = await engine.call(() => table.delete(predicate));
+    return result.version;
+  });
+}
+
+/** Uploaded rows naming a column the table lacks do not match its schema. */
+function asSchemaMismatch(error: EngineError): never {
+  if (error.kind === "column-not-found") throw new EngineError("schema-mismatch", error.message, { cause: error });
+  throw error;
+}

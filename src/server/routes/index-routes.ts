@@ -1,0 +1,103 @@
+/**
+ * @module Index routes (spec/endpoints.md §7); index stats take GET too.
+ */
+import type { FastifyInstance } from "fastify";
+import { Type } from "@sinclair/typebox";
+import * as M from "../../model/index.js";
+import { defineOperation } from "../route-kit.js";
+import type { ServerServices } from "../services.js";
+
+const tag = "Index";
+const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
+
+function indexNameOf(params: unknown): string {
+  return (params as { index_name: string }).index_name;
+}
+
+export function indexRoutes(app: FastifyInstance, services: ServerServices): void {
+  defineOperation<M.CreateTableIndexRequest>(
+    app,
+    services,
+    {
+      operationId: "CreateTableIndex",
+      summary: "Build a vector, scalar or full-text index",
+      tag,
+      methods: ["POST"],
+      url: "/v1/table/:id/create_index",
+      body: { kind: "json", schema: M.CreateTableIndexRequest },
+      querystring: DelimiterQuery,
+      response: { kind: "json", schema: M.CreateTableIndexResponse },
+      access: "write",
+    },
+    ({ catalog, id, body, call }) => catalog.createTableIndex({ ...body, id }, call),
+  );
+
+  defineOperation<M.CreateTableIndexRequest>(
+    app,
+    services,
+    {
+      operationId: "CreateTableScalarIndex",
+      summary: "Build a scalar or full-text index",
+      tag,
+      methods: ["POST"],
+      url: "/v1/table/:id/create_scalar_index",
+      body: { kind: "json", schema: M.CreateTableIndexRequest },
+      querystring: DelimiterQuery,
+      response: { kind: "json", schema: M.CreateTableScalarIndexResponse },
+      access: "write",
+    },
+    ({ catalog, id, body, call }) => catalog.createTableScalarIndex({ ...body, id }, call),
+  );
+
+  defineOperation<M.ListTableIndicesRequest>(
+    app,
+    services,
+    {
+      operationId: "ListTableIndices",
+      summary: "List the indexes of a table",
+      tag,
+      methods: ["POST"],
+      url: "/v1/table/:id/index/list",
+      body: { kind: "json", schema: M.ListTableIndicesRequest },
+      querystring: DelimiterQuery,
+      response: { kind: "json", schema: M.ListTableIndicesResponse },
+      access: "read",
+    },
+    ({ catalog, id, body, call }) => catalog.listTableIndices({ ...body, id }, call),
+  );
+
+  defineOperation<M.DescribeTableIndexStatsRequest>(
+    app,
+    services,
+    {
+      operationId: "DescribeTableIndexStats",
+      summary: "Statistics of one index",
+      tag,
+      methods: ["GET", "POST"],
+      url: "/v1/table/:id/index/:index_name/stats",
+      body: { kind: "json", schema: M.DescribeTableIndexStatsRequest },
+      querystring: DelimiterQuery,
+      response: { kind: "json", schema: M.DescribeTableIndexStatsResponse },
+      access: "read",
+    },
+    // The path names the index and wins over the body.
+    ({ catalog, id, body, request, call }) => catalog.describeTableIndexStats({ ...body, id, index_name: indexNameOf(request.params) }, call),
+  );
+
+  defineOperation<unknown, { branch?: string }>(
+    app,
+    services,
+    {
+      operationId: "DropTableIndex",
+      summary: "Drop one index",
+      tag,
+      methods: ["POST"],
+      url: "/v1/table/:id/index/:index_name/drop",
+      body: { kind: "none" },
+      querystring: M.BranchQuery,
+      response: { kind: "json", schema: M.DropTableIndexResponse },
+      access: "write",
+    },
+    ({ catalog, id, query, request, call }) => catalog.dropTableIndex({ id, branch: query.branch, index_name: indexNameOf(request.params) }, call),
+  );
+}

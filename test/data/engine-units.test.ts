@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { CompressionType, RecordBatchFileWriter, type Table, tableFromArrays, tableFromIPC } from "apache-arrow-21";
+import "../../src/engine/arrow-ipc.js";
+import { EngineError } from "../../src/engine/engine-errors.js";
+import { formatFieldPath, parseFieldPath, sqlReference } from "../../src/engine/field-paths.js";
+import { mergeIpcFiles } from "../../src/engine/ipc-file-merge.js";
+
+function fileOf(table: Table, lz4 = false): Buffer {
+  const writer = new RecordBatchFileWriter(lz4 ? { compressionType: CompressionType.LZ4_FRAME } : {});
+  writer.write(table);
+  writer.finish();
+  return Buffer.from(writer.toUint8Array(true));
+}
+
+test("parseFieldPath splits dotted paths, unquotes backtick segments and undoubles backticks", () => {
+  assert.deepEqual(parseFieldPath("a"), ["a"]);
+  assert.deepEqual(parseFieldPath("a.b.c"), ["a", "b", "c"]);
+  assert.deepEqual(parseFieldPath("`a.b`.c"), ["a.b", "c"]);
+  assert.deepEqual(parseFieldPath("meta.`x``y`"), ["meta", "x`y"]);
+  assert.equal(formatFieldPath(["meta", "a.b"]), "meta.`a.b`");
+  assert.equal(sqlReference(["meta", "x`y"]), "`meta`.`x``y`");
+});
+
+test("parseFieldPath refuses empty segments, unterminated quotes and stray backticks with invalid-input", () => {
+  for (const bad of ["", "a.", ".a", "a..b", "`a", "a`b", "`a`b"]) {
+    assert.throws(() => parseFieldPath(bad), (e: unknown) => e instanceof EngineError && e.kind === "invalid-input", bad);
+  }
+});
+
+test("mergeIpcFiles joins several IPC files, compressed ones too, into one readable file without decoding rows", async () => {
+  const parts = [tableFromArrays({ id: Int32Array.from([1, 2]) }), tableFromArrays({ id: Int32Array.from([3]) }), tableFromArrays({ id: Int32Array.from([4, 5, 6]) })];
+  const files = parts.map((part, i) => fileOf(part, i === 1));
+  let next = 1;
+  const chunks: Buffer[] = [];
+  for await (const chunk of mergeIpcFiles(files[0] as Buffer, async () => files[next++] ?? null)) chunks.push(chunk);
+  const merged = Buffer.concat(chunks);
+  assert.equal(merged.subarray(0, 6).toString(), "ARROW1");
+  const table = tableFromIPC(merged);
+  assert.equal(table.batches.length, 3);
+  assert.deepEqual([...(table.getChild("id")?.toArray() ?? [])], [1, 2, 3, 4, 5, 6]);
+});
+
+test("mergeIpcFiles of a single batch-less file is that schema alone", async () => {
+  const empty = fileOf(tableFromArrays({ id: Int32Array.from([]) }));
+  const chunks: Buffer[] = [];
+  for await (const chunk of mergeIpcFiles(empty, async () => null)) chunks.push(chunk);
+  const table = tableFromIPC(Buffer.concat(chunks));
+  assert.equal(table.numRows, 0);
+  assert.deepEqual(table.schema.fields.map((f) => f.name), ["id"]);
+});
