@@ -8,6 +8,7 @@ import path from "node:path";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import { CatalogRegistry, defaultDatabaseName, ensureDatabase } from "../catalog/databases.js";
 import { Engine } from "../engine/engine.js";
+import { settlePendingVersions } from "../catalog/version-records.js";
 import { buildServer } from "../server/build-server.js";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
@@ -37,6 +38,8 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   const store = await openSqliteStore(path.join(root, metadataFileName));
   const engine = new Engine();
   await ensureDatabase(store, root, defaultDatabaseName, { managedVersioning: config.managedVersioning ?? false });
+  // Versions committed before a crash but not yet finalized are rolled forward before serving.
+  await settlePendingVersions(store);
   const registry = new CatalogRegistry(store, engine);
   const app = await buildServer({ registry, logger: config.logger ?? false });
   let closed = false;

@@ -3,3 +3,7 @@ export * from "./common.js";
 export * from "./namespace.js";
 export * from "./table.js";
 export * from "./schema-json.js";
+export * from "./versions.js";
+export * from "./tags.js";
+export * from "./branches.js";
+export * from "./transactions.js";

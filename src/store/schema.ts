@@ -36,11 +36,40 @@ export interface TablesTable {
   updated_at: number;
 }
 
+export interface TableVersionsTable {
+  table_id: string;
+  /** "" is the main branch. */
+  branch: string;
+  version: number;
+  /** Final manifest location (absolute path). */
+  manifest_path: string;
+  /** The staged manifest while the version awaits finalizing; null once it is in place. */
+  staged_path: string | null;
+  manifest_size: number | null;
+  e_tag: string | null;
+  naming_scheme: string;
+  metadata: string;
+  timestamp_millis: number;
+  transaction_id: string | null;
+}
+
+export interface TransactionsTable {
+  id: string;
+  database: string;
+  status: string;
+  /** The spec operation that opened it, e.g. "BatchCreateTableVersions". */
+  operation: string;
+  properties: string;
+  created_at: number;
+  updated_at: number;
+}
 
 export interface Database {
   databases: DatabasesTable;
   namespaces: NamespacesTable;
   tables: TablesTable;
+  table_versions: TableVersionsTable;
+  transactions: TransactionsTable;
 }
 
 export type DatabaseRow = Selectable<DatabasesTable>;
@@ -50,3 +79,8 @@ export type NewNamespaceRow = Insertable<NamespacesTable>;
 export type TableRow = Selectable<TablesTable>;
 export type NewTableRow = Insertable<TablesTable>;
 export type TableRowUpdate = Updateable<TablesTable>;
+export type TableVersionRow = Selectable<TableVersionsTable>;
+export type NewTableVersionRow = Insertable<TableVersionsTable>;
+export type TransactionRow = Selectable<TransactionsTable>;
+export type NewTransactionRow = Insertable<TransactionsTable>;
+export type TransactionRowUpdate = Updateable<TransactionsTable>;

@@ -5,9 +5,11 @@
 import type { DatabaseRows } from "./rows/database-rows.js";
 import type { NamespaceRows } from "./rows/namespace-rows.js";
 import type { TableRows } from "./rows/table-rows.js";
+import type { TransactionRows } from "./rows/transaction-rows.js";
+import type { VersionRows } from "./rows/version-rows.js";
 
 /** Every data-named store function, bound to one connection or transaction. */
-export interface StoreTx extends DatabaseRows, NamespaceRows, TableRows {}
+export interface StoreTx extends DatabaseRows, NamespaceRows, TableRows, VersionRows, TransactionRows {}
 
 export interface Store {
   readonly dialect: "sqlite" | "postgres";

@@ -4,9 +4,11 @@
  */
 import type { Migration, MigrationProvider } from "kysely";
 import * as m0001 from "./0001-catalog.js";
+import * as m0002 from "./0002-versions.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
+  "0002-versions": m0002,
 };
 
 export const migrationProvider: MigrationProvider = {
