@@ -71,23 +71,21 @@ export type TableExistsRequest = Static<typeof TableExistsRequest>;
 export const DropTableRequest = RequestModel("DropTableRequest", {});
 export type DropTableRequest = Static<typeof DropTableRequest>;
 
-export const DropTableResponse = ResponseModel("DropTableResponse", {
+/** Drop and deregister answer the same fields. */
+const removedTableFields = {
   transaction_id: Type.Optional(Type.String()),
   id: Type.Optional(ObjectId),
   location: Type.Optional(Type.String()),
   properties: Type.Optional(Nullable(StringMap)),
-});
+};
+
+export const DropTableResponse = ResponseModel("DropTableResponse", removedTableFields);
 export type DropTableResponse = Static<typeof DropTableResponse>;
 
 export const DeregisterTableRequest = RequestModel("DeregisterTableRequest", {});
 export type DeregisterTableRequest = Static<typeof DeregisterTableRequest>;
 
-export const DeregisterTableResponse = ResponseModel("DeregisterTableResponse", {
-  transaction_id: Type.Optional(Type.String()),
-  id: Type.Optional(ObjectId),
-  location: Type.Optional(Type.String()),
-  properties: Type.Optional(Nullable(StringMap)),
-});
+export const DeregisterTableResponse = ResponseModel("DeregisterTableResponse", removedTableFields);
 export type DeregisterTableResponse = Static<typeof DeregisterTableResponse>;
 
 export const RestoreTableRequest = RequestModel("RestoreTableRequest", {

@@ -4,10 +4,9 @@
  */
 import type { FastifyInstance } from "fastify";
 import * as M from "../../model/index.js";
-import { jsonMapParam } from "../query-json.js";
 import { defineOperation } from "../route-kit.js";
 import type { ServerServices } from "../services.js";
-import { arrowBody } from "./table-routes.js";
+import { arrowBody, createTableRequestOf } from "./table-routes.js";
 import { parsePathId } from "../identifiers.js";
 import type { Static } from "@sinclair/typebox";
 
@@ -46,16 +45,9 @@ export function extendedRoutes(app: FastifyInstance, services: ServerServices): 
       response: { kind: "json", schema: M.CreateTableResponse },
       access: "write",
     },
-    ({ catalog, delimiter, query, request, call }) =>
-      catalog.createTable(
-        {
-          id: parsePathId((request.params as { table_name: string }).table_name, delimiter),
-          mode: query.mode,
-          properties: jsonMapParam(query.properties, "properties"),
-          storage_options: jsonMapParam(query.storage_options, "storage_options"),
-        },
-        arrowBody(request.body),
-        call,
-      ),
+    ({ catalog, delimiter, query, request, call }) => {
+      const id = parsePathId((request.params as { table_name: string }).table_name, delimiter);
+      return catalog.createTable(createTableRequestOf(id, query), arrowBody(request.body), call);
+    },
   );
 }

@@ -197,18 +197,18 @@ export function tableRoutes(app: FastifyInstance, services: ServerServices): voi
       response: { kind: "json", schema: M.CreateTableResponse },
       access: "write",
     },
-    ({ catalog, id, query, request, call }) =>
-      catalog.createTable(
-        {
-          id,
-          mode: query.mode,
-          properties: jsonMapParam(query.properties, "properties"),
-          storage_options: jsonMapParam(query.storage_options, "storage_options"),
-        },
-        arrowBody(request.body),
-        call,
-      ),
+    ({ catalog, id, query, request, call }) => catalog.createTable(createTableRequestOf(id, query), arrowBody(request.body), call),
   );
+}
+
+/** CreateTable's parameters travel in the query string; the maps are JSON-encoded. */
+export function createTableRequestOf(id: string[], query: CreateTableQuery): M.CreateTableRequest & { id: string[] } {
+  return {
+    id,
+    mode: query.mode,
+    properties: jsonMapParam(query.properties, "properties"),
+    storage_options: jsonMapParam(query.storage_options, "storage_options"),
+  };
 }
 
 /**

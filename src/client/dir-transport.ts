@@ -1,0 +1,72 @@
+/**
+ * @module The `dir` implementation: the catalog runs in-process over a local folder, the same
+ * catalog code the server runs. Answers are shaped as the server would send them (JSON answers
+ * are copied through JSON), so both implementations resolve with equal values.
+ */
+import { randomUUID } from "node:crypto";
+import { CatalogError } from "../catalog/catalog-error.js";
+import type { CallContext } from "../catalog/catalog-scope.js";
+import type { LocalCatalog } from "../catalog/local-catalog.js";
+import { fromIpc } from "./arrow-io.js";
+import { NamespaceError } from "./namespace-error.js";
+import type { ResponseSpec } from "./operation-types.js";
+import { type PreparedCall, type Transport, collectBytes } from "./transport.js";
+
+type CatalogMethod = (...args: unknown[]) => Promise<unknown>;
+
+export class DirTransport implements Transport {
+  readonly implName = "dir" as const;
+
+  constructor(
+    private readonly local: LocalCatalog,
+    readonly delimiter: string,
+  ) {}
+
+  async invoke({ name, entry, request, context, data }: PreparedCall): Promise<unknown> {
+    const method = (this.local.catalog as unknown as Record<string, CatalogMethod | undefined>)[name];
+    if (typeof method !== "function") throw NamespaceError.of("Unsupported", `${entry.operationId} is not supported by this catalog`);
+    const call: CallContext = { requestId: randomUUID(), context };
+    // Operations without a path id render identifiers with the delimiter, as `?delimiter=` does in REST.
+    const catalogRequest = entry.target === "none" ? { ...request, delimiter: this.delimiter } : request;
+    const args = entry.body === "arrow" ? [catalogRequest, data ?? new Uint8Array(), call] : [catalogRequest, call];
+    let result: unknown;
+    try {
+      result = await method.apply(this.local.catalog, args);
+    } catch (error) {
+      throw toNamespaceError(error);
+    }
+    return shapeResult(entry.response, result);
+  }
+
+  close(): Promise<void> {
+    return this.local.close();
+  }
+}
+
+/** Catalog refusals keep their code and message; anything else is Internal (18), as the server answers. */
+export function toNamespaceError(error: unknown): NamespaceError {
+  if (error instanceof NamespaceError) return error;
+  if (error instanceof CatalogError) return new NamespaceError(error.code, error.message, { detail: error.detail, cause: error });
+  const message = error instanceof Error ? error.message : String(error);
+  return NamespaceError.of("Internal", `internal error: ${message}`, { cause: error });
+}
+
+async function shapeResult(response: ResponseSpec, result: unknown): Promise<unknown> {
+  switch (response.kind) {
+    case "empty":
+      return undefined;
+    case "integer":
+      return Number(result);
+    case "string":
+      return String(result);
+    case "arrow-file":
+      if (result instanceof Uint8Array) return fromIpc(result);
+      if (result && typeof result === "object" && Symbol.asyncIterator in result) {
+        return fromIpc(await collectBytes(result as AsyncIterable<Uint8Array>));
+      }
+      throw NamespaceError.of("Internal", "the catalog answered a query without Arrow IPC bytes");
+    default:
+      // The copy drops `undefined` fields and shares no object with the catalog, as a wire answer would.
+      return result === undefined ? {} : JSON.parse(JSON.stringify(result));
+  }
+}

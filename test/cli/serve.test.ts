@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
+import { test } from "node:test";
+import { arrowStream } from "../helpers/arrow.js";
+import { spawnServe } from "../helpers/cli-process.js";
+import { expectJson, tempRoot } from "../helpers/test-server.js";
+
+test("quiver serve prints its ready line, answers /health and stops cleanly on SIGTERM", async (t) => {
+  const root = tempRoot();
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const server = await spawnServe(["--port", "0", "--root", root]);
+  assert.match(server.output(), /^Quiver listening on http:\/\/127\.0\.0\.1:\d+$/m);
+  const health = await expectJson(await fetch(`${server.url}/health`));
+  assert.equal(health.status, "ok");
+  assert.equal(await server.stop("SIGTERM"), 0);
+});
+
+test("QUIVER_* environment variables configure serve when no flags are given", async (t) => {
+  const root = tempRoot();
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const server = await spawnServe([], { QUIVER_PORT: "0", QUIVER_ROOT: root, QUIVER_HOST: "127.0.0.1" });
+  assert.equal((await fetch(`${server.url}/health`)).status, 200);
+  assert.equal(await server.stop("SIGINT"), 0);
+});
+
+test("catalog and data survive a restart on the same root", async (t) => {
+  const root = tempRoot();
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const first = await spawnServe(["--port", "0", "--root", root]);
+  await expectJson(await fetch(`${first.url}/v1/namespace/kept/create`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }));
+  await expectJson(
+    await fetch(`${first.url}/v1/table/kept$rows/create`, { method: "POST", body: arrowStream({ n: Int32Array.from([1, 2, 3, 4]) }) }),
+  );
+  assert.equal(await first.stop(), 0);
+
+  const second = await spawnServe(["--port", "0", "--root", root]);
+  t.after(() => second.stop());
+  assert.deepEqual((await expectJson(await fetch(`${second.url}/v1/namespace/kept/table/list`))).tables, ["rows"]);
+  const described = await expectJson(await fetch(`${second.url}/v1/table/kept$rows/describe`, { method: "POST" }));
+  assert.equal(described.version, 1);
+  assert.deepEqual(described.schema.fields.map((f: { name: string }) => f.name), ["n"]);
+});
+
+test("serve refuses a bad port with a clear message", async () => {
+  await assert.rejects(spawnServe(["--port", "99999"]), /--port must be an integer/);
+});
