@@ -46,11 +46,13 @@ test("tags", async (t) => {
     assert.deepEqual(Object.keys(viaGet.tags), ["v1", "v3"]);
     assert.equal(viaGet.tags.v3.version, 3);
     assert.ok(viaGet.tags.v3.manifestSize > 0);
-    const page = await expectJson(await server.post("/v1/table/t/tags/list/?limit=1"));
+    const page = await expectJson(await server.post("/v1/table/t/tags/list?limit=1"));
     assert.deepEqual(Object.keys(page.tags), ["v1"]);
     const rest = await expectJson(await server.post(`/v1/table/t/tags/list?limit=1&page_token=${page.page_token}`));
     assert.deepEqual(Object.keys(rest.tags), ["v3"]);
     assert.equal(rest.page_token, undefined);
+    const bare = await expectJson(await server.post("/v1/table/t/tags/list/"));
+    assert.deepEqual(Object.keys(bare), ["v1", "v3"], "the Cloud client's route answers the bare map it parses");
   });
 
   await t.test("UpdateTableTag re-points a tag; missing tag → 404 code 8; missing version → 404 code 11", async () => {
