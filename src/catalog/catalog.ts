@@ -15,6 +15,11 @@ import * as tableData from "./table-data.js";
 import * as tableIndexes from "./table-indexes.js";
 import * as tableQuery from "./table-query.js";
 import * as tableSchema from "./table-schema.js";
+import * as branches from "./branches.js";
+import * as tags from "./tags.js";
+import * as transactions from "./transactions.js";
+import * as versionBatches from "./version-batches.js";
+import * as versions from "./versions.js";
 
 type WithId<T> = T & { id: string[] };
 
@@ -138,5 +143,61 @@ export class Catalog {
   }
   dropTableIndex(request: WithId<M.DropTableIndexRequest> & { index_name: string }, _call?: CallContext) {
     return tableIndexes.dropTableIndex(this.scope, request);
+  }
+
+  // Versions
+  listTableVersions(request: WithId<M.ListTableVersionsRequest>, _call?: CallContext) {
+    return versions.listTableVersions(this.scope, request);
+  }
+  createTableVersion(request: WithId<M.CreateTableVersionRequest>, _call?: CallContext) {
+    return versions.createTableVersion(this.scope, request);
+  }
+  describeTableVersion(request: WithId<M.DescribeTableVersionRequest>, _call?: CallContext) {
+    return versions.describeTableVersion(this.scope, request);
+  }
+  batchDeleteTableVersions(request: WithId<M.BatchDeleteTableVersionsRequest>, _call?: CallContext) {
+    return versions.batchDeleteTableVersions(this.scope, request);
+  }
+  batchCreateTableVersions(request: M.BatchCreateTableVersionsRequest, _call?: CallContext) {
+    return versionBatches.batchCreateTableVersions(this.scope, request);
+  }
+  batchCommitTables(request: M.BatchCommitTablesRequest, _call?: CallContext) {
+    return versionBatches.batchCommitTables(this.scope, request);
+  }
+
+  // Tags
+  listTableTags(request: WithId<M.ListTableTagsRequest>, _call?: CallContext) {
+    return tags.listTableTags(this.scope, request);
+  }
+  getTableTagVersion(request: WithId<M.GetTableTagVersionRequest>, _call?: CallContext) {
+    return tags.getTableTagVersion(this.scope, request);
+  }
+  createTableTag(request: WithId<M.CreateTableTagRequest>, _call?: CallContext) {
+    return tags.createTableTag(this.scope, request);
+  }
+  updateTableTag(request: WithId<M.UpdateTableTagRequest>, _call?: CallContext) {
+    return tags.updateTableTag(this.scope, request);
+  }
+  deleteTableTag(request: WithId<M.DeleteTableTagRequest>, _call?: CallContext) {
+    return tags.deleteTableTag(this.scope, request);
+  }
+
+  // Branches
+  listTableBranches(request: WithId<M.ListTableBranchesRequest>, _call?: CallContext) {
+    return branches.listTableBranches(this.scope, request);
+  }
+  createTableBranch(request: WithId<M.CreateTableBranchRequest>, _call?: CallContext) {
+    return branches.createTableBranch(this.scope, request);
+  }
+  deleteTableBranch(request: WithId<M.DeleteTableBranchRequest>, _call?: CallContext) {
+    return branches.deleteTableBranch(this.scope, request);
+  }
+
+  // Transactions
+  describeTransaction(transactionId: string, _call?: CallContext) {
+    return transactions.describeTransaction(this.scope, transactionId);
+  }
+  alterTransaction(transactionId: string, request: M.AlterTransactionRequest, _call?: CallContext) {
+    return transactions.alterTransaction(this.scope, transactionId, request);
   }
 }

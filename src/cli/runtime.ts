@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import type { CatalogRegistry } from "../catalog/databases.js";
 import { openLocalRoot } from "../catalog/local-root.js";
+import { settlePendingVersions } from "../catalog/version-records.js";
 import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
 import type { Store } from "../store/store.js";
@@ -33,6 +34,8 @@ export interface Runtime {
 export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   const local = await openLocalRoot(config.root, { managedVersioning: config.managedVersioning });
   const { root, store, engine, registry } = local;
+  // Versions committed before a crash but not yet finalized are rolled forward before serving.
+  await settlePendingVersions(store);
   const gate = buildAuthGate(root, registry, config.auth ?? { mode: "none" });
   const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, dataRoot: root } });
   let closed = false;

@@ -8,3 +8,7 @@ export * from "./data.js";
 export * from "./query.js";
 export * from "./schema-evolution.js";
 export * from "./indexes.js";
+export * from "./versions.js";
+export * from "./tags.js";
+export * from "./branches.js";
+export * from "./transactions.js";

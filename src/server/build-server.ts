@@ -15,6 +15,10 @@ import { extendedRoutes } from "./routes/extended-routes.js";
 import { namespaceRoutes } from "./routes/namespace-routes.js";
 import { serviceRoutes } from "./routes/service-routes.js";
 import { tableRoutes } from "./routes/table-routes.js";
+import { branchRoutes } from "./routes/branch-routes.js";
+import { tagRoutes } from "./routes/tag-routes.js";
+import { transactionRoutes } from "./routes/transaction-routes.js";
+import { versionRoutes } from "./routes/version-routes.js";
 import type { ServerServices } from "./services.js";
 import type { AuthGate } from "./auth/auth-gate.js";
 import { registerAuditHook } from "./auth/audit-hook.js";
@@ -82,5 +86,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   queryRoutes(app, services);
   schemaRoutes(app, services);
   indexRoutes(app, services);
+  versionRoutes(app, services);
+  tagRoutes(app, services);
+  branchRoutes(app, services);
+  transactionRoutes(app, services);
   return app;
 }

@@ -11,12 +11,14 @@ import { namespaceRows } from "./rows/namespace-rows.js";
 import { tableRows } from "./rows/table-rows.js";
 import { credentialRows } from "./rows/credential-rows.js";
 import { auditRows } from "./rows/audit-rows.js";
+import { transactionRows } from "./rows/transaction-rows.js";
+import { versionRows } from "./rows/version-rows.js";
 import type { Database } from "./schema.js";
 import type { Store, StoreTx } from "./store.js";
 import { StoreUnavailable, UniqueViolation } from "./store-errors.js";
 
 function bindRows(db: Kysely<Database>): StoreTx {
-  return { ...databaseRows(db), ...namespaceRows(db), ...tableRows(db), ...credentialRows(db), ...auditRows(db) };
+  return { ...databaseRows(db), ...namespaceRows(db), ...tableRows(db), ...credentialRows(db), ...auditRows(db), ...versionRows(db), ...transactionRows(db) };
 }
 
 export class KyselyStore implements Store {

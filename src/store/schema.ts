@@ -71,6 +71,34 @@ export interface AuditLogTable {
   context: string;
 }
 
+export interface TableVersionsTable {
+  table_id: string;
+  /** "" is the main branch. */
+  branch: string;
+  version: number;
+  /** Final manifest location (absolute path). */
+  manifest_path: string;
+  /** The staged manifest while the version awaits finalizing; null once it is in place. */
+  staged_path: string | null;
+  manifest_size: number | null;
+  e_tag: string | null;
+  naming_scheme: string;
+  metadata: string;
+  timestamp_millis: number;
+  transaction_id: string | null;
+}
+
+export interface TransactionsTable {
+  id: string;
+  database: string;
+  status: string;
+  /** The spec operation that opened it, e.g. "BatchCreateTableVersions". */
+  operation: string;
+  properties: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   databases: DatabasesTable;
   namespaces: NamespacesTable;
@@ -78,6 +106,8 @@ export interface Database {
   api_keys: ApiKeysTable;
   oauth_clients: OAuthClientsTable;
   audit_log: AuditLogTable;
+  table_versions: TableVersionsTable;
+  transactions: TransactionsTable;
 }
 
 export type DatabaseRow = Selectable<DatabasesTable>;
@@ -93,3 +123,8 @@ export type OAuthClientRow = Selectable<OAuthClientsTable>;
 export type NewOAuthClientRow = Insertable<OAuthClientsTable>;
 export type AuditRow = Selectable<AuditLogTable>;
 export type NewAuditRow = Insertable<AuditLogTable>;
+export type TableVersionRow = Selectable<TableVersionsTable>;
+export type NewTableVersionRow = Insertable<TableVersionsTable>;
+export type TransactionRow = Selectable<TransactionsTable>;
+export type NewTransactionRow = Insertable<TransactionsTable>;
+export type TransactionRowUpdate = Updateable<TransactionsTable>;

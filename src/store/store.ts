@@ -7,9 +7,11 @@ import type { NamespaceRows } from "./rows/namespace-rows.js";
 import type { TableRows } from "./rows/table-rows.js";
 import type { CredentialRows } from "./rows/credential-rows.js";
 import type { AuditRows } from "./rows/audit-rows.js";
+import type { TransactionRows } from "./rows/transaction-rows.js";
+import type { VersionRows } from "./rows/version-rows.js";
 
 /** Every data-named store function, bound to one connection or transaction. */
-export interface StoreTx extends DatabaseRows, NamespaceRows, TableRows, CredentialRows, AuditRows {}
+export interface StoreTx extends DatabaseRows, NamespaceRows, TableRows, CredentialRows, AuditRows, VersionRows, TransactionRows {}
 
 export interface Store {
   readonly dialect: "sqlite" | "postgres";

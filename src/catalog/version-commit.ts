@@ -1,0 +1,115 @@
+/**
+ * @module The commit path shared by CreateTableVersion, BatchCreateTableVersions and
+ * BatchCommitTables (spec/concepts.md §6.3): inside one store transaction each entry is checked
+ * and its record inserted with the staged manifest noted (the unique (table, branch, version)
+ * key is the put-if-not-exists); after the commit the manifests are put at their final names.
+ * A crash between the two is rolled forward at start-up or by the next reader.
+ */
+import { removeFile, statManifest } from "../engine/manifests.js";
+import type { CreateTableVersionRequest, TableVersion } from "../model/versions.js";
+import { toJsonColumn } from "../store/rows/json-columns.js";
+import type { TableVersionRow } from "../store/schema.js";
+import type { StoreTx } from "../store/store.js";
+import { CatalogError } from "./catalog-error.js";
+import type { CatalogScope } from "./catalog-scope.js";
+import { describeTable } from "./identifiers.js";
+import { requireTable } from "./lookups.js";
+import {
+  branchKey,
+  branchLabel,
+  finalManifestPath,
+  finalizeVersion,
+  parseNamingScheme,
+  requireBranch,
+  resolveStagedManifest,
+  toTableVersion,
+} from "./version-records.js";
+
+export type VersionEntry = Omit<CreateTableVersionRequest, "id" | "identity" | "context"> & { id: string[] };
+
+/** A version record inserted by the current transaction, to be finalized after the commit. */
+export interface PlannedVersion {
+  id: string[];
+  record: TableVersionRow;
+}
+
+/** Field checks that need no store: naming scheme and branch name. Throws 13. */
+export function validateVersionEntry(entry: VersionEntry): void {
+  parseNamingScheme(entry.naming_scheme);
+  branchKey(entry.branch);
+}
+
+/**
+ * Decides one entry inside `tx` and inserts its record. Throws 1, 4 (table), 22 (branch),
+ * 13 (staged manifest missing or outside the table), 14 (the version exists).
+ */
+export async function insertVersionEntry(tx: StoreTx, scope: CatalogScope, entry: VersionEntry, transactionId: string): Promise<PlannedVersion> {
+  const table = await requireTable(tx, scope.database.name, entry.id);
+  const branch = branchKey(entry.branch);
+  const scheme = parseNamingScheme(entry.naming_scheme);
+  await requireBranch(table, branch);
+  const staged = await resolveStagedManifest(table, entry.manifest_path);
+  const final = finalManifestPath(table, branch, entry.version, scheme);
+  const clash = () =>
+    CatalogError.of("ConcurrentModification", `${describeTable(entry.id)} already has version ${entry.version} on branch ${branchLabel(branch)}`);
+  if (await tx.findTableVersion(table.id, branch, entry.version)) throw clash();
+  // A manifest at the final name was committed outside the catalog (e.g. by the engine).
+  if (staged !== final && (await statManifest(final))) throw clash();
+  const record: TableVersionRow = {
+    table_id: table.id,
+    branch,
+    version: entry.version,
+    manifest_path: final,
+    staged_path: staged,
+    manifest_size: entry.manifest_size ?? null,
+    e_tag: entry.e_tag ?? null,
+    naming_scheme: scheme,
+    metadata: toJsonColumn(entry.metadata ?? {}),
+    timestamp_millis: Date.now(),
+    transaction_id: transactionId,
+  };
+  await tx.insertTableVersion(record);
+  return { id: entry.id, record };
+}
+
+/**
+ * Finalizes the versions of one committed transaction. If a manifest cannot be put in place (a
+ * commit outside the catalog took the name, or the staged file vanished), the whole transaction
+ * is undone — its records deleted, manifests it placed removed, its record marked Failed — and
+ * 14 is thrown, so a batch still ends all or nothing.
+ */
+export async function finalizeCommitted(scope: CatalogScope, planned: PlannedVersion[], transactionId: string): Promise<TableVersion[]> {
+  const placed: PlannedVersion[] = [];
+  let failed: PlannedVersion | undefined;
+  for (const item of planned) {
+    const table = await scope.store.rows.findTableById(item.record.table_id);
+    const outcome = table ? await finalizeVersion(scope.store.rows, table, item.record) : "lost";
+    if (outcome !== "finalized") {
+      failed = item;
+      break;
+    }
+    placed.push(item);
+  }
+  if (failed) {
+    await undoCommitted(scope, planned, placed, transactionId);
+    throw CatalogError.of(
+      "ConcurrentModification",
+      `${describeTable(failed.id)} version ${failed.record.version} was committed by another writer; nothing of this commit was applied`,
+    );
+  }
+  const versions: TableVersion[] = [];
+  for (const item of planned) {
+    const stats = await statManifest(item.record.manifest_path);
+    const file = stats && { version: item.record.version, path: item.record.manifest_path, scheme: item.record.naming_scheme as "V1" | "V2", ...stats };
+    versions.push(toTableVersion(file, { ...item.record, staged_path: null }));
+  }
+  return versions;
+}
+
+async function undoCommitted(scope: CatalogScope, planned: PlannedVersion[], placed: PlannedVersion[], transactionId: string): Promise<void> {
+  for (const item of placed) await removeFile(item.record.manifest_path);
+  await scope.store.transaction(async (tx) => {
+    for (const item of planned) await tx.deleteTableVersions(item.record.table_id, item.record.branch, [item.record.version]);
+    await tx.updateTransaction(transactionId, { status: "Failed", updated_at: Date.now() });
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * @module Changes to tags and branches, made by Lance itself through the native binding.
+ */
+import type { Engine } from "./engine.js";
+
+/** Creates `tag` at `version` of `branch` (null = main); Lance checks the version exists. */
+export async function createTag(engine: Engine, location: string, tag: string, version: number, branch: string | null): Promise<void> {
+  const table = await engine.openTable(location, { branch });
+  const tags = await engine.call(() => table.tags());
+  await engine.call(() => tags.create(tag, version));
+}
+
+/** Re-points `tag` at `version` of `branch` (null = main). */
+export async function updateTag(engine: Engine, location: string, tag: string, version: number, branch: string | null): Promise<void> {
+  const table = await engine.openTable(location, { branch });
+  const tags = await engine.call(() => table.tags());
+  await engine.call(() => tags.update(tag, version));
+}
+
+export async function deleteTag(engine: Engine, location: string, tag: string): Promise<void> {
+  const table = await engine.openTable(location);
+  const tags = await engine.call(() => table.tags());
+  await engine.call(() => tags.delete(tag));
+}
+
+/** Forks `name` from `fromBranch` (null = main) at `fromVersion` (null = its latest). */
+export async function createBranch(
+  engine: Engine,
+  location: string,
+  name: string,
+  fromBranch: string | null,
+  fromVersion: number | null,
+): Promise<void> {
+  const table = await engine.openTable(location);
+  const branches = await engine.call(() => table.branches());
+  await engine.call(() => branches.create(name, fromBranch, fromVersion));
+}
+
+/** Deletes a branch with its manifests; Lance refuses while tags point into it. */
+export async function deleteBranch(engine: Engine, location: string, name: string): Promise<void> {
+  const table = await engine.openTable(location);
+  const branches = await engine.call(() => table.branches());
+  await engine.call(() => branches.delete(name));
+}

@@ -1,0 +1,102 @@
+/**
+ * @module Lance's refs, read from the files Lance keeps them in (`_refs/tags/<name>.json`,
+ * `_refs/branches/<name>.json`). The native binding's list calls drop the tag's branch and the
+ * branch's creation time, which clients need, so listings read the files directly; every change
+ * still goes through Lance.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+
+export interface TagRef {
+  name: string;
+  version: number;
+  /** null for the main branch. */
+  branch: string | null;
+  manifestSize: number;
+}
+
+export interface BranchRef {
+  name: string;
+  parentBranch: string | null;
+  parentVersion: number;
+  /** Unix seconds. */
+  createAt: number;
+  manifestSize: number;
+  metadata: Record<string, string>;
+}
+
+function refsDirectory(location: string, kind: "tags" | "branches"): string {
+  return path.join(location, "_refs", kind);
+}
+
+async function readRef(location: string, kind: "tags" | "branches", name: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    return JSON.parse(await readFile(path.join(refsDirectory(location, kind), `${name}.json`), "utf8")) as Record<string, unknown>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+async function refNames(location: string, kind: "tags" | "branches"): Promise<string[]> {
+  try {
+    const names = await readdir(refsDirectory(location, kind));
+    return names.filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -".json".length)).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
+function toTag(name: string, json: Record<string, unknown>): TagRef {
+  return {
+    name,
+    version: Number(json.version),
+    branch: typeof json.branch === "string" && json.branch !== "" ? json.branch : null,
+    manifestSize: Number(json.manifestSize ?? 0),
+  };
+}
+
+function toBranch(name: string, json: Record<string, unknown>): BranchRef {
+  const metadata = json.metadata && typeof json.metadata === "object" ? (json.metadata as Record<string, string>) : {};
+  return {
+    name,
+    parentBranch: typeof json.parentBranch === "string" && json.parentBranch !== "" ? json.parentBranch : null,
+    parentVersion: Number(json.parentVersion ?? 0),
+    createAt: Number(json.createAt ?? 0),
+    manifestSize: Number(json.manifestSize ?? 0),
+    metadata,
+  };
+}
+
+/** One tag, or undefined. `name` must already be a validated ref name. */
+export async function readTag(location: string, name: string): Promise<TagRef | undefined> {
+  const json = await readRef(location, "tags", name);
+  return json ? toTag(name, json) : undefined;
+}
+
+/** Every tag of the table, by name. */
+export async function readTags(location: string): Promise<TagRef[]> {
+  const tags: TagRef[] = [];
+  for (const name of await refNames(location, "tags")) {
+    const tag = await readTag(location, name);
+    if (tag) tags.push(tag);
+  }
+  return tags;
+}
+
+/** One branch, or undefined. `name` must already be a validated ref name. */
+export async function readBranch(location: string, name: string): Promise<BranchRef | undefined> {
+  const json = await readRef(location, "branches", name);
+  return json ? toBranch(name, json) : undefined;
+}
+
+/** Every branch of the table, by name. */
+export async function readBranches(location: string): Promise<BranchRef[]> {
+  const branches: BranchRef[] = [];
+  for (const name of await refNames(location, "branches")) {
+    const branch = await readBranch(location, name);
+    if (branch) branches.push(branch);
+  }
+  return branches;
+}

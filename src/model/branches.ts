@@ -1,0 +1,59 @@
+/**
+ * @module Branch operation models (spec/endpoints.md §9). `BranchContents` keeps the camelCase
+ * keys the clients parse (`createAt` is Unix seconds).
+ */
+import { Type, type Static } from "@sinclair/typebox";
+import { Nullable, PageToken, RequestModel, ResponseModel, StringMap, Version } from "./common.js";
+
+export const BranchContents = Type.Object(
+  {
+    parentBranch: Type.Optional(Nullable(Type.String())),
+    parentVersion: Version,
+    createAt: Type.Integer({ minimum: 0 }),
+    manifestSize: Type.Integer({ minimum: 0 }),
+    metadata: Type.Optional(StringMap),
+  },
+  { title: "BranchContents" },
+);
+export type BranchContents = Static<typeof BranchContents>;
+
+export const ListTableBranchesRequest = RequestModel("ListTableBranchesRequest", {
+  page_token: Type.Optional(PageToken),
+  limit: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+});
+export type ListTableBranchesRequest = Static<typeof ListTableBranchesRequest>;
+
+export const ListTableBranchesResponse = ResponseModel("ListTableBranchesResponse", {
+  branches: Type.Record(Type.String(), BranchContents),
+  page_token: Type.Optional(PageToken),
+});
+export type ListTableBranchesResponse = Static<typeof ListTableBranchesResponse>;
+
+export const ListTableBranchesQuery = Type.Object({
+  delimiter: Type.Optional(Type.String({ minLength: 1 })),
+  page_token: Type.Optional(Type.String()),
+  limit: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+export type ListTableBranchesQuery = Static<typeof ListTableBranchesQuery>;
+
+export const CreateTableBranchRequest = RequestModel("CreateTableBranchRequest", {
+  name: Type.String({ minLength: 1 }),
+  from_branch: Type.Optional(Nullable(Type.String())),
+  from_version: Type.Optional(Nullable(Version)),
+});
+export type CreateTableBranchRequest = Static<typeof CreateTableBranchRequest>;
+
+export const CreateTableBranchResponse = ResponseModel("CreateTableBranchResponse", {
+  transaction_id: Type.Optional(Type.String()),
+});
+export type CreateTableBranchResponse = Static<typeof CreateTableBranchResponse>;
+
+export const DeleteTableBranchRequest = RequestModel("DeleteTableBranchRequest", {
+  name: Type.String({ minLength: 1 }),
+});
+export type DeleteTableBranchRequest = Static<typeof DeleteTableBranchRequest>;
+
+export const DeleteTableBranchResponse = ResponseModel("DeleteTableBranchResponse", {
+  transaction_id: Type.Optional(Type.String()),
+});
+export type DeleteTableBranchResponse = Static<typeof DeleteTableBranchResponse>;

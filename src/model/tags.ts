@@ -1,0 +1,80 @@
+/**
+ * @module Tag operation models (spec/endpoints.md §8). `TagContents` keeps the camelCase
+ * `manifestSize` the clients parse.
+ */
+import { Type, type Static } from "@sinclair/typebox";
+import { Nullable, PageToken, RequestModel, ResponseModel, Version } from "./common.js";
+
+export const TagContents = Type.Object(
+  {
+    branch: Type.Optional(Nullable(Type.String())),
+    version: Version,
+    manifestSize: Type.Integer({ minimum: 0 }),
+  },
+  { title: "TagContents" },
+);
+export type TagContents = Static<typeof TagContents>;
+
+export const ListTableTagsRequest = RequestModel("ListTableTagsRequest", {
+  page_token: Type.Optional(PageToken),
+  limit: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+});
+export type ListTableTagsRequest = Static<typeof ListTableTagsRequest>;
+
+export const ListTableTagsResponse = ResponseModel("ListTableTagsResponse", {
+  tags: Type.Record(Type.String(), TagContents),
+  page_token: Type.Optional(PageToken),
+});
+export type ListTableTagsResponse = Static<typeof ListTableTagsResponse>;
+
+export const GetTableTagVersionRequest = RequestModel("GetTableTagVersionRequest", {
+  tag: Type.String({ minLength: 1 }),
+});
+export type GetTableTagVersionRequest = Static<typeof GetTableTagVersionRequest>;
+
+export const GetTableTagVersionResponse = ResponseModel("GetTableTagVersionResponse", {
+  version: Version,
+  branch: Type.Optional(Type.String()),
+});
+export type GetTableTagVersionResponse = Static<typeof GetTableTagVersionResponse>;
+
+/** Tag versions are validated in the catalog, so that -1 is InvalidInput (13) with a clear message. */
+const tagFields = {
+  tag: Type.String({ minLength: 1 }),
+  version: Type.Integer({ description: "version the tag points to, >= 0" }),
+  branch: Type.Optional(Nullable(Type.String())),
+};
+
+export const CreateTableTagRequest = RequestModel("CreateTableTagRequest", tagFields);
+export type CreateTableTagRequest = Static<typeof CreateTableTagRequest>;
+
+export const CreateTableTagResponse = ResponseModel("CreateTableTagResponse", {
+  transaction_id: Type.Optional(Type.String()),
+});
+export type CreateTableTagResponse = Static<typeof CreateTableTagResponse>;
+
+export const UpdateTableTagRequest = RequestModel("UpdateTableTagRequest", tagFields);
+export type UpdateTableTagRequest = Static<typeof UpdateTableTagRequest>;
+
+export const UpdateTableTagResponse = ResponseModel("UpdateTableTagResponse", {
+  transaction_id: Type.Optional(Type.String()),
+});
+export type UpdateTableTagResponse = Static<typeof UpdateTableTagResponse>;
+
+export const DeleteTableTagRequest = RequestModel("DeleteTableTagRequest", {
+  tag: Type.String({ minLength: 1 }),
+});
+export type DeleteTableTagRequest = Static<typeof DeleteTableTagRequest>;
+
+export const DeleteTableTagResponse = ResponseModel("DeleteTableTagResponse", {
+  transaction_id: Type.Optional(Type.String()),
+});
+export type DeleteTableTagResponse = Static<typeof DeleteTableTagResponse>;
+
+/** Query string of tags/list (GET or bodiless POST). */
+export const ListTableTagsQuery = Type.Object({
+  delimiter: Type.Optional(Type.String({ minLength: 1 })),
+  page_token: Type.Optional(Type.String()),
+  limit: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+export type ListTableTagsQuery = Static<typeof ListTableTagsQuery>;

@@ -1,0 +1,65 @@
+/**
+ * @module Branch routes (spec/endpoints.md §9).
+ */
+import type { FastifyInstance } from "fastify";
+import { Type } from "@sinclair/typebox";
+import * as M from "../../model/index.js";
+import { defineOperation } from "../route-kit.js";
+import type { ServerServices } from "../services.js";
+
+const tag = "Branch";
+const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
+
+export function branchRoutes(app: FastifyInstance, services: ServerServices): void {
+  defineOperation<unknown, M.ListTableBranchesQuery>(
+    app,
+    services,
+    {
+      operationId: "ListTableBranches",
+      summary: "List a table's branches",
+      tag,
+      // The namespace client sends its request model as a body; paging travels in the query.
+      methods: ["POST"],
+      url: "/v1/table/:id/branches/list",
+      body: { kind: "none" },
+      querystring: M.ListTableBranchesQuery,
+      response: { kind: "json", schema: M.ListTableBranchesResponse },
+      access: "read",
+    },
+    ({ catalog, id, query, call }) => catalog.listTableBranches({ ...query, id }, call),
+  );
+
+  defineOperation<M.CreateTableBranchRequest>(
+    app,
+    services,
+    {
+      operationId: "CreateTableBranch",
+      summary: "Fork a branch from a branch and version",
+      tag,
+      methods: ["POST"],
+      url: "/v1/table/:id/branches/create",
+      body: { kind: "json", schema: M.CreateTableBranchRequest },
+      querystring: DelimiterQuery,
+      response: { kind: "json", schema: M.CreateTableBranchResponse },
+      access: "write",
+    },
+    ({ catalog, id, body, call }) => catalog.createTableBranch({ ...body, id }, call),
+  );
+
+  defineOperation<M.DeleteTableBranchRequest>(
+    app,
+    services,
+    {
+      operationId: "DeleteTableBranch",
+      summary: "Delete a branch",
+      tag,
+      methods: ["POST"],
+      url: "/v1/table/:id/branches/delete",
+      body: { kind: "json", schema: M.DeleteTableBranchRequest },
+      querystring: DelimiterQuery,
+      response: { kind: "json", schema: M.DeleteTableBranchResponse },
+      access: "write",
+    },
+    ({ catalog, id, body, call }) => catalog.deleteTableBranch({ ...body, id }, call),
+  );
+}
