@@ -11,6 +11,8 @@ import * as tableDescribe from "./table-describe.js";
 import * as tableLifecycle from "./table-lifecycle.js";
 import * as tableListing from "./table-listing.js";
 import type { ArrowStreamBody } from "./table-create.js";
+import * as materializedViews from "./materialized-views.js";
+import * as jobs from "./jobs.js";
 
 type WithId<T> = T & { id: string[] };
 
@@ -71,5 +73,25 @@ export class Catalog {
   }
   restoreTable(request: WithId<M.RestoreTableRequest>, _call?: CallContext) {
     return tableLifecycle.restoreTable(this.scope, request);
+  }
+
+  // Materialized views and jobs
+  createMaterializedView(request: WithId<M.CreateMaterializedViewRequest>, _call?: CallContext) {
+    return materializedViews.createMaterializedView(this.scope, request);
+  }
+  refreshMaterializedView(request: WithId<M.RefreshMaterializedViewRequest>, _call?: CallContext) {
+    return materializedViews.refreshMaterializedView(this.scope, request);
+  }
+  describeJob(request: M.DescribeJobRequest, _call?: CallContext) {
+    return jobs.describeJob(this.scope, request);
+  }
+  listJobs(request: M.ListJobsRequest, _call?: CallContext) {
+    return jobs.listJobs(this.scope, request);
+  }
+  cancelJob(request: M.CancelJobRequest, _call?: CallContext) {
+    return jobs.cancelJob(this.scope, request);
+  }
+  queryJobEvents(request: M.QueryJobEventsRequest, _call?: CallContext) {
+    return jobs.queryJobEvents(this.scope, request);
   }
 }

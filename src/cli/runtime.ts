@@ -11,6 +11,8 @@ import { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
+import { type JobSystem, startJobSystem } from "../jobs/job-system.js";
+import { type JobSystemConfig, jobSettings } from "../jobs/job-settings.js";
 
 export interface RuntimeConfig {
   /** Folder holding the metadata store and every database's table data. */
@@ -18,6 +20,8 @@ export interface RuntimeConfig {
   logger?: FastifyServerOptions["logger"];
   /** Commit table versions through the catalog in the default database. */
   managedVersioning?: boolean;
+  /** Job system settings (worker pools, lease); environment defaults otherwise. */
+  jobs?: JobSystemConfig;
 }
 
 export interface Runtime {
@@ -25,6 +29,7 @@ export interface Runtime {
   store: Store;
   engine: Engine;
   registry: CatalogRegistry;
+  jobs: JobSystem;
   /** Stops taking requests, lets in-flight ones finish, then closes the store. */
   close(): Promise<void>;
 }
@@ -37,17 +42,21 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   const store = await openSqliteStore(path.join(root, metadataFileName));
   const engine = new Engine();
   await ensureDatabase(store, root, defaultDatabaseName, { managedVersioning: config.managedVersioning ?? false });
-  const registry = new CatalogRegistry(store, engine);
+  const jobConfig = jobSettings(config.jobs);
+  const registry = new CatalogRegistry(store, engine, { pools: jobConfig.pools });
   const app = await buildServer({ registry, logger: config.logger ?? false });
+  const jobs = startJobSystem(store, registry, jobConfig, { warn: (message, detail) => app.log.warn(detail ?? {}, message) });
   let closed = false;
   return {
     app,
     store,
     engine,
     registry,
+    jobs,
     async close() {
       if (closed) return;
       closed = true;
+      await jobs.stop();
       await app.close();
       engine.close();
       await store.close();

@@ -3,3 +3,5 @@ export * from "./common.js";
 export * from "./namespace.js";
 export * from "./table.js";
 export * from "./schema-json.js";
+export * from "./materialized-view.js";
+export * from "./job.js";

@@ -15,6 +15,8 @@ import { extendedRoutes } from "./routes/extended-routes.js";
 import { namespaceRoutes } from "./routes/namespace-routes.js";
 import { serviceRoutes } from "./routes/service-routes.js";
 import { tableRoutes } from "./routes/table-routes.js";
+import { materializedViewRoutes } from "./routes/materialized-view-routes.js";
+import { jobRoutes } from "./routes/job-routes.js";
 import type { ServerServices } from "./services.js";
 
 export interface BuildServerOptions {
@@ -58,5 +60,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   namespaceRoutes(app, services);
   tableRoutes(app, services);
   extendedRoutes(app, services);
+  materializedViewRoutes(app, services);
+  jobRoutes(app, services);
   return app;
 }

@@ -9,12 +9,14 @@ import { migrationProvider } from "./migrations/index.js";
 import { databaseRows } from "./rows/database-rows.js";
 import { namespaceRows } from "./rows/namespace-rows.js";
 import { tableRows } from "./rows/table-rows.js";
+import { jobRows } from "./rows/job-rows.js";
+import { viewRows } from "./rows/view-rows.js";
 import type { Database } from "./schema.js";
 import type { Store, StoreTx } from "./store.js";
 import { StoreUnavailable, UniqueViolation } from "./store-errors.js";
 
 function bindRows(db: Kysely<Database>): StoreTx {
-  return { ...databaseRows(db), ...namespaceRows(db), ...tableRows(db) };
+  return { ...databaseRows(db), ...namespaceRows(db), ...tableRows(db), ...jobRows(db), ...viewRows(db) };
 }
 
 export class KyselyStore implements Store {

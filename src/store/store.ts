@@ -5,9 +5,11 @@
 import type { DatabaseRows } from "./rows/database-rows.js";
 import type { NamespaceRows } from "./rows/namespace-rows.js";
 import type { TableRows } from "./rows/table-rows.js";
+import type { JobRows } from "./rows/job-rows.js";
+import type { ViewRows } from "./rows/view-rows.js";
 
 /** Every data-named store function, bound to one connection or transaction. */
-export interface StoreTx extends DatabaseRows, NamespaceRows, TableRows {}
+export interface StoreTx extends DatabaseRows, NamespaceRows, TableRows, JobRows, ViewRows {}
 
 export interface Store {
   readonly dialect: "sqlite" | "postgres";

@@ -4,9 +4,11 @@
  */
 import type { Migration, MigrationProvider } from "kysely";
 import * as m0001 from "./0001-catalog.js";
+import * as m0004 from "./0004-jobs.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
+  "0004-jobs": m0004,
 };
 
 export const migrationProvider: MigrationProvider = {
