@@ -41,9 +41,14 @@ export interface ViewQuerySpec {
   chunker: ChunkerSpec | null;
 }
 
-/** A shared cap on rows written (output_limit); `reserve` hands out at most what is left. */
+/**
+ * A shared cap on rows written (output_limit). A source row's pieces are taken all or none, so
+ * no source row is ever half in the view (it would then count as present and never complete).
+ */
 export interface RowBudget {
-  reserve(wanted: number): number;
+  /** Takes `rows` from the budget if that many are left; false (and nothing taken) otherwise. */
+  take(rows: number): boolean;
+  remaining(): number;
 }
 
 export interface WriteRangeOptions {
@@ -161,14 +166,12 @@ export class ViewIO {
       options.checkpoint?.();
       const buffer = await this.engine.call(() => batches.next());
       if (!buffer) break;
-      let more = true;
       for (let batch of recordBatchesOf(buffer)) {
         if (skipHere) batch = withoutIds(batch, skipHere);
-        if (spec.chunker) batch = expand(batch, spec.chunker, options.viewSchema);
-        more = await writer.push(batch);
-        if (!more) break;
+        if (spec.chunker) batch = expand(batch, spec.chunker, options.viewSchema, options.budget);
+        await writer.push(batch);
       }
-      if (!more) break;
+      if (options.budget && options.budget.remaining() === 0) break;
     }
     return writer.finish();
   }
@@ -202,17 +205,7 @@ class ViewAppender {
     private readonly options: WriteRangeOptions,
   ) {}
 
-  /** Adds rows; false once the row budget is spent (the caller stops reading). */
-  async push(batch: RecordBatch): Promise<boolean> {
-    let rows = batch;
-    let exhausted = false;
-    if (this.options.budget && rows.numRows > 0) {
-      const granted = this.options.budget.reserve(rows.numRows);
-      if (granted < rows.numRows) {
-        rows = rows.slice(0, granted);
-        exhausted = true;
-      }
-    }
+  async push(rows: RecordBatch): Promise<void> {
     let offset = 0;
     while (offset < rows.numRows) {
       const take = Math.min(rows.numRows - offset, this.options.maxRowsPerFragment - this.pendingRows);
@@ -221,7 +214,6 @@ class ViewAppender {
       offset += take;
       if (this.pendingRows >= this.options.maxRowsPerFragment) await this.flush();
     }
-    return !exhausted;
   }
 
   async finish(): Promise<number> {
@@ -281,7 +273,7 @@ function recordBatchesOf(buffer: Uint8Array): RecordBatch[] {
 }
 
 /** One source batch → its view rows: pieces of the input column plus gathered projections. */
-function expand(batch: RecordBatch, chunker: ChunkerSpec, viewSchema: Schema): RecordBatch {
+function expand(batch: RecordBatch, chunker: ChunkerSpec, viewSchema: Schema, budget: RowBudget | undefined): RecordBatch {
   const input = batch.getChild(chunkInputAlias) as Vector;
   const origin: number[] = [];
   const pieces: unknown[] = [];
@@ -295,6 +287,7 @@ function expand(batch: RecordBatch, chunker: ChunkerSpec, viewSchema: Schema): R
         : chunker.chunker === "split_words"
           ? splitWords(String(value), chunker.size as number, chunker.overlap as number)
           : Array.from(value as Iterable<unknown>, plain);
+    if (budget && !budget.take(parts.length)) continue;
     for (let i = 0; i < parts.length; i += 1) {
       origin.push(row);
       pieces.push(parts[i]);

@@ -120,7 +120,7 @@ export const refreshViewHandler: JobHandler = {
       source_rows_removed: state.source_rows_removed ?? 0,
       work_items: counts.total,
       output_limit: params.output_limit,
-      output_limit_reached: budget ? budget.reserve(1) === 0 : false,
+      output_limit_reached: budget ? budget.remaining() < budget.skipped() : false,
       manifest_origin: manifest.origin,
       manifest: manifest.value,
       cluster: params.cluster,
@@ -186,14 +186,21 @@ function planItems(added: BigUint64Array, size: number): string[] {
   return items;
 }
 
-function rowBudget(initial: number): RowBudget {
+/** The output_limit budget; `skipped` counts rows left out because they did not fit. */
+function rowBudget(initial: number): RowBudget & { skipped(): number } {
   let left = Math.max(0, initial);
+  let skipped = 0;
   return {
-    reserve(wanted) {
-      const granted = Math.min(wanted, left);
-      left -= granted;
-      return granted;
+    take(rows) {
+      if (rows > left) {
+        skipped += rows;
+        return false;
+      }
+      left -= rows;
+      return true;
     },
+    remaining: () => left,
+    skipped: () => skipped,
   };
 }
 
