@@ -13,6 +13,7 @@ import * as tableListing from "./table-listing.js";
 import type { ArrowStreamBody } from "./table-create.js";
 import * as materializedViews from "./materialized-views.js";
 import * as jobs from "./jobs.js";
+import * as backfill from "./backfill.js";
 
 type WithId<T> = T & { id: string[] };
 
@@ -93,5 +94,8 @@ export class Catalog {
   }
   queryJobEvents(request: M.QueryJobEventsRequest, _call?: CallContext) {
     return jobs.queryJobEvents(this.scope, request);
+  }
+  alterTableBackfillColumns(request: WithId<M.AlterTableBackfillColumnsRequest>, _call?: CallContext) {
+    return backfill.alterTableBackfillColumns(this.scope, request);
   }
 }

@@ -10,8 +10,13 @@ import type { JobHandler } from "./job-handler.js";
 import type { JobSystemSettings } from "./job-settings.js";
 import { type JobWorkerLog, JobWorker } from "./job-worker.js";
 import { refreshViewHandler } from "./refresh-view-job.js";
+import { backfillColumnJobKind } from "../catalog/backfill.js";
+import { backfillColumnHandler } from "./backfill-column-job.js";
 
-export const jobHandlers: ReadonlyMap<string, JobHandler> = new Map([[refreshViewJobKind, refreshViewHandler]]);
+export const jobHandlers: ReadonlyMap<string, JobHandler> = new Map([
+  [refreshViewJobKind, refreshViewHandler],
+  [backfillColumnJobKind, backfillColumnHandler],
+]);
 
 export interface JobSystem {
   readonly worker: JobWorker | undefined;

@@ -5,3 +5,4 @@ export * from "./table.js";
 export * from "./schema-json.js";
 export * from "./materialized-view.js";
 export * from "./job.js";
+export * from "./backfill.js";

@@ -96,6 +96,10 @@ export class TableData {
     await (await this.engine.openTable(location)).update(where, set);
   }
 
+  async addComputedColumn(location: string, name: string, valueSql: string): Promise<void> {
+    await (await this.engine.openTable(location)).addComputedColumns([{ name, valueSql }]);
+  }
+
   async delete(location: string, where: string): Promise<void> {
     await (await this.engine.openTable(location)).delete(where);
   }

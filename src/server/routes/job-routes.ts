@@ -1,8 +1,10 @@
 /**
  * @module Job routes: the ones the LanceDB client calls (spec/clients.md §2.3: describe, list,
- * cancel, query_events, all POST with JSON) and `GET /v1/jobs/{id}`.
+ * cancel, query_events, all POST with JSON) and `GET /v1/jobs/{id}`; and AlterTableBackfillColumns
+ * (spec/endpoints.md §6.5), which answers 202 with the job it queued.
  */
 import type { FastifyInstance } from "fastify";
+import { Type } from "@sinclair/typebox";
 import * as M from "../../model/index.js";
 import { defineOperation } from "../route-kit.js";
 import type { ServerServices } from "../services.js";
@@ -91,5 +93,23 @@ export function jobRoutes(app: FastifyInstance, services: ServerServices): void 
       const stream = await catalog.queryJobEvents(body, call);
       return reply.status(200).type("application/vnd.apache.arrow.stream").send(Buffer.from(stream));
     },
+  );
+
+  defineOperation<M.AlterTableBackfillColumnsRequest>(
+    app,
+    services,
+    {
+      operationId: "AlterTableBackfillColumns",
+      summary: "Start an asynchronous job filling a computed column",
+      tag: "Schema",
+      methods: ["POST"],
+      url: "/v1/table/:id/backfill_column",
+      body: { kind: "json", schema: M.AlterTableBackfillColumnsRequest },
+      querystring: Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) }),
+      response: { kind: "json", schema: M.AlterTableBackfillColumnsResponse },
+      successStatus: 202,
+      access: "write",
+    },
+    ({ catalog, id, body, call }) => catalog.alterTableBackfillColumns({ ...body, id }, call),
   );
 }
