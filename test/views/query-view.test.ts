@@ -111,6 +111,11 @@ test("query materialized views", async (t) => {
     );
     await expectError(await server.post("/v1/materialized_view/ghost$v6/create", base), 404, 1);
     await expectError(
+      await server.post("/v1/materialized_view/shop$v8/create", { ...base, source_query: JSON.stringify({ source: ["shop", "items"], projections: [["x", "nope + 1"]] }) }),
+      404,
+      12,
+    );
+    await expectError(
       await server.post("/v1/materialized_view/shop$v7/create", {
         ...base,
         udtf_spec: { kind: "query", udtf: "e30=", udtf_sha: "x", udtf_name: "n", udtf_version: "1" },
