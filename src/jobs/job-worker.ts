@@ -111,6 +111,8 @@ export class JobWorker {
     const entry = this.runs.get(job.id);
     if (entry) entry.run = run;
     if (this.stopped) run.stop("stopping");
+    // Cancelled while its previous worker was gone: undo and finish without running.
+    if (job.cancel_requested === 1) run.stop("cancelled");
     try {
       await run.event(job.attempts > 1 ? "resumed" : "running", { message: `attempt ${job.attempts} of ${job.max_attempts}` });
       const result = await handler.run(run);

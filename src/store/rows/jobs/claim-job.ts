@@ -69,6 +69,22 @@ export async function claimJob(db: Kysely<Database>, options: ClaimJobOptions): 
       .where("id", "=", candidate.id)
       .where("status", "=", candidate.status)
       .where((eb) => (candidate.locked_until === null ? eb("locked_until", "is", null) : eb("locked_until", "=", candidate.locked_until)))
+      // Repeated here so the check and the claim are one statement: on SQLite that makes
+      // "one running job per target" exact. PostgreSQL under READ COMMITTED would still let
+      // two claimers of different jobs on one target both pass; it needs a per-target
+      // advisory lock around this statement.
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("jobs as other")
+              .select("other.id")
+              .where("other.target", "=", candidate.target)
+              .where("other.id", "!=", candidate.id)
+              .where("other.status", "=", "running")
+              .where("other.locked_until", ">=", now),
+          ),
+        ),
+      )
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 1) {
       return db.selectFrom("jobs").selectAll().where("id", "=", candidate.id).executeTakeFirst();
