@@ -119,6 +119,16 @@ test("jobs", async (t) => {
     await expectError(await server.post("/v1/jobs/query_events", { filter: "state LIKE 'c%'" }), 400, 13);
   });
 
+  await t.test("/openapi.json documents the view and job operations", async () => {
+    const doc = await expectJson(await server.get("/openapi.json"));
+    assert.equal(doc.paths["/v1/materialized_view/{id}/create"].post.operationId, "CreateMaterializedView");
+    assert.equal(doc.paths["/v1/materialized_view/{id}/refresh"].post.operationId, "RefreshMaterializedView");
+    assert.equal(doc.paths["/v1/jobs/{job_id}"].get.operationId, "GetJob");
+    assert.equal(doc.paths["/v1/jobs/query_events"].post.operationId, "QueryJobEvents");
+    assert.ok(doc.paths["/v1/jobs/query_events"].post.responses["200"].content["application/vnd.apache.arrow.stream"]);
+    for (const path of ["/v1/jobs/describe", "/v1/jobs/list", "/v1/jobs/cancel", "/v1/table/{id}/backfill_column"]) assert.ok(doc.paths[path]?.post, path);
+  });
+
   await t.test("the LanceDB Cloud client (mode B) lists, opens, waits on and cancels Quiver's jobs", async () => {
     const db = await lancedb.connect("db://demo", { apiKey: "any", hostOverride: server.url });
     const listed = await db.listJobs();
