@@ -27,6 +27,9 @@ import type { Engine, TableRef } from "./engine.js";
 import { EngineError } from "./engine-errors.js";
 import type { NativeTable } from "./lance-native.js";
 import { schemaOnlyIpcFile } from "./arrow-ipc.js";
+import { distinct, rangePredicates, sortedIds } from "./row-id-sets.js";
+
+export { diffSortedIds } from "./row-id-sets.js";
 
 /** The view column holding each row's source row id. */
 export const sourceRowIdColumn = "__source_row_id";
@@ -347,55 +350,6 @@ function ipcFileOf(schema: Schema, batches: RecordBatch[]): Buffer {
   for (const batch of batches) writer.write(batchOf(schema, batch.data.children as ReturnType<typeof makeData>[], batch.numRows));
   writer.finish();
   return Buffer.from(writer.toUint8Array(true));
-}
-
-function sortedIds(parts: BigUint64Array[]): BigUint64Array {
-  const total = parts.reduce((n, part) => n + part.length, 0);
-  const ids = new BigUint64Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    ids.set(part, offset);
-    offset += part.length;
-  }
-  return ids.sort();
-}
-
-function distinct(sorted: BigUint64Array): BigUint64Array {
-  let out = 0;
-  for (let i = 0; i < sorted.length; i += 1) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[out++] = sorted[i] as bigint;
-  return sorted.subarray(0, out);
-}
-
-/** Ids in sorted order → values of A missing from B, and of B missing from A. */
-export function diffSortedIds(a: BigUint64Array, b: BigUint64Array): { onlyA: BigUint64Array; onlyB: BigUint64Array } {
-  const onlyA: bigint[] = [];
-  const onlyB: bigint[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && (a[i] as bigint) < (b[j] as bigint))) onlyA.push(a[i++] as bigint);
-    else if (i >= a.length || (b[j] as bigint) < (a[i] as bigint)) onlyB.push(b[j++] as bigint);
-    else {
-      i += 1;
-      j += 1;
-    }
-  }
-  return { onlyA: BigUint64Array.from(onlyA), onlyB: BigUint64Array.from(onlyB) };
-}
-
-/** SQL predicates selecting `ids`, consecutive runs as ranges, at most `terms` terms each. */
-function rangePredicates(ids: BigUint64Array, column: string, terms: number): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  while (start < ids.length) {
-    let end = start;
-    while (end + 1 < ids.length && ids[end + 1] === (ids[end] as bigint) + 1n) end += 1;
-    parts.push(start === end ? `${column} = ${ids[start]}` : `(${column} >= ${ids[start]} AND ${column} <= ${ids[end]})`);
-    start = end + 1;
-  }
-  const predicates: string[] = [];
-  for (let i = 0; i < parts.length; i += terms) predicates.push(parts.slice(i, i + terms).join(" OR "));
-  return predicates;
 }
 
 /** A type check the catalog uses to compare a client's output_schema with the computed one. */
