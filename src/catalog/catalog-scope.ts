@@ -18,6 +18,13 @@ export interface CatalogScope {
   store: Store;
   engine: Engine;
   database: DatabaseInfo;
+  /** Operator settings of the job system; absent means the defaults (one pool, "default"). */
+  jobs?: JobSettings;
+}
+
+export interface JobSettings {
+  /** Worker pools (a refresh's `cluster`) this deployment runs; the first is the default. */
+  pools: readonly string[];
 }
 
 /** Who is calling and why: flows from the request into audit records, never into decisions. */

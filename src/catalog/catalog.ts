@@ -20,6 +20,9 @@ import * as tags from "./tags.js";
 import * as transactions from "./transactions.js";
 import * as versionBatches from "./version-batches.js";
 import * as versions from "./versions.js";
+import * as materializedViews from "./materialized-views.js";
+import * as jobs from "./jobs.js";
+import * as backfill from "./backfill.js";
 
 type WithId<T> = T & { id: string[] };
 
@@ -199,5 +202,28 @@ export class Catalog {
   }
   alterTransaction(transactionId: string, request: M.AlterTransactionRequest, _call?: CallContext) {
     return transactions.alterTransaction(this.scope, transactionId, request);
+  }
+
+  // Materialized views and jobs
+  createMaterializedView(request: WithId<M.CreateMaterializedViewRequest>, _call?: CallContext) {
+    return materializedViews.createMaterializedView(this.scope, request);
+  }
+  refreshMaterializedView(request: WithId<M.RefreshMaterializedViewRequest>, _call?: CallContext) {
+    return materializedViews.refreshMaterializedView(this.scope, request);
+  }
+  describeJob(request: M.DescribeJobRequest, _call?: CallContext) {
+    return jobs.describeJob(this.scope, request);
+  }
+  listJobs(request: M.ListJobsRequest, _call?: CallContext) {
+    return jobs.listJobs(this.scope, request);
+  }
+  cancelJob(request: M.CancelJobRequest, _call?: CallContext) {
+    return jobs.cancelJob(this.scope, request);
+  }
+  queryJobEvents(request: M.QueryJobEventsRequest, _call?: CallContext) {
+    return jobs.queryJobEvents(this.scope, request);
+  }
+  alterTableBackfillColumns(request: WithId<M.AlterTableBackfillColumnsRequest>, _call?: CallContext) {
+    return backfill.alterTableBackfillColumns(this.scope, request);
   }
 }

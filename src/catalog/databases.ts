@@ -7,7 +7,7 @@ import type { DatabaseRow } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { UniqueViolation } from "../store/store-errors.js";
 import { Catalog } from "./catalog.js";
-import type { DatabaseInfo } from "./catalog-scope.js";
+import type { DatabaseInfo, JobSettings } from "./catalog-scope.js";
 import { validateName } from "./identifiers.js";
 import { fromJsonColumn } from "../store/rows/json-columns.js";
 
@@ -52,6 +52,7 @@ export class CatalogRegistry {
   constructor(
     readonly store: Store,
     readonly engine: Engine,
+    readonly jobs?: JobSettings,
   ) {}
 
   /** The catalog of `name`, or undefined when no such database exists. */
@@ -60,7 +61,7 @@ export class CatalogRegistry {
     if (cached) return cached;
     const row = await this.store.rows.findDatabase(name);
     if (!row) return undefined;
-    const catalog = new Catalog({ store: this.store, engine: this.engine, database: toDatabaseInfo(row) });
+    const catalog = new Catalog({ store: this.store, engine: this.engine, database: toDatabaseInfo(row), jobs: this.jobs });
     this.catalogs.set(name, catalog);
     return catalog;
   }

@@ -8,6 +8,7 @@ import path from "node:path";
 import { Engine } from "../engine/engine.js";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
+import type { JobSettings } from "./catalog-scope.js";
 import { CatalogRegistry, defaultDatabaseName, ensureDatabase } from "./databases.js";
 
 export const metadataFileName = "quiver.sqlite";
@@ -25,6 +26,8 @@ export interface LocalRoot {
 export interface LocalRootOptions {
   /** Whether the default database, when this call creates it, commits versions through the catalog. */
   managedVersioning?: boolean;
+  /** Worker pools that refresh jobs may name; see `JobSettings`. */
+  jobs?: JobSettings;
 }
 
 /** Opens (creating and migrating when needed) the root at `root`. */
@@ -46,5 +49,5 @@ export async function openLocalRoot(root: string, options: LocalRootOptions = {}
     await close();
     throw error;
   }
-  return { root: dir, store, engine, registry: new CatalogRegistry(store, engine), close };
+  return { root: dir, store, engine, registry: new CatalogRegistry(store, engine, options.jobs), close };
 }

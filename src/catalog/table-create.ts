@@ -27,12 +27,12 @@ type WithId<T> = T & { id: string[] };
 /** Arrow IPC stream bytes, whole or as they arrive. */
 export type ArrowStreamBody = AsyncIterable<Uint8Array> | Uint8Array;
 
-function alreadyExists(id: readonly string[]): CatalogError {
+export function alreadyExists(id: readonly string[]): CatalogError {
   return CatalogError.of("TableAlreadyExists", `${describeTable(id)} already exists`);
 }
 
 /** Inserts a new table row; a concurrent insert of the same name is TableAlreadyExists (5). */
-async function insertTableRow(
+export async function insertTableRow(
   tx: StoreTx,
   scope: CatalogScope,
   id: readonly string[],
@@ -56,7 +56,7 @@ async function insertTableRow(
 }
 
 /** Runs a transaction whose unique-key clash means another writer created the table first. */
-async function creatingTable<T>(scope: CatalogScope, id: readonly string[], fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+export async function creatingTable<T>(scope: CatalogScope, id: readonly string[], fn: (tx: StoreTx) => Promise<T>): Promise<T> {
   try {
     return await scope.store.transaction(fn);
   } catch (error) {

@@ -11,6 +11,8 @@ import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
 import type { Store } from "../store/store.js";
 import { type AuthConfig, buildAuthGate, checkAuthExposure } from "./auth-runtime.js";
+import { type JobSystem, startJobSystem } from "../jobs/job-system.js";
+import { type JobSystemConfig, jobSettings } from "../jobs/job-settings.js";
 
 export interface RuntimeConfig {
   /** Folder holding the metadata store and every database's table data. */
@@ -20,6 +22,8 @@ export interface RuntimeConfig {
   managedVersioning?: boolean;
   /** Authentication; default mode `none` (allowed on loopback hosts only). */
   auth?: AuthConfig;
+  /** Job system settings (worker pools, lease); environment defaults otherwise. */
+  jobs?: JobSystemConfig;
 }
 
 export interface Runtime {
@@ -27,26 +31,31 @@ export interface Runtime {
   store: Store;
   engine: Engine;
   registry: CatalogRegistry;
+  jobs: JobSystem;
   /** Stops taking requests, lets in-flight ones finish, then closes the store. */
   close(): Promise<void>;
 }
 
 export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
-  const local = await openLocalRoot(config.root, { managedVersioning: config.managedVersioning });
+  const jobConfig = jobSettings(config.jobs);
+  const local = await openLocalRoot(config.root, { managedVersioning: config.managedVersioning, jobs: { pools: jobConfig.pools } });
   const { root, store, engine, registry } = local;
   // Versions committed before a crash but not yet finalized are rolled forward before serving.
   await settlePendingVersions(store);
   const gate = buildAuthGate(root, registry, config.auth ?? { mode: "none" });
   const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, dataRoot: root } });
+  const jobs = startJobSystem(store, registry, jobConfig, { warn: (message, detail) => app.log.warn(detail ?? {}, message) });
   let closed = false;
   return {
     app,
     store,
     engine,
     registry,
+    jobs,
     async close() {
       if (closed) return;
       closed = true;
+      await jobs.stop();
       await app.close();
       await local.close();
     },

@@ -12,3 +12,6 @@ export * from "./versions.js";
 export * from "./tags.js";
 export * from "./branches.js";
 export * from "./transactions.js";
+export * from "./materialized-view.js";
+export * from "./job.js";
+export * from "./backfill.js";

@@ -19,6 +19,8 @@ import { branchRoutes } from "./routes/branch-routes.js";
 import { tagRoutes } from "./routes/tag-routes.js";
 import { transactionRoutes } from "./routes/transaction-routes.js";
 import { versionRoutes } from "./routes/version-routes.js";
+import { materializedViewRoutes } from "./routes/materialized-view-routes.js";
+import { jobRoutes } from "./routes/job-routes.js";
 import type { ServerServices } from "./services.js";
 import type { AuthGate } from "./auth/auth-gate.js";
 import { registerAuditHook } from "./auth/audit-hook.js";
@@ -90,5 +92,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   tagRoutes(app, services);
   branchRoutes(app, services);
   transactionRoutes(app, services);
+  materializedViewRoutes(app, services);
+  jobRoutes(app, services);
   return app;
 }

@@ -57,6 +57,8 @@ function successResponse(def: OperationDef, components: Record<string, Json>): J
       return { description: "Success", content: { [contentTypes.json]: { schema: collect(def.response.schema, components) } } };
     case "arrow-file":
       return { description: "Arrow IPC file", content: { [contentTypes.arrowFile]: { schema: { type: "string", format: "binary" } } } };
+    case "arrow-stream":
+      return { description: "Arrow IPC stream", content: { [contentTypes.arrowStream]: { schema: { type: "string", format: "binary" } } } };
     case "integer":
       return { description: "A bare JSON integer", content: { [contentTypes.json]: { schema: { type: "integer", minimum: 0 } } } };
     case "string":

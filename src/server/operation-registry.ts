@@ -10,6 +10,7 @@ export type Access = "read" | "write" | "admin";
 export type ResponseShape =
   | { kind: "json"; schema: TSchema }
   | { kind: "arrow-file" }
+  | { kind: "arrow-stream" }
   | { kind: "integer" }
   | { kind: "string" }
   | { kind: "empty" };

@@ -13,12 +13,24 @@ import { credentialRows } from "./rows/credential-rows.js";
 import { auditRows } from "./rows/audit-rows.js";
 import { transactionRows } from "./rows/transaction-rows.js";
 import { versionRows } from "./rows/version-rows.js";
+import { jobRows } from "./rows/job-rows.js";
+import { viewRows } from "./rows/view-rows.js";
 import type { Database } from "./schema.js";
 import type { Store, StoreTx } from "./store.js";
 import { StoreUnavailable, UniqueViolation } from "./store-errors.js";
 
 function bindRows(db: Kysely<Database>): StoreTx {
-  return { ...databaseRows(db), ...namespaceRows(db), ...tableRows(db), ...credentialRows(db), ...auditRows(db), ...versionRows(db), ...transactionRows(db) };
+  return {
+    ...databaseRows(db),
+    ...namespaceRows(db),
+    ...tableRows(db),
+    ...credentialRows(db),
+    ...auditRows(db),
+    ...versionRows(db),
+    ...transactionRows(db),
+    ...jobRows(db),
+    ...viewRows(db),
+  };
 }
 
 export class KyselyStore implements Store {

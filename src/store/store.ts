@@ -9,9 +9,20 @@ import type { CredentialRows } from "./rows/credential-rows.js";
 import type { AuditRows } from "./rows/audit-rows.js";
 import type { TransactionRows } from "./rows/transaction-rows.js";
 import type { VersionRows } from "./rows/version-rows.js";
+import type { JobRows } from "./rows/job-rows.js";
+import type { ViewRows } from "./rows/view-rows.js";
 
 /** Every data-named store function, bound to one connection or transaction. */
-export interface StoreTx extends DatabaseRows, NamespaceRows, TableRows, CredentialRows, AuditRows, VersionRows, TransactionRows {}
+export interface StoreTx
+  extends DatabaseRows,
+    NamespaceRows,
+    TableRows,
+    CredentialRows,
+    AuditRows,
+    VersionRows,
+    TransactionRows,
+    JobRows,
+    ViewRows {}
 
 export interface Store {
   readonly dialect: "sqlite" | "postgres";

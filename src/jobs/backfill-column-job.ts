@@ -1,0 +1,27 @@
+/**
+ * @module The `backfill_column` job: fills a computed column in one Lance commit. The native
+ * call cannot be interrupted, so a cancel arriving meanwhile takes effect when it returns, and
+ * undo then restores the table's version from before the job.
+ */
+import { refreshComputedColumn } from "../engine/computed-columns.js";
+import type { JobHandler } from "./job-handler.js";
+import { PermanentJobError } from "./job-handler.js";
+
+export const backfillColumnHandler: JobHandler = {
+  async run(ctx) {
+    const { column } = JSON.parse(ctx.job.params) as { column: string };
+    const table = await ctx.scope.store.rows.findTableById(ctx.job.target);
+    if (!table) throw new PermanentJobError(`the table '${ctx.job.target_name}' was dropped`, "load");
+    ctx.checkpoint();
+    const result = await refreshComputedColumn(ctx.scope.engine, table.location, column);
+    await ctx.saveState({ previous_version: result.previousVersion, version: result.version });
+    await ctx.setProgress({ itemsTotal: 1, itemsDone: 1, rowsWritten: result.rowsFilled });
+    return { column, rows_written: result.rowsFilled, version: result.version, previous_version: result.previousVersion };
+  },
+
+  async undo(ctx) {
+    const previous = ctx.state.previous_version;
+    const table = await ctx.scope.store.rows.findTableById(ctx.job.target);
+    if (typeof previous === "number" && table) await ctx.scope.engine.restoreTable(table.location, previous);
+  },
+};

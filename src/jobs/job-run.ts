@@ -1,0 +1,103 @@
+/**
+ * @module One claimed job while it runs: the context its handler sees, and the heartbeat that
+ * keeps its lease alive and notices cancel requests. Every store write is fenced by the lease
+ * (`locked_by` = this worker), so a worker that lost its job can no longer change it.
+ */
+import type { CatalogScope } from "../catalog/catalog-scope.js";
+import type { JobItemRow, JobRow } from "../store/job-schema.js";
+import type { Store } from "../store/store.js";
+import { type InterruptReason, type JobContext, JobInterrupted } from "./job-handler.js";
+
+export class JobRun implements JobContext {
+  state: Record<string, unknown>;
+  private interrupt: InterruptReason | undefined;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    readonly job: JobRow,
+    readonly scope: CatalogScope,
+    readonly workerId: string,
+    private readonly store: Store,
+    private readonly leaseMs: number,
+  ) {
+    this.state = JSON.parse(job.state) as Record<string, unknown>;
+    // A third of the lease: two heartbeats may be missed before the lease runs out.
+    this.timer = setInterval(() => void this.heartbeat(), Math.max(50, Math.floor(leaseMs / 3)));
+    this.timer.unref();
+  }
+
+  /** Stops the heartbeat; the job's final state is written by the worker. */
+  end(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Marks the run to stop at its next checkpoint. */
+  stop(reason: InterruptReason): void {
+    this.interrupt ??= reason;
+  }
+
+  get interruptedBy(): InterruptReason | undefined {
+    return this.interrupt;
+  }
+
+  checkpoint(): void {
+    if (this.interrupt) throw new JobInterrupted(this.interrupt);
+  }
+
+  async checkpointNow(): Promise<void> {
+    await this.heartbeat();
+    this.checkpoint();
+  }
+
+  async saveState(patch: Record<string, unknown>): Promise<void> {
+    const next = { ...this.state, ...patch };
+    await this.fenced(this.store.rows.saveJobProgress(this.job.id, this.workerId, { state: JSON.stringify(next) }, Date.now()));
+    this.state = next;
+  }
+
+  async setProgress(progress: { itemsTotal?: number; itemsDone?: number; rowsWritten?: number }): Promise<void> {
+    await this.fenced(this.store.rows.saveJobProgress(this.job.id, this.workerId, progress, Date.now()));
+  }
+
+  async event(state: string, detail: { claimEntity?: string; rows?: number; message?: string } = {}): Promise<void> {
+    await this.store.rows.insertJobEvent({
+      job_id: this.job.id,
+      at: Date.now(),
+      state,
+      emitted_by: this.workerId,
+      claim_entity: detail.claimEntity ?? null,
+      rows_processed: detail.rows ?? null,
+      message: detail.message ?? null,
+    });
+  }
+
+  async replaceItems(params: readonly string[]): Promise<void> {
+    this.checkpoint();
+    await this.store.rows.replaceJobItems(this.job.id, params, Date.now());
+  }
+
+  claimItem(): Promise<JobItemRow | undefined> {
+    this.checkpoint();
+    return this.store.rows.claimJobItem(this.job.id, this.workerId, Date.now(), this.leaseMs);
+  }
+
+  async completeItem(seq: number, rowsWritten: number): Promise<void> {
+    await this.fenced(this.store.rows.completeJobItem(this.job.id, seq, this.workerId, rowsWritten, Date.now()));
+  }
+
+  private async fenced(write: Promise<boolean>): Promise<void> {
+    if (!(await write)) this.stop("lease-lost");
+    this.checkpoint();
+  }
+
+  private async heartbeat(): Promise<void> {
+    if (this.interrupt === "lease-lost") return;
+    try {
+      const lease = await this.store.rows.extendJobLease(this.job.id, this.workerId, Date.now(), this.leaseMs);
+      if (!lease.held) this.stop("lease-lost");
+      else if (lease.cancelRequested) this.stop("cancelled");
+    } catch {
+      // A busy store: the next beat tries again; the lease covers two missed beats.
+    }
+  }
+}

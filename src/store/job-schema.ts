@@ -1,0 +1,111 @@
+/**
+ * @module Row types of the job and materialized-view tables (migration 0004). They join the
+ * shared `Database` interface through declaration merging, so `schema.ts` stays untouched by
+ * this area. Status values: queued | running | succeeded | failed | cancelled.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
+export type JobItemStatus = "pending" | "running" | "done";
+
+export interface JobsTable {
+  id: string;
+  database: string;
+  /** What the job does, e.g. `refresh_materialized_view`. */
+  kind: string;
+  /** Immutable id of the table the job works on. */
+  target: string;
+  /** The target's name when the job was created, for listings. */
+  target_name: string;
+  /** The worker pool (`cluster`) allowed to run it. */
+  pool: string;
+  /** JSON: what the job was asked to do. Never changes. */
+  params: string;
+  /** JSON: what the handler recorded so a resumed run can continue (e.g. start version). */
+  state: string;
+  status: JobStatus;
+  cancel_requested: number;
+  attempts: number;
+  max_attempts: number;
+  /** Not claimable before this time (epoch ms); pushed back after a failed attempt. */
+  run_at: number;
+  locked_by: string | null;
+  locked_until: number | null;
+  heartbeat_at: number | null;
+  items_total: number;
+  items_done: number;
+  rows_written: number;
+  result: string | null;
+  last_error: string | null;
+  error_phase: string | null;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+export interface JobItemsTable {
+  job_id: string;
+  seq: number;
+  /** JSON: the slice of work, e.g. a source row-id range. */
+  params: string;
+  status: JobItemStatus;
+  locked_by: string | null;
+  locked_until: number | null;
+  attempts: number;
+  rows_written: number;
+  updated_at: number;
+}
+
+export interface JobEventsTable {
+  id: Generated<number>;
+  job_id: string;
+  at: number;
+  /** queued, running, claim, claim_complete, succeeded, failed, cancelled, retry, ... */
+  state: string;
+  emitted_by: string;
+  claim_entity: string | null;
+  rows_processed: number | null;
+  message: string | null;
+}
+
+export interface MaterializedViewsTable {
+  table_id: string;
+  database: string;
+  kind: string;
+  /** The client's `source_query`, verbatim. */
+  source_query: string;
+  /** JSON of the parsed, normalized definition Quiver runs. */
+  definition: string;
+  definition_sha: string;
+  output_schema: string;
+  udtf_spec: string | null;
+  auto_refresh: number;
+  /** Where the last successful refresh read from, to decide incremental vs rebuild. */
+  refreshed_source_table: string | null;
+  refreshed_source_version: number | null;
+  refreshed_definition_sha: string | null;
+  refreshed_view_version: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+declare module "./schema.js" {
+  interface Database {
+    jobs: JobsTable;
+    job_items: JobItemsTable;
+    job_events: JobEventsTable;
+    materialized_views: MaterializedViewsTable;
+  }
+}
+
+export type JobRow = Selectable<JobsTable>;
+export type NewJobRow = Insertable<JobsTable>;
+export type JobRowUpdate = Updateable<JobsTable>;
+export type JobItemRow = Selectable<JobItemsTable>;
+export type NewJobItemRow = Insertable<JobItemsTable>;
+export type JobEventRow = Selectable<JobEventsTable>;
+export type NewJobEventRow = Insertable<JobEventsTable>;
+export type MaterializedViewRow = Selectable<MaterializedViewsTable>;
+export type NewMaterializedViewRow = Insertable<MaterializedViewsTable>;
+export type MaterializedViewRowUpdate = Updateable<MaterializedViewsTable>;

@@ -1,0 +1,21 @@
+/** @module Reads one job by id, scoped to its database so tenants never see each other's jobs. */
+import type { Kysely } from "kysely";
+import type { JobRow } from "../../job-schema.js";
+import type { Database } from "../../schema.js";
+
+export function findJob(db: Kysely<Database>, database: string, id: string): Promise<JobRow | undefined> {
+  return db.selectFrom("jobs").selectAll().where("database", "=", database).where("id", "=", id).executeTakeFirst();
+}
+
+/** The newest unfinished job of `kind` on `target`, if any. */
+export function findActiveJobOn(db: Kysely<Database>, target: string, kind: string): Promise<JobRow | undefined> {
+  return db
+    .selectFrom("jobs")
+    .selectAll()
+    .where("target", "=", target)
+    .where("kind", "=", kind)
+    .where("status", "in", ["queued", "running"])
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+}

@@ -1,0 +1,30 @@
+/**
+ * @module Records what a running job has done: its resumable state, item counts and rows
+ * written. Fenced like every state change: only the lease holder may write.
+ */
+import type { Kysely } from "kysely";
+import type { Database } from "../../schema.js";
+
+export interface JobProgressUpdate {
+  state?: string;
+  itemsTotal?: number;
+  itemsDone?: number;
+  rowsWritten?: number;
+}
+
+export async function saveJobProgress(db: Kysely<Database>, id: string, workerId: string, update: JobProgressUpdate, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable("jobs")
+    .set({
+      updated_at: now,
+      ...(update.state !== undefined ? { state: update.state } : {}),
+      ...(update.itemsTotal !== undefined ? { items_total: update.itemsTotal } : {}),
+      ...(update.itemsDone !== undefined ? { items_done: update.itemsDone } : {}),
+      ...(update.rowsWritten !== undefined ? { rows_written: update.rowsWritten } : {}),
+    })
+    .where("id", "=", id)
+    .where("locked_by", "=", workerId)
+    .where("status", "=", "running")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
