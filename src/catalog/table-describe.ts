@@ -53,7 +53,7 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
     response.version = snapshot.version;
     response.schema = snapshot.schema;
     response.metadata = snapshot.metadata;
-    response.stats = { num_deleted_rows: 0, num_fragments: snapshot.numFragments };
+    response.stats = { num_deleted_rows: snapshot.numDeletedRows, num_fragments: snapshot.numFragments };
     return response;
   }, {
     "version-not-found": CatalogError.of("TableVersionNotFound", `${subject} has no version ${request.version ?? ""}`.trim()),

@@ -23,6 +23,8 @@ export interface TableSnapshot {
   metadata: Record<string, string>;
   numFragments: number;
   numRows: number;
+  /** Rows deleted but still stored: physical rows (fragment lengths count them) minus live rows. */
+  numDeletedRows: number;
 }
 
 export type StorageOptions = Record<string, string>;
@@ -85,6 +87,9 @@ export class Engine {
       metadata: schema.metadata ?? {},
       numFragments: stats.fragmentStats.numFragments,
       numRows: stats.numRows,
+      // The binding reports fragment lengths only as a distribution; its mean times the count is
+      // the physical row total, exact up to the mean's rounding.
+      numDeletedRows: Math.max(0, Math.round(stats.fragmentStats.lengths.mean * stats.fragmentStats.numFragments) - stats.numRows),
     };
   }
 
