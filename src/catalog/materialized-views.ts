@@ -97,7 +97,6 @@ export async function createMaterializedView(
     const version = await io.createViewTable(placed.location, schema);
     try {
       const jobId = await creatingTable(scope, id, async (tx) => {
-        if (await findTable(tx, database, id)) throw alreadyExists(id);
         await insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties: {}, storageOptions: {} });
         const now = Date.now();
         await tx.insertMaterializedView({

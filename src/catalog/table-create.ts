@@ -39,6 +39,7 @@ export async function insertTableRow(
   row: { id: string; location: string; managed: boolean; properties: Record<string, string>; storageOptions: Record<string, string> },
 ): Promise<void> {
   const { namespace, name } = splitTableId(id);
+  if (await findTable(tx, scope.database.name, id)) throw alreadyExists(id);
   await requireNoNamespaceNamed(tx, scope.database.name, namespace, name);
   const now = Date.now();
   await tx.insertTable({
@@ -70,19 +71,16 @@ export async function creatingTable<T>(scope: CatalogScope, id: readonly string[
  * the Lance table there itself. Throws 1, 5, 13 (location outside the storage root).
  */
 export async function declareTable(scope: CatalogScope, request: WithId<DeclareTableRequest>): Promise<DeclareTableResponse> {
-  // validate
-  const { id } = request;
-  splitTableId(id);
+  splitTableId(request.id);
+  return translating(describeTable(request.id), () => creatingTable(scope, request.id, (tx) => declareTableIn(tx, scope, request)));
+}
+
+/** DeclareTable's decision and write inside a caller's transaction (also used by batch commits). */
+export async function declareTableIn(tx: StoreTx, scope: CatalogScope, request: WithId<DeclareTableRequest>): Promise<DeclareTableResponse> {
   const placed = newTableLocation(scope.database);
   const location = request.location ? resolveClientLocation(scope.database, request.location) : placed.location;
   const properties = request.properties ?? {};
-  // decide + write
-  await translating(describeTable(id), () =>
-    creatingTable(scope, id, async (tx) => {
-      if (await findTable(tx, scope.database.name, id)) throw alreadyExists(id);
-      await insertTableRow(tx, scope, id, { id: placed.id, location, managed: !request.location, properties, storageOptions: {} });
-    }),
-  );
+  await insertTableRow(tx, scope, request.id, { id: placed.id, location, managed: !request.location, properties, storageOptions: {} });
   return { location, storage_options: {}, properties, managed_versioning: scope.database.managedVersioning };
 }
 
@@ -133,10 +131,9 @@ export async function createTable(
     const storageOptions = request.storage_options ?? {};
     const version = await scope.engine.createTable(placed.location, upload, "create", storageOptions);
     try {
-      await creatingTable(scope, id, async (tx) => {
-        if (await findTable(tx, database, id)) throw alreadyExists(id);
-        await insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties, storageOptions });
-      });
+      await creatingTable(scope, id, (tx) =>
+        insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties, storageOptions }),
+      );
     } catch (error) {
       await scope.engine.removeTableData(placed.location);
       throw error;

@@ -13,14 +13,14 @@ import type {
   BatchCreateTableVersionsResponse,
   CommitTableResult,
 } from "../model/versions.js";
-import { fromJsonColumn, toJsonColumn } from "../store/rows/json-columns.js";
+import { fromJsonColumn } from "../store/rows/json-columns.js";
 import type { StoreTx } from "../store/store.js";
-import { CatalogError, invalidInput } from "./catalog-error.js";
+import { invalidInput } from "./catalog-error.js";
 import type { CatalogScope } from "./catalog-scope.js";
 import { translating } from "./failures.js";
-import { describeTable, namespaceKey, splitTableId } from "./identifiers.js";
-import { newTableLocation, resolveClientLocation } from "./locations.js";
-import { findTable, requireNoNamespaceNamed, requireTable } from "./lookups.js";
+import { describeTable, splitTableId } from "./identifiers.js";
+import { requireTable } from "./lookups.js";
+import { declareTableIn } from "./table-create.js";
 import { recordTransaction } from "./transactions.js";
 import { type PlannedVersion, type VersionEntry, finalizeCommitted, insertVersionEntry, validateVersionEntry } from "./version-commit.js";
 import { branchKey, requireBranch } from "./version-records.js";
@@ -138,7 +138,7 @@ async function applyOperation(
   const database = scope.database.name;
   switch (op.kind) {
     case "declare_table":
-      return { kind: "declare_table", response: await declareInTransaction(tx, scope, op.body as DeclareTableRequest & { id: string[] }) };
+      return { kind: "declare_table", response: await declareTableIn(tx, scope, op.body as DeclareTableRequest & { id: string[] }) };
     case "create_table_version":
       return { kind: "create_table_version", planned: await insertVersionEntry(tx, scope, op.body as unknown as VersionEntry, transactionId) };
     case "delete_table_versions": {
@@ -161,28 +161,4 @@ async function applyOperation(
       return { kind: "deregister_table", response: { id: op.body.id, location: row.location, properties: fromJsonColumn(row.properties) } };
     }
   }
-}
-
-/** DeclareTable inside the batch's transaction: name and location only, nothing on storage. */
-async function declareInTransaction(tx: StoreTx, scope: CatalogScope, request: DeclareTableRequest & { id: string[] }): Promise<DeclareTableResponse> {
-  const { namespace, name } = splitTableId(request.id);
-  const placed = newTableLocation(scope.database);
-  const location = request.location ? resolveClientLocation(scope.database, request.location) : placed.location;
-  const properties = request.properties ?? {};
-  if (await findTable(tx, scope.database.name, request.id)) throw CatalogError.of("TableAlreadyExists", `${describeTable(request.id)} already exists`);
-  await requireNoNamespaceNamed(tx, scope.database.name, namespace, name);
-  const now = Date.now();
-  await tx.insertTable({
-    id: placed.id,
-    database: scope.database.name,
-    namespace_path: namespaceKey(namespace),
-    name,
-    location,
-    managed_location: request.location ? 0 : 1,
-    properties: toJsonColumn(properties),
-    storage_options: "{}",
-    created_at: now,
-    updated_at: now,
-  });
-  return { location, storage_options: {}, properties, managed_versioning: scope.database.managedVersioning };
 }

@@ -50,3 +50,8 @@ export async function jsonBodyOf(request: FastifyRequest): Promise<unknown> {
   }
   return parseJsonText(Buffer.concat(chunks).toString("utf8"));
 }
+
+/** preValidation hook of JSON routes: JSON sent without a content type arrives as a stream. */
+export async function readJsonBody(request: FastifyRequest): Promise<void> {
+  request.body = (await jsonBodyOf(request)) ?? {};
+}

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Readable } from "node:stream";
 import type { CallContext } from "../catalog/catalog-scope.js";
 import type { Catalog } from "../catalog/catalog.js";
-import { jsonBodyOf } from "./body-parsing.js";
+import { readJsonBody } from "./body-parsing.js";
 import { defaultDelimiter, parsePathId, reconcileBodyId } from "./identifiers.js";
 import type { OperationDef } from "./operation-registry.js";
 import type { ServerServices } from "./services.js";
@@ -72,13 +72,7 @@ function registerRoute<Body, Query>(
     url,
     schema,
     config: { operation: def },
-    // JSON sent without a content type arrives as a stream; read it before validation.
-    preValidation:
-      def.body.kind === "json"
-        ? async (request) => {
-            request.body = (await jsonBodyOf(request)) ?? {};
-          }
-        : undefined,
+    preValidation: def.body.kind === "json" ? readJsonBody : undefined,
     handler: async (request, reply) => {
       const catalog = await services.resolveCatalog(request);
       const query = (request.query ?? {}) as Record<string, unknown>;

@@ -3,7 +3,7 @@
  * spec operations, gated by its own scope (see `RouteScope`), audited when it changes state.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { jsonBodyOf } from "../body-parsing.js";
+import { readJsonBody } from "../body-parsing.js";
 import type { RouteAuthConfig, RouteScope } from "../auth/auth-gate.js";
 import type { OperationDef } from "../operation-registry.js";
 import type { ServerServices } from "../services.js";
@@ -30,12 +30,7 @@ export function defineAdminOperation<Body, Query, Params>(
     url: def.url,
     schema,
     config,
-    preValidation:
-      def.body.kind === "json"
-        ? async (request) => {
-            request.body = (await jsonBodyOf(request)) ?? {};
-          }
-        : undefined,
+    preValidation: def.body.kind === "json" ? readJsonBody : undefined,
     handler: async (request, reply) => {
       const result = await handler({
         body: request.body as Body,
