@@ -18,6 +18,7 @@ import { InsertModes, parseMode } from "../model/modes.js";
 import { fromJsonColumn, toJsonColumn } from "../store/rows/json-columns.js";
 import { invalidInput } from "./catalog-error.js";
 import type { CatalogScope } from "./catalog-scope.js";
+import { recordCommittedWrite } from "./transactions.js";
 import { translating } from "./failures.js";
 import { describeTable } from "./identifiers.js";
 import { type WithId, loadTable, loadTableWithData, refOf, refOverrides } from "./table-access.js";
@@ -40,7 +41,8 @@ export async function insertIntoTable(scope: CatalogScope, request: WithId<Inser
     const upload = await ipcStreamToFile(body);
     // write
     const outcome = await insertRows(scope.engine, row.location, ref, upload, mode === "Overwrite" ? "overwrite" : "append");
-    return { version: outcome.version, num_inserted_rows: outcome.numInsertedRows };
+    const transaction = await recordCommittedWrite(scope, "InsertIntoTable", request.id, outcome.version, request.branch);
+    return { version: outcome.version, num_inserted_rows: outcome.numInsertedRows, ...transaction };
   }, refOverrides(subject, ref));
 }
 
@@ -90,6 +92,7 @@ export async function mergeInsertIntoTable(
       num_inserted_rows: outcome.numInsertedRows,
       num_updated_rows: outcome.numUpdatedRows,
       num_deleted_rows: outcome.numDeletedRows,
+      ...(await recordCommittedWrite(scope, "MergeInsertIntoTable", request.id, outcome.version, request.branch)),
     };
   }, refOverrides(subject, ref));
 }
@@ -124,7 +127,8 @@ export async function updateTable(scope: CatalogScope, request: WithId<UpdateTab
         properties = fromJsonColumn((await scope.store.rows.findTableById(row.id).catch(() => row))?.properties ?? row.properties);
       }
     }
-    return { updated_rows: outcome.rowsUpdated, rows_updated: outcome.rowsUpdated, version: outcome.version, properties };
+    const transaction = await recordCommittedWrite(scope, "UpdateTable", request.id, outcome.version, request.branch);
+    return { updated_rows: outcome.rowsUpdated, rows_updated: outcome.rowsUpdated, version: outcome.version, properties, ...transaction };
   }, refOverrides(subject, ref));
 }
 
@@ -136,6 +140,6 @@ export async function deleteFromTable(scope: CatalogScope, request: WithId<Delet
   return translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
     const version = await deleteRows(scope.engine, row.location, ref, request.predicate);
-    return { version };
+    return { version, ...(await recordCommittedWrite(scope, "DeleteFromTable", request.id, version, request.branch)) };
   }, refOverrides(subject, ref));
 }

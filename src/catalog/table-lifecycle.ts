@@ -16,6 +16,7 @@ import { fromJsonColumn } from "../store/rows/json-columns.js";
 import { UniqueViolation } from "../store/store-errors.js";
 import { CatalogError } from "./catalog-error.js";
 import type { CatalogScope } from "./catalog-scope.js";
+import { recordCommittedWrite } from "./transactions.js";
 import { translating } from "./failures.js";
 import { describeNamespace, describeTable, namespaceIdOfKey, namespaceKey, validateName, validateNamespaceId } from "./identifiers.js";
 import { requireNamespace, requireNoNamespaceNamed, requireTable } from "./lookups.js";
@@ -92,7 +93,7 @@ export async function restoreTable(scope: CatalogScope, request: WithId<RestoreT
   return translating(subject, async () => {
     const row = await requireTable(scope.store.rows, scope.database.name, request.id);
     const version = await scope.engine.restoreTable(row.location, request.version, request.branch);
-    return { version };
+    return { version, ...(await recordCommittedWrite(scope, "RestoreTable", request.id, version, request.branch)) };
   }, {
     "version-not-found": CatalogError.of("TableVersionNotFound", `${subject} has no version ${request.version}`),
   });

@@ -17,6 +17,7 @@ import type {
 } from "../model/schema-evolution.js";
 import { CatalogError, invalidInput } from "./catalog-error.js";
 import type { CatalogScope } from "./catalog-scope.js";
+import { recordCommittedWrite } from "./transactions.js";
 import { translating } from "./failures.js";
 import { describeTable } from "./identifiers.js";
 import { type WithId, loadTableWithData, refOf, refOverrides } from "./table-access.js";
@@ -72,7 +73,7 @@ export async function alterTableAlterColumns(scope: CatalogScope, request: WithI
 export async function alterTableDropColumns(scope: CatalogScope, request: WithId<AlterTableDropColumnsRequest>): Promise<AlterTableDropColumnsResponse> {
   if (request.columns.length === 0) throw invalidInput("columns must not be empty");
   const version = await evolving(scope, request.id, request.branch, (location, ref) => evolution.dropColumns(scope.engine, location, ref, request.columns));
-  return { version };
+  return { version, ...(await recordCommittedWrite(scope, "AlterTableDropColumns", request.id, version, request.branch)) };
 }
 
 /**

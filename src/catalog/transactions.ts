@@ -49,6 +49,26 @@ export async function recordTransaction(
   return id;
 }
 
+/**
+ * Records a write that has already committed in Lance and returns `{ transaction_id }`. The data
+ * is in, so this must not fail the request: a store failure leaves the answer without an id.
+ */
+export async function recordCommittedWrite(
+  scope: CatalogScope,
+  operation: string,
+  table: readonly string[],
+  version: number,
+  branch?: string | null,
+): Promise<{ transaction_id?: string }> {
+  const properties: Record<string, string> = { table: table.join("$"), version: String(version) };
+  if (branch) properties.branch = branch;
+  try {
+    return { transaction_id: await recordTransaction(scope.store.rows, scope.database.name, operation, properties) };
+  } catch {
+    return {};
+  }
+}
+
 async function requireTransaction(tx: StoreTx, database: string, id: string): Promise<TransactionRow> {
   const row = await tx.findTransaction(database, id);
   if (!row) throw CatalogError.of("TransactionNotFound", `transaction '${id}' does not exist`);
