@@ -45,6 +45,19 @@ export interface OperationEntry {
   query?: readonly string[];
   /** Request fields `rest` sends as JSON-encoded query parameters (maps on CreateTable). */
   jsonQuery?: readonly string[];
+  /**
+   * The one request field that is the whole JSON body, sent bare instead of the request model
+   * (UpdateTableSchemaMetadata's map); the other fields travel in `query`.
+   */
+  bodyField?: string;
+  /**
+   * Request fields the path carries that name something other than a namespace or table (the
+   * transaction id of `/v1/transaction/{transaction_id}/...`). `rest` leaves them out of the
+   * body; `dir` passes their values, in order, as the catalog method's first arguments.
+   */
+  pathArgs?: readonly string[];
+  /** Whether the catalog method takes the request model (default true); DescribeTransaction's takes only its path arguments. */
+  catalogRequest?: boolean;
   /** The request model; it also validates every call before either implementation runs it. */
   request: TObject;
   response: ResponseSpec;
