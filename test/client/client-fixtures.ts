@@ -88,11 +88,11 @@ export function pointOf(id: number): number[] {
   return [id, id * 0.5];
 }
 
-/** Rows `ids` with an int `id`, a string `label` and a FixedSizeList<Float32>(2) `vec`. */
-export function vectorTable(ids: number[]): Table {
+/** Rows `ids` with an int `id`, a string `label` (default `row <id>`) and a FixedSizeList<Float32>(2) `vec`. */
+export function vectorTable(ids: number[], label: (id: number) => string = (id) => `row ${id}`): Table {
   return new Table({
     id: vectorFromArray(ids, new Int32()),
-    label: vectorFromArray(ids.map((id) => `row ${id}`), new Utf8()),
+    label: vectorFromArray(ids.map(label), new Utf8()),
     vec: vectorFromArray(ids.map(pointOf), new FixedSizeList(2, new Field("item", new Float32(), true))),
   });
 }
