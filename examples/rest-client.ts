@@ -36,6 +36,22 @@ try {
   const created = await ns.createTable({ namespace: ["lab", "runs"], name: "results", mode: "Overwrite" }, runs);
   console.log(`created lab$runs$results version ${created.version}`);
 
+  // Rows: append two runs, mark the failed ones for retry, drop the first run.
+  const results = ["lab", "runs", "results"];
+  const more = new Table({
+    run: vectorFromArray([3, 4], new Int32()),
+    status: vectorFromArray(["ok", "failed"], new Utf8()),
+  });
+  console.log("inserted:", (await ns.insertIntoTable({ id: results }, more)).num_inserted_rows);
+  console.log("updated:", (await ns.updateTable({ id: results, predicate: "status = 'failed'", updates: [["status", "'retry'"]] })).updated_rows);
+  await ns.deleteFromTable({ id: results, predicate: "run = 1" });
+
+  // The query answer is an Arrow IPC file on the wire and an apache-arrow Table here.
+  const retries = await ns.queryTable({ id: results, filter: "status = 'retry'", columns: { column_names: ["run"] } });
+  console.log("runs to retry:", retries.toArray().map((row) => row.run));
+  console.log("rows:", await ns.countTableRows({ id: results }));
+  console.log("versions:", (await ns.listTableVersions({ id: results })).versions.map((entry) => entry.version));
+
   const described = await ns.describeTable({ id: ["lab", "runs", "results"] });
   console.log(`described: version ${described.version}, location ${described.location}`);
   console.log("all tables:", (await ns.listAllTables()).tables);

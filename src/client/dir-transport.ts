@@ -27,8 +27,17 @@ export class DirTransport implements Transport {
     if (typeof method !== "function") throw NamespaceError.of("Unsupported", `${entry.operationId} is not supported by this catalog`);
     const call: CallContext = { requestId: randomUUID(), context };
     // Operations without a path id render identifiers with the delimiter, as `?delimiter=` does in REST.
-    const catalogRequest = entry.target === "none" ? { ...request, delimiter: this.delimiter } : request;
-    const args = entry.body === "arrow" ? [catalogRequest, data ?? new Uint8Array(), call] : [catalogRequest, call];
+    const fields: Record<string, unknown> = entry.target === "none" ? { ...request, delimiter: this.delimiter } : { ...request };
+    // Path arguments (a transaction id) lead the catalog call and are not part of its request.
+    const leading = (entry.pathArgs ?? []).map((field) => {
+      const value = fields[field];
+      delete fields[field];
+      return value;
+    });
+    const args: unknown[] = [...leading];
+    if (entry.catalogRequest !== false) args.push(fields);
+    if (entry.body === "arrow") args.push(data ?? new Uint8Array());
+    args.push(call);
     let result: unknown;
     try {
       result = await method.apply(this.local.catalog, args);
@@ -59,14 +68,19 @@ async function shapeResult(response: ResponseSpec, result: unknown): Promise<unk
       return Number(result);
     case "string":
       return String(result);
-    case "arrow-file":
-      if (result instanceof Uint8Array) return fromIpc(result);
-      if (result && typeof result === "object" && Symbol.asyncIterator in result) {
-        return fromIpc(await collectBytes(result as AsyncIterable<Uint8Array>));
-      }
+    case "arrow-file": {
+      // QueryTable answers `{ version, chunks }`; the version is a header in REST, not the result.
+      const bytes = (result as { chunks?: unknown } | null | undefined)?.chunks ?? result;
+      if (bytes instanceof Uint8Array) return fromIpc(bytes);
+      if (isAsyncIterable(bytes)) return fromIpc(await collectBytes(bytes));
       throw NamespaceError.of("Internal", "the catalog answered a query without Arrow IPC bytes");
+    }
     default:
       // The copy drops `undefined` fields and shares no object with the catalog, as a wire answer would.
       return result === undefined ? {} : JSON.parse(JSON.stringify(result));
   }
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
+  return value !== null && typeof value === "object" && Symbol.asyncIterator in value;
 }

@@ -5,7 +5,7 @@
  * body and response kinds, query parameters). Request and response types come from the
  * server's TypeBox models, so the client never restates a wire shape.
  */
-import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import { type Static, type TObject, type TProperties, type TSchema, Type } from "@sinclair/typebox";
 import type { Table } from "apache-arrow";
 import type { ArrowInput } from "./arrow-io.js";
 
@@ -45,6 +45,19 @@ export interface OperationEntry {
   query?: readonly string[];
   /** Request fields `rest` sends as JSON-encoded query parameters (maps on CreateTable). */
   jsonQuery?: readonly string[];
+  /**
+   * The one request field that is the whole JSON body, sent bare instead of the request model
+   * (UpdateTableSchemaMetadata's map); the other fields travel in `query`.
+   */
+  bodyField?: string;
+  /**
+   * Request fields the path carries that name something other than a namespace or table (the
+   * transaction id of `/v1/transaction/{transaction_id}/...`). `rest` leaves them out of the
+   * body; `dir` passes their values, in order, as the catalog method's first arguments.
+   */
+  pathArgs?: readonly string[];
+  /** Whether the catalog method takes the request model (default true); DescribeTransaction's takes only its path arguments. */
+  catalogRequest?: boolean;
   /** The request model; it also validates every call before either implementation runs it. */
   request: TObject;
   response: ResponseSpec;
@@ -92,3 +105,20 @@ export type OperationMethod<E extends OperationEntry> = (...args: ArgsOf<E, Requ
 export type BoundTableMethod<E extends OperationEntry> = (
   ...args: ArgsOf<E, Omit<Static<E["request"]>, "id">>
 ) => Promise<ResultOf<E>>;
+
+/** Checks an entry against `OperationEntry` while keeping its literal type for the method types. */
+export function operation<const E extends OperationEntry>(entry: E): E {
+  return entry;
+}
+
+/**
+ * A request model with the fields its route's path needs made required: without them the
+ * client could not address the route, so both implementations refuse the call alike (13).
+ */
+export function withPathFields<T extends TObject, P extends TProperties>(model: T, fields: P) {
+  const properties = { ...model.properties, ...fields } as Omit<T["properties"], keyof P> & P;
+  return Type.Object(properties, { title: model.title, additionalProperties: true });
+}
+
+/** The paging parameters of list operations, sent in the query string. */
+export const pageQuery = ["page_token", "limit"] as const;

@@ -38,9 +38,7 @@ export class RestTransport implements Transport {
     const headers = this.headersOf(request, context);
     let body: Uint8Array | string | undefined;
     if (entry.body === "json") {
-      // identity and context travel as headers (spec/endpoints.md §0.1, seed: Context).
-      const { identity: _identity, context: _context, ...fields } = request;
-      body = JSON.stringify(fields);
+      body = JSON.stringify(jsonBodyOf(entry, request));
       headers.set("content-type", "application/json");
     } else if (entry.body === "arrow") {
       body = data ?? new Uint8Array();
@@ -93,6 +91,18 @@ export class RestTransport implements Transport {
     for (const [key, value] of Object.entries(context)) headers.set(contextHeaderPrefix + key, value);
     return headers;
   }
+}
+
+/**
+ * The JSON body: the request model without what travels elsewhere (identity and context as
+ * headers, spec/endpoints.md §0.1 and seed: Context; path arguments in the URL), or the bare
+ * `bodyField` value.
+ */
+function jsonBodyOf(entry: OperationEntry, request: PreparedCall["request"]): unknown {
+  if (entry.bodyField !== undefined) return request[entry.bodyField] ?? {};
+  const { identity: _identity, context: _context, ...fields } = request;
+  for (const field of entry.pathArgs ?? []) delete fields[field];
+  return fields;
 }
 
 async function decode(entry: OperationEntry, response: Response): Promise<unknown> {

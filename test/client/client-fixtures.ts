@@ -8,7 +8,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import type { TestContext } from "node:test";
 import * as lancedb from "@lancedb/lancedb";
-import { Field, Float64, Int32, Schema, Table, Utf8, vectorFromArray } from "apache-arrow";
+import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Table, Utf8, vectorFromArray } from "apache-arrow";
 import { type ImplName, type Namespace, NamespaceError, connect, type ErrorCodeName, ErrorCode } from "../../src/client/index.js";
 import { errorStatus } from "../../src/model/error-codes.js";
 import { startTestServer, tempRoot } from "../helpers/test-server.js";
@@ -81,4 +81,28 @@ export async function rowCountAt(location: string): Promise<number> {
   } finally {
     db.close();
   }
+}
+
+/** The point of row `id` in the 2-dimensional `vec` column: ids far apart are far apart. */
+export function pointOf(id: number): number[] {
+  return [id, id * 0.5];
+}
+
+/** Rows `ids` with an int `id`, a string `label` (default `row <id>`) and a FixedSizeList<Float32>(2) `vec`. */
+export function vectorTable(ids: number[], label: (id: number) => string = (id) => `row ${id}`): Table {
+  return new Table({
+    id: vectorFromArray(ids, new Int32()),
+    label: vectorFromArray(ids.map(label), new Utf8()),
+    vec: vectorFromArray(ids.map(pointOf), new FixedSizeList(2, new Field("item", new Float32(), true))),
+  });
+}
+
+/** The `id` column of a query answer, in answer order. */
+export function idsOf(table: Table): number[] {
+  return [...(table.getChild("id")?.toArray() ?? [])].map(Number);
+}
+
+/** The column names of a query answer. */
+export function columnsOf(table: Table): string[] {
+  return table.schema.fields.map((field) => field.name);
 }

@@ -30,8 +30,34 @@ export async function methodTypes(ns: Namespace, data: Table): Promise<void> {
   await ns.createTable({ id: ["t"] });
 
   // Exists operations resolve with nothing; an opened table binds the identifier.
+  // Rows take Arrow data; a query answers an apache-arrow Table, count a number, a plan a string.
+  await ns.insertIntoTable({ id: ["t"], mode: "Overwrite" }, data);
+  // @ts-expect-error InsertIntoTable without data
+  await ns.insertIntoTable({ id: ["t"] });
+  await ns.mergeInsertIntoTable({ id: ["t"], on: ["id"], when_matched_update_all: true }, data.batches);
+  const rows: Table = await ns.queryTable({ id: ["t"], filter: "id > 1", k: 5 });
+  const count: number = await ns.countTableRows({ id: ["t"] });
+  const plan: string = await ns.explainTableQueryPlan({ id: ["t"], query: { filter: "id > 1" } });
+  // @ts-expect-error UpdateTable requires updates
+  await ns.updateTable({ id: ["t"] });
+
+  // Path-carried names are required fields of the request.
+  await ns.dropTableIndex({ id: ["t"], index_name: "id_idx" });
+  // @ts-expect-error DropTableIndex without index_name
+  await ns.dropTableIndex({ id: ["t"] });
+  const status: string = (await ns.describeTransaction({ transaction_id: "x" })).status;
+  // @ts-expect-error DescribeTransaction without transaction_id
+  await ns.describeTransaction({});
+  const metadata: Record<string, string> = await ns.updateTableSchemaMetadata({ id: ["t"], metadata: { a: "b" } });
+  void [rows, count, plan, status, metadata];
+
   const nothing: void = await ns.namespaceExists({ id: ["a"] });
   const table = await ns.openTable({ namespace: ["a"], name: "t" });
   await table.describeTable({ load_detailed_metadata: true });
+  const tags = (await table.listTableTags()).tags;
+  await table.createTableTag({ tag: "v1", version: 1 });
+  // @ts-expect-error an opened table has no transaction operations
+  await table.describeTransaction({ transaction_id: "x" });
+  void tags;
   void [version, nothing];
 }

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { type IncomingHttpHeaders, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test, type TestContext } from "node:test";
-import { tableFromIPC } from "apache-arrow";
+import { Table, tableFromIPC, tableToIPC } from "apache-arrow";
 import { connect } from "../../src/client/index.js";
 import { rejectsWith, sampleTable } from "./client-fixtures.js";
 
@@ -20,7 +20,7 @@ interface Recorded {
 
 interface Answer {
   status: number;
-  body: string;
+  body: string | Uint8Array;
   type?: string;
 }
 
@@ -102,6 +102,88 @@ test("rest CreateTable sends an Arrow IPC stream with mode, properties and stora
   const sent = tableFromIPC(upload?.body as Buffer);
   assert.equal(sent.numRows, 3);
   assert.deepEqual(sent.schema.fields.map((field) => field.name), ["id", "score", "label"]);
+});
+
+test("rest InsertIntoTable and MergeInsertIntoTable send an Arrow stream with their parameters in the query; `on` repeats per column", async (t) => {
+  const recorder = await startRecorder(t, { status: 200, body: JSON.stringify({ version: 2 }) });
+  const ns = await connect("rest", { uri: recorder.url });
+
+  await ns.insertIntoTable({ id: ["ns", "t"], mode: "Overwrite", branch: "dev" }, sampleTable());
+  await ns.mergeInsertIntoTable({ id: ["t"], on: ["id", "label"], when_matched_update_all: true, when_not_matched_insert_all: false, timeout: "5s" }, sampleTable());
+
+  const [insert, merge] = recorder.requests;
+  const insertUrl = new URL(insert?.url ?? "", recorder.url);
+  assert.equal(insertUrl.pathname, "/v1/table/ns%24t/insert");
+  assert.equal(insertUrl.searchParams.get("mode"), "Overwrite");
+  assert.equal(insertUrl.searchParams.get("branch"), "dev");
+  assert.equal(insert?.headers["content-type"], "application/vnd.apache.arrow.stream");
+  assert.equal(tableFromIPC(insert?.body as Buffer).numRows, 3);
+
+  const mergeUrl = new URL(merge?.url ?? "", recorder.url);
+  assert.equal(mergeUrl.pathname, "/v1/table/t/merge_insert");
+  assert.deepEqual(mergeUrl.searchParams.getAll("on"), ["id", "label"]);
+  assert.equal(mergeUrl.searchParams.get("when_matched_update_all"), "true");
+  assert.equal(mergeUrl.searchParams.get("when_not_matched_insert_all"), "false");
+  assert.equal(mergeUrl.searchParams.get("timeout"), "5s");
+  assert.equal(mergeUrl.searchParams.has("when_not_matched_by_source_delete"), false, "unset flags are not sent");
+});
+
+test("rest UpdateTableSchemaMetadata sends the bare map with branch in the query; bodiless routes send no body", async (t) => {
+  const recorder = await startRecorder(t, { status: 200, body: JSON.stringify({ a: "b" }) });
+  const ns = await connect("rest", { uri: recorder.url });
+
+  assert.deepEqual(await ns.updateTableSchemaMetadata({ id: ["t"], branch: "dev", metadata: { a: "b" }, context: { k: "v" } }), { a: "b" });
+  await ns.dropTableIndex({ id: ["t"], index_name: "by label", branch: "dev" });
+  await ns.listTableVersions({ id: ["t"], descending: true, limit: 2 });
+  await ns.listTableTags({ id: ["t"], limit: 1 });
+  await ns.listTableBranches({ id: ["t"], page_token: "a" });
+
+  const [metadata, dropIndex, versions, tags, branches] = recorder.requests;
+  assert.equal(metadata?.url, "/v1/table/t/schema_metadata/update?delimiter=%24&branch=dev");
+  assert.deepEqual(JSON.parse(metadata?.body.toString() ?? ""), { a: "b" });
+  assert.equal(metadata?.headers["x-svc-ctx-k"], "v");
+  assert.equal(dropIndex?.url, "/v1/table/t/index/by%20label/drop?delimiter=%24&branch=dev");
+  assert.equal(dropIndex?.method, "POST");
+  assert.equal(dropIndex?.body.length, 0);
+  assert.equal(versions?.method, "POST");
+  assert.equal(versions?.url, "/v1/table/t/version/list?delimiter=%24&limit=2&descending=true");
+  assert.equal(versions?.body.length, 0);
+  // The spec's answer shape comes from the route without a trailing slash.
+  assert.equal(tags?.method, "GET");
+  assert.equal(tags?.url, "/v1/table/t/tags/list?delimiter=%24&limit=1");
+  assert.equal(branches?.method, "POST");
+  assert.equal(branches?.url, "/v1/table/t/branches/list?delimiter=%24&page_token=a");
+  assert.equal(branches?.body.length, 0);
+});
+
+test("rest transaction operations put the transaction id in the path, not in the body; the body id names the owning table", async (t) => {
+  const recorder = await startRecorder(t, { status: 200, body: JSON.stringify({ status: "Succeeded" }) });
+  const ns = await connect("rest", { uri: recorder.url });
+
+  await ns.describeTransaction({ transaction_id: "tx/1" });
+  await ns.alterTransaction({ transaction_id: "tx-2", id: ["t"], actions: [{ setStatusAction: { status: "Canceled" } }] } as never);
+
+  const [describeCall, alter] = recorder.requests;
+  assert.equal(describeCall?.url, "/v1/transaction/tx%2F1/describe?delimiter=%24");
+  assert.deepEqual(JSON.parse(describeCall?.body.toString() ?? ""), {});
+  assert.equal(alter?.url, "/v1/transaction/tx-2/alter?delimiter=%24");
+  assert.deepEqual(JSON.parse(alter?.body.toString() ?? ""), { id: ["t"], actions: [{ setStatusAction: { status: "Canceled" } }] });
+});
+
+test("rest QueryTable decodes the Arrow IPC file answer into an apache-arrow Table; CountTableRows a bare integer; ExplainTableQueryPlan a JSON string", async (t) => {
+  const file = await startRecorder(t, { status: 200, body: tableToIPC(sampleTable(), "file"), type: "application/vnd.apache.arrow.file" });
+  const answer = await (await connect("rest", { uri: file.url })).queryTable({ id: ["t"], filter: "id > 1", k: 2 });
+  assert.ok(answer instanceof Table);
+  assert.deepEqual(answer.schema.fields.map((field) => field.name), ["id", "score", "label"]);
+  assert.deepEqual([...(answer.getChild("id")?.toArray() ?? [])], [1, 2, 3]);
+  assert.equal(file.requests[0]?.url, "/v1/table/t/query?delimiter=%24");
+  assert.deepEqual(JSON.parse(file.requests[0]?.body.toString() ?? ""), { id: ["t"], filter: "id > 1", k: 2 });
+
+  const count = await startRecorder(t, { status: 200, body: "42" });
+  const plan = await startRecorder(t, { status: 200, body: JSON.stringify("ProjectionExec: x") });
+  assert.equal(await (await connect("rest", { uri: count.url })).countTableRows({ id: ["t"], predicate: "id > 1" }), 42);
+  assert.deepEqual(JSON.parse(count.requests[0]?.body.toString() ?? ""), { id: ["t"], predicate: "id > 1" });
+  assert.equal(await (await connect("rest", { uri: plan.url })).explainTableQueryPlan({ id: ["t"], query: {} }), "ProjectionExec: x");
 });
 
 test("rest error answers: ErrorResponse keeps code and message; no code, an unknown code or plain text → code 18", async (t) => {

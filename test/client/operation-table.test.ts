@@ -1,0 +1,51 @@
+/**
+ * The client's operation table kept in step with the server and the catalog: every Lance
+ * Namespace route the server documents has an entry with the same path and a method the route
+ * takes, and every entry names a `Catalog` method that `dir` can call.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Catalog } from "../../src/catalog/catalog.js";
+import { operations } from "../../src/client/index.js";
+import type { OperationEntry } from "../../src/client/operation-types.js";
+import { startTestServer } from "../helpers/test-server.js";
+
+/** Routes outside the Lance Namespace API: the deployment's admin, token and extended routes. */
+const notNamespaceApi = /^\/(oauth\/|v1\/admin\/|v1\/tables(\/|$))/;
+
+const camelCase = (operationId: string) => operationId[0]!.toLowerCase() + operationId.slice(1);
+
+test("every namespace route in the server's OpenAPI document has a client entry with its path and one of its methods", async (t) => {
+  const server = await startTestServer();
+  t.after(() => server.close());
+  const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { operationId: string }>>;
+  };
+
+  const served = new Map<string, { path: string; methods: string[] }>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (notNamespaceApi.test(path)) continue;
+    for (const [method, operation] of Object.entries(item)) {
+      const known = served.get(operation.operationId) ?? { path, methods: [] };
+      known.methods.push(method.toUpperCase());
+      served.set(operation.operationId, known);
+    }
+  }
+  assert.ok(served.size >= 50, `the document lists the namespace routes (${served.size})`);
+
+  const byOperationId = new Map<string, OperationEntry>(Object.values(operations).map((entry) => [entry.operationId, entry]));
+  for (const [operationId, route] of served) {
+    const entry = byOperationId.get(operationId);
+    assert.ok(entry, `${operationId} has a client entry`);
+    assert.equal(entry.path, route.path, `${operationId} path`);
+    assert.ok(route.methods.includes(entry.method), `${operationId}: ${entry.method} is one of ${route.methods.join(", ")}`);
+  }
+  assert.deepEqual([...byOperationId.keys()].filter((operationId) => !served.has(operationId)), [], "no entry without a route");
+});
+
+test("every client entry is keyed by its operation name in camelCase, which is a Catalog method", () => {
+  for (const [name, entry] of Object.entries(operations)) {
+    assert.equal(name, camelCase(entry.operationId));
+    assert.equal(typeof (Catalog.prototype as unknown as Record<string, unknown>)[name], "function", `Catalog.${name}`);
+  }
+});
