@@ -106,3 +106,10 @@ export function idsOf(table: Table): number[] {
 export function columnsOf(table: Table): string[] {
   return table.schema.fields.map((field) => field.name);
 }
+
+/** Asserts a committed write's answer carries a transaction id; returns the answer without it. */
+export function committed<T extends { transaction_id?: string }>(answer: T): Omit<T, "transaction_id"> {
+  assert.equal(typeof answer.transaction_id, "string", "a committed write answers its transaction id");
+  const { transaction_id: _recorded, ...rest } = answer;
+  return rest;
+}
