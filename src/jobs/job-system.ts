@@ -13,10 +13,14 @@ import { refreshViewHandler } from "./refresh-view-job.js";
 import { backfillColumnJobKind } from "../catalog/backfill.js";
 import { backfillColumnHandler } from "./backfill-column-job.js";
 import { AutoRefresher } from "./auto-refresh.js";
+import { createIndexJobKind, dropIndexJobKind } from "../catalog/index-jobs.js";
+import { createIndexHandler, dropIndexHandler } from "./index-jobs.js";
 
 export const jobHandlers: ReadonlyMap<string, JobHandler> = new Map([
   [refreshViewJobKind, refreshViewHandler],
   [backfillColumnJobKind, backfillColumnHandler],
+  [createIndexJobKind, createIndexHandler],
+  [dropIndexJobKind, dropIndexHandler],
 ]);
 
 export interface JobSystem {
