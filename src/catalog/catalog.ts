@@ -23,6 +23,7 @@ import * as versions from "./versions.js";
 import * as materializedViews from "./materialized-views.js";
 import * as jobs from "./jobs.js";
 import * as backfill from "./backfill.js";
+import * as indexJobs from "./index-jobs.js";
 
 type WithId<T> = T & { id: string[] };
 
@@ -225,5 +226,11 @@ export class Catalog {
   }
   alterTableBackfillColumns(request: WithId<M.AlterTableBackfillColumnsRequest>, _call?: CallContext) {
     return backfill.alterTableBackfillColumns(this.scope, request);
+  }
+  createTableIndexJob(request: WithId<M.CreateTableIndexRequest>, _call?: CallContext) {
+    return indexJobs.createTableIndexJob(this.scope, request);
+  }
+  dropTableIndexJob(request: WithId<M.DropTableIndexRequest> & { index_name: string }, _call?: CallContext) {
+    return indexJobs.dropTableIndexJob(this.scope, request);
   }
 }

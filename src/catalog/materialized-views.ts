@@ -47,6 +47,17 @@ export interface RefreshJobParams {
   /** The parsed inline manifest of this refresh only; null = the view's stored one. */
   manifest: unknown;
   cluster: string;
+  /** Set when the job system queued the refresh on its own (auto_refresh); absent otherwise. */
+  auto_refresh?: AutoRefreshTrigger;
+}
+
+/** Why an automatic refresh was queued: the source drift measured at that moment. */
+export interface AutoRefreshTrigger {
+  reason: string;
+  source_version: number;
+  versions_committed: number;
+  /** Source row changes (added + removed) measured; null when the versions alone decided. */
+  rows_changed: number | null;
 }
 
 /**
@@ -185,7 +196,8 @@ export async function refreshMaterializedView(
   });
 }
 
-async function queueRefresh(tx: StoreTx, scope: CatalogScope, id: string[], tableId: string, params: Partial<RefreshJobParams>): Promise<string> {
+/** Queues a refresh job of the view `tableId` (named `id`) in `tx`; unset params take the defaults. */
+export async function queueRefresh(tx: StoreTx, scope: CatalogScope, id: string[], tableId: string, params: Partial<RefreshJobParams>): Promise<string> {
   const full: RefreshJobParams = {
     view: id,
     src_version: null,

@@ -20,7 +20,8 @@ import { translating } from "./failures.js";
 import { describeTable } from "./identifiers.js";
 import { type WithId, loadTableWithData, refOf, refOverrides } from "./table-access.js";
 
-function indexSpecOf(request: CreateTableIndexRequest): IndexSpec {
+/** The engine's build parameters of a request; an unknown `index_type` is InvalidInput (13). */
+export function indexSpecOf(request: CreateTableIndexRequest): IndexSpec {
   const indexType = (request.index_type ?? "AUTO").trim().replace(/^"+|"+$/g, "").toUpperCase();
   if (!(indexTypes as readonly string[]).includes(indexType)) {
     throw invalidInput(`index_type ${JSON.stringify(request.index_type)} is not one of ${indexTypes.join(", ")}`);

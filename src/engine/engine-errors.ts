@@ -42,6 +42,8 @@ const patterns: [RegExp, EngineErrorKind][] = [
   [/schema (mismatch|is not compatible|does not match)|append with different schema|incompatible schema|cannot cast|unable to cast/i, "schema-mismatch"],
   [/commit conflict|retryable commit conflict|concurrent (write|commit)|was modified|preempted/i, "commit-conflict"],
   [/invalid (input|user input|argument)|sql parser|parse error|error during planning|syntax error|invalid expression|expected .* but found|unsupported/i, "invalid-input"],
+  // Index builds the data cannot support: a type the index does not cover, too few rows to train.
+  [/index cannot be created on the field|not enough rows to train/i, "invalid-input"],
 ];
 
 /** Classifies an error thrown by the native binding. */

@@ -2,7 +2,10 @@
  * @module Operator settings of the job system, from the runtime config or the environment:
  * QUIVER_WORKER_POOLS (comma-separated pool names a refresh's `cluster` may name; the first is
  * the default; default "default"), QUIVER_JOB_LEASE_MS (default 15000), QUIVER_JOB_POLL_MS
- * (default 200), QUIVER_JOB_CONCURRENCY (jobs run at once by one process; default 2).
+ * (default 200), QUIVER_JOB_CONCURRENCY (jobs run at once by one process; default 2), and the
+ * auto-refresh policy of materialized views: QUIVER_AUTO_REFRESH_ROWS (default 1000),
+ * QUIVER_AUTO_REFRESH_VERSIONS (default 20), QUIVER_AUTO_REFRESH_COOLDOWN_MS (default 60000),
+ * QUIVER_AUTO_REFRESH_INTERVAL_MS (default 5000; 0 turns auto refresh off).
  */
 export interface JobSystemConfig {
   pools?: string[];
@@ -17,9 +20,34 @@ export interface JobSystemConfig {
   backoffCapMs?: number;
   /** False: this process queues jobs but runs none (another process's worker does). */
   runWorker?: boolean;
+  /** When views with `auto_refresh: true` are refreshed without being asked. */
+  autoRefresh?: AutoRefreshConfig;
 }
 
-export type JobSystemSettings = Required<JobSystemConfig>;
+/**
+ * The deployment-wide auto-refresh policy. A view is due when its source changed by at least
+ * `rows` rows or `versions` versions since the view's last refresh (either one; 0 turns that
+ * criterion off), and no refresh of the view is queued or running, and the view's latest
+ * refresh started or ended at least `cooldownMs` ago.
+ */
+export interface AutoRefreshConfig {
+  /** Source rows added, changed or removed (among those passing the view's filter). */
+  rows?: number;
+  /** Source versions committed. */
+  versions?: number;
+  cooldownMs?: number;
+  /** How often the check runs; 0 turns auto refresh off in this process. */
+  intervalMs?: number;
+}
+
+export type AutoRefreshSettings = Required<AutoRefreshConfig>;
+
+export type JobSystemSettings = Required<Omit<JobSystemConfig, "autoRefresh">> & { autoRefresh: AutoRefreshSettings };
+
+function nonNegative(text: string | undefined, fallback: number): number {
+  const value = Number(text);
+  return text !== undefined && text.trim() !== "" && Number.isInteger(value) && value >= 0 ? value : fallback;
+}
 
 function positive(text: string | undefined, fallback: number): number {
   const value = Number(text);
@@ -36,6 +64,12 @@ export function jobSettings(config: JobSystemConfig = {}, env: NodeJS.ProcessEnv
     backoffBaseMs: config.backoffBaseMs ?? 1_000,
     backoffCapMs: config.backoffCapMs ?? 60_000,
     runWorker: config.runWorker ?? true,
+    autoRefresh: {
+      rows: config.autoRefresh?.rows ?? nonNegative(env.QUIVER_AUTO_REFRESH_ROWS, 1_000),
+      versions: config.autoRefresh?.versions ?? nonNegative(env.QUIVER_AUTO_REFRESH_VERSIONS, 20),
+      cooldownMs: config.autoRefresh?.cooldownMs ?? nonNegative(env.QUIVER_AUTO_REFRESH_COOLDOWN_MS, 60_000),
+      intervalMs: config.autoRefresh?.intervalMs ?? nonNegative(env.QUIVER_AUTO_REFRESH_INTERVAL_MS, 5_000),
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * @module The job system of one process: the handlers of every job kind and the worker that
- * runs them. The runtime starts it after the server is built and stops it before closing the
- * store.
+ * @module The job system of one process: the handlers of every job kind, the worker that
+ * runs them, and the periodic auto-refresh check of materialized views. The runtime starts it
+ * after the server is built and stops it before closing the store.
  */
 import type { CatalogRegistry } from "../catalog/databases.js";
 import { refreshViewJobKind } from "../catalog/materialized-views.js";
@@ -12,23 +12,38 @@ import { type JobWorkerLog, JobWorker } from "./job-worker.js";
 import { refreshViewHandler } from "./refresh-view-job.js";
 import { backfillColumnJobKind } from "../catalog/backfill.js";
 import { backfillColumnHandler } from "./backfill-column-job.js";
+import { AutoRefresher } from "./auto-refresh.js";
+import { createIndexJobKind, dropIndexJobKind } from "../catalog/index-jobs.js";
+import { createIndexHandler, dropIndexHandler } from "./index-jobs.js";
 
 export const jobHandlers: ReadonlyMap<string, JobHandler> = new Map([
   [refreshViewJobKind, refreshViewHandler],
   [backfillColumnJobKind, backfillColumnHandler],
+  [createIndexJobKind, createIndexHandler],
+  [dropIndexJobKind, dropIndexHandler],
 ]);
 
 export interface JobSystem {
   readonly worker: JobWorker | undefined;
+  readonly autoRefresher: AutoRefresher | undefined;
   stop(): Promise<void>;
 }
 
-/** Starts the worker unless `settings.runWorker` is false (jobs then wait for another process). */
+/**
+ * Starts the worker and the auto-refresh check unless `settings.runWorker` is false (jobs then
+ * wait for another process, which also runs the check).
+ */
 export function startJobSystem(store: Store, registry: CatalogRegistry, settings: JobSystemSettings, log?: JobWorkerLog): JobSystem {
   const worker = settings.runWorker ? new JobWorker(store, registry, jobHandlers, settings, log) : undefined;
+  const autoRefresher = worker ? new AutoRefresher(store, registry, settings.autoRefresh, log, () => worker.wake()) : undefined;
   worker?.start();
+  autoRefresher?.start();
   return {
     worker,
-    stop: async () => worker?.stop(),
+    autoRefresher,
+    stop: async () => {
+      await autoRefresher?.stop();
+      await worker?.stop();
+    },
   };
 }

@@ -32,16 +32,22 @@ export const CreateTableIndexRequest = RequestModel("CreateTableIndexRequest", {
   stem: Type.Optional(Nullable(Type.Boolean())),
   remove_stop_words: Type.Optional(Nullable(Type.Boolean())),
   ascii_folding: Type.Optional(Nullable(Type.Boolean())),
+  /** Quiver: false runs the build as a job and answers 202 with `job_id` (docs/jobs.md). */
+  wait: Type.Optional(Nullable(Type.Boolean())),
 });
 export type CreateTableIndexRequest = Static<typeof CreateTableIndexRequest>;
 
 export const CreateTableIndexResponse = ResponseModel("CreateTableIndexResponse", {
   transaction_id: Type.Optional(Type.String()),
+  /** Quiver: the job running the operation, when the client asked not to wait (202). */
+  job_id: Type.Optional(Type.String()),
 });
 export type CreateTableIndexResponse = Static<typeof CreateTableIndexResponse>;
 
 export const CreateTableScalarIndexResponse = ResponseModel("CreateTableScalarIndexResponse", {
   transaction_id: Type.Optional(Type.String()),
+  /** Quiver: the job running the operation, when the client asked not to wait (202). */
+  job_id: Type.Optional(Type.String()),
 });
 
 export const ListTableIndicesRequest = RequestModel("ListTableIndicesRequest", {
@@ -102,6 +108,8 @@ export type DropTableIndexRequest = Static<typeof DropTableIndexRequest>;
 
 export const DropTableIndexResponse = ResponseModel("DropTableIndexResponse", {
   transaction_id: Type.Optional(Type.String()),
+  /** Quiver: the job running the operation, when the client asked not to wait (202). */
+  job_id: Type.Optional(Type.String()),
 });
 export type DropTableIndexResponse = Static<typeof DropTableIndexResponse>;
 
@@ -109,4 +117,6 @@ export type DropTableIndexResponse = Static<typeof DropTableIndexResponse>;
 export const BranchQuery = Type.Object({
   delimiter: Type.Optional(Type.String({ minLength: 1 })),
   branch: Type.Optional(Type.String({ minLength: 1 })),
+  /** Quiver: false runs the drop as a job (docs/jobs.md). */
+  wait: Type.Optional(Type.Boolean()),
 });

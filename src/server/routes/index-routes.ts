@@ -4,18 +4,22 @@
 import type { FastifyInstance } from "fastify";
 import { Type } from "@sinclair/typebox";
 import * as M from "../../model/index.js";
+import { accepted, runsAsJob } from "../job-switch.js";
 import { defineOperation } from "../route-kit.js";
 import type { ServerServices } from "../services.js";
 
 const tag = "Index";
 const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
+/** Builds and drops take `wait=false` to run as a job (docs/jobs.md). */
+const IndexJobQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })), wait: Type.Optional(Type.Boolean()) });
+type WaitQuery = { wait?: boolean };
 
 function indexNameOf(params: unknown): string {
   return (params as { index_name: string }).index_name;
 }
 
 export function indexRoutes(app: FastifyInstance, services: ServerServices): void {
-  defineOperation<M.CreateTableIndexRequest>(
+  defineOperation<M.CreateTableIndexRequest, WaitQuery>(
     app,
     services,
     {
@@ -25,14 +29,15 @@ export function indexRoutes(app: FastifyInstance, services: ServerServices): voi
       methods: ["POST"],
       url: "/v1/table/:id/create_index",
       body: { kind: "json", schema: M.CreateTableIndexRequest },
-      querystring: DelimiterQuery,
+      querystring: IndexJobQuery,
       response: { kind: "json", schema: M.CreateTableIndexResponse },
       access: "write",
     },
-    ({ catalog, id, body, call }) => catalog.createTableIndex({ ...body, id }, call),
+    ({ catalog, id, body, query, request, reply, call }) =>
+      runsAsJob(request, body.wait, query.wait) ? accepted(reply, catalog.createTableIndexJob({ ...body, id }, call)) : catalog.createTableIndex({ ...body, id }, call),
   );
 
-  defineOperation<M.CreateTableIndexRequest>(
+  defineOperation<M.CreateTableIndexRequest, WaitQuery>(
     app,
     services,
     {
@@ -42,11 +47,12 @@ export function indexRoutes(app: FastifyInstance, services: ServerServices): voi
       methods: ["POST"],
       url: "/v1/table/:id/create_scalar_index",
       body: { kind: "json", schema: M.CreateTableIndexRequest },
-      querystring: DelimiterQuery,
+      querystring: IndexJobQuery,
       response: { kind: "json", schema: M.CreateTableScalarIndexResponse },
       access: "write",
     },
-    ({ catalog, id, body, call }) => catalog.createTableScalarIndex({ ...body, id }, call),
+    ({ catalog, id, body, query, request, reply, call }) =>
+      runsAsJob(request, body.wait, query.wait) ? accepted(reply, catalog.createTableIndexJob({ ...body, id }, call)) : catalog.createTableScalarIndex({ ...body, id }, call),
   );
 
   defineOperation<M.ListTableIndicesRequest>(
@@ -84,7 +90,7 @@ export function indexRoutes(app: FastifyInstance, services: ServerServices): voi
     ({ catalog, id, body, request, call }) => catalog.describeTableIndexStats({ ...body, id, index_name: indexNameOf(request.params) }, call),
   );
 
-  defineOperation<unknown, { branch?: string }>(
+  defineOperation<unknown, { branch?: string; wait?: boolean }>(
     app,
     services,
     {
@@ -98,6 +104,9 @@ export function indexRoutes(app: FastifyInstance, services: ServerServices): voi
       response: { kind: "json", schema: M.DropTableIndexResponse },
       access: "write",
     },
-    ({ catalog, id, query, request, call }) => catalog.dropTableIndex({ id, branch: query.branch, index_name: indexNameOf(request.params) }, call),
+    ({ catalog, id, query, request, reply, call }) => {
+      const drop = { id, branch: query.branch, index_name: indexNameOf(request.params) };
+      return runsAsJob(request, undefined, query.wait) ? accepted(reply, catalog.dropTableIndexJob(drop, call)) : catalog.dropTableIndex(drop, call);
+    },
   );
 }

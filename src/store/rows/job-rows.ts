@@ -14,7 +14,7 @@ import { type JobEventFilter, insertJobEvent, listJobEvents } from "./jobs/job-e
 import { type JobItemCounts, claimJobItem, completeJobItem, countJobItems, replaceJobItems } from "./jobs/job-items.js";
 import { completeJob } from "./jobs/complete-job.js";
 import { failAbandonedJobs } from "./jobs/fail-abandoned-jobs.js";
-import { findActiveJobOn, findJob } from "./jobs/find-job.js";
+import { findActiveJobOn, findJob, findLatestJobOn } from "./jobs/find-job.js";
 import { insertJob } from "./jobs/insert-job.js";
 import { markJobCancelled, requestJobCancel } from "./jobs/cancel-job.js";
 import { releaseJob } from "./jobs/release-job.js";
@@ -23,6 +23,7 @@ export interface JobRows {
   insertJob(row: NewJobRow): Promise<void>;
   findJob(database: string, id: string): Promise<JobRow | undefined>;
   findActiveJobOn(target: string, kind: string): Promise<JobRow | undefined>;
+  findLatestJobOn(target: string, kind: string): Promise<JobRow | undefined>;
   listJobs(database: string, after: JobCursor | undefined, limit: number, filter?: ListJobsFilter): Promise<JobRow[]>;
   claimJob(options: ClaimJobOptions): Promise<JobRow | undefined>;
   extendJobLease(id: string, workerId: string, now: number, leaseMs: number): Promise<LeaseState>;
@@ -46,6 +47,7 @@ export function jobRows(db: Kysely<Database>): JobRows {
     insertJob: (row) => insertJob(db, row),
     findJob: (database, id) => findJob(db, database, id),
     findActiveJobOn: (target, kind) => findActiveJobOn(db, target, kind),
+    findLatestJobOn: (target, kind) => findLatestJobOn(db, target, kind),
     listJobs: (database, after, limit, filter) => listJobs(db, database, after, limit, filter),
     claimJob: (options) => claimJob(db, options),
     extendJobLease: (id, workerId, now, leaseMs) => extendJobLease(db, id, workerId, now, leaseMs),

@@ -9,6 +9,8 @@ export interface ViewRows {
   insertMaterializedView(row: NewMaterializedViewRow): Promise<void>;
   findMaterializedView(tableId: string): Promise<MaterializedViewRow | undefined>;
   updateMaterializedView(tableId: string, update: MaterializedViewRowUpdate): Promise<void>;
+  /** Every view with `auto_refresh` on, of every database, in (database, table_id) order. */
+  listAutoRefreshViews(): Promise<MaterializedViewRow[]>;
 }
 
 export function viewRows(db: Kysely<Database>): ViewRows {
@@ -20,5 +22,7 @@ export function viewRows(db: Kysely<Database>): ViewRows {
     async updateMaterializedView(tableId, update) {
       await db.updateTable("materialized_views").set(update).where("table_id", "=", tableId).execute();
     },
+    listAutoRefreshViews: () =>
+      db.selectFrom("materialized_views").selectAll().where("auto_refresh", "=", 1).orderBy("database").orderBy("table_id").execute(),
   };
 }

@@ -19,3 +19,15 @@ export function findActiveJobOn(db: Kysely<Database>, target: string, kind: stri
     .orderBy("id", "desc")
     .executeTakeFirst();
 }
+
+/** The newest job of `kind` on `target` in any status, if any. */
+export function findLatestJobOn(db: Kysely<Database>, target: string, kind: string): Promise<JobRow | undefined> {
+  return db
+    .selectFrom("jobs")
+    .selectAll()
+    .where("target", "=", target)
+    .where("kind", "=", kind)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+}
