@@ -9,6 +9,7 @@ import { namespaceOperations } from "./namespace-operations.js";
 import { schemaIndexOperations } from "./schema-index-operations.js";
 import { tableOperations } from "./table-operations.js";
 import { versionOperations } from "./version-operations.js";
+import { viewOperations } from "./view-operations.js";
 
 export const operations = {
   ...namespaceOperations,
@@ -16,6 +17,7 @@ export const operations = {
   ...dataOperations,
   ...schemaIndexOperations,
   ...versionOperations,
+  ...viewOperations,
 };
 
 export type Operations = typeof operations;

@@ -3,6 +3,7 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { Nullable, ObjectId, RequestModel, ResponseModel, StringMap, Version } from "./common.js";
+import type { JsonArrowSchema } from "./schema-json.js";
 
 export const RegisterTableRequest = RequestModel("RegisterTableRequest", {
   location: Type.String({ minLength: 1 }),
@@ -44,7 +45,7 @@ export const DescribeTableResponse = ResponseModel("DescribeTableResponse", {
   version: Type.Optional(Version),
   location: Type.Optional(Type.String()),
   table_uri: Type.Optional(Type.String()),
-  schema: Type.Optional(Type.Ref("JsonArrowSchema")),
+  schema: Type.Optional(Type.Unsafe<JsonArrowSchema>(Type.Ref("JsonArrowSchema"))),
   storage_options: Type.Optional(StringMap),
   stats: Type.Optional(Nullable(TableBasicStats)),
   metadata: Type.Optional(StringMap),

@@ -107,9 +107,4 @@ export function columnsOf(table: Table): string[] {
   return table.schema.fields.map((field) => field.name);
 }
 
-/** Asserts a committed write's answer carries a transaction id; returns the answer without it. */
-export function committed<T extends { transaction_id?: string }>(answer: T): Omit<T, "transaction_id"> {
-  assert.equal(typeof answer.transaction_id, "string", "a committed write answers its transaction id");
-  const { transaction_id: _recorded, ...rest } = answer;
-  return rest;
-}
+export { committed } from "../helpers/test-server.js";

@@ -10,8 +10,8 @@ import { operations } from "../../src/client/index.js";
 import type { OperationEntry } from "../../src/client/operation-types.js";
 import { startTestServer } from "../helpers/test-server.js";
 
-/** Routes outside the Lance Namespace API: the deployment's admin, token and extended routes. */
-const notNamespaceApi = /^\/(oauth\/|v1\/admin\/|v1\/tables(\/|$))/;
+/** Routes outside the Lance Namespace API: the deployment's admin, token, job and extended routes. */
+const notNamespaceApi = /^\/(oauth\/|v1\/admin\/|v1\/jobs(\/|$)|v1\/tables(\/|$))/;
 
 const camelCase = (operationId: string) => operationId[0]!.toLowerCase() + operationId.slice(1);
 

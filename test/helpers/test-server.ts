@@ -68,3 +68,10 @@ export async function expectError(response: Response, status: number, code: numb
   }
   return body;
 }
+
+/** Asserts a committed write's answer carries a transaction id; returns the answer without it. */
+export function committed<T extends { transaction_id?: string }>(answer: T): Omit<T, "transaction_id"> {
+  if (typeof answer.transaction_id !== "string") throw new Error(`a committed write answers its transaction id: ${JSON.stringify(answer)}`);
+  const { transaction_id: _recorded, ...rest } = answer;
+  return rest;
+}
