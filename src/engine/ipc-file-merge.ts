@@ -4,7 +4,7 @@
  * or not); only a new footer listing their offsets is written. Nothing is decoded into rows.
  */
 import { Buffer } from "node:buffer";
-import { MetadataVersion, RecordBatchReader, type Schema, Table, tableToIPC } from "apache-arrow-21";
+import { type DataType, Dictionary, MetadataVersion, type Schema, Table, type Vector, tableFromIPC, tableToIPC, vectorFromArray } from "apache-arrow-21";
 import { FileBlock, Footer } from "apache-arrow-21/ipc/metadata/file";
 
 const magic = Buffer.from("ARROW1");
@@ -36,15 +36,22 @@ function hasDictionaries(schema: Schema): boolean {
 
 /**
  * Yields one IPC file holding `first` and every batch `next` returns until it returns null.
- * Dictionary-encoded results (rare: each batch may carry its own dictionary, which the file
- * format cannot replace) are decoded and re-encoded instead.
+ * Dictionary-encoded results (each engine batch may carry its own dictionary, which the file
+ * format cannot replace) have those columns decoded to plain values, one batch at a time.
  */
 export async function* mergeIpcFiles(first: Buffer, next: () => Promise<Buffer | null>): AsyncGenerator<Buffer> {
-  const head = parseFile(first);
-  if (hasDictionaries(head.footer.schema)) {
-    yield* reencoded(first, next);
+  if (hasDictionaries(parseFile(first).footer.schema)) {
+    yield* copyBatches(withoutDictionaries(first), async () => {
+      const buffer = await next();
+      return buffer && withoutDictionaries(buffer);
+    });
     return;
   }
+  yield* copyBatches(first, next);
+}
+
+async function* copyBatches(first: Buffer, next: () => Promise<Buffer | null>): AsyncGenerator<Buffer> {
+  const head = parseFile(first);
   const firstBlockStart = head.blocks.length > 0 ? Math.min(...head.blocks.map((b) => b.offset)) : head.footerStart;
   // The prefix is the magic, its padding and the schema message.
   const prefix = first.subarray(0, firstBlockStart);
@@ -67,10 +74,19 @@ export async function* mergeIpcFiles(first: Buffer, next: () => Promise<Buffer |
   yield Buffer.concat([footer, trailer, magic]);
 }
 
-async function* reencoded(first: Buffer, next: () => Promise<Buffer | null>): AsyncGenerator<Buffer> {
-  const batches = [];
-  for (let buffer: Buffer | null = first; buffer; buffer = await next()) {
-    for (const batch of RecordBatchReader.from(buffer)) batches.push(batch);
+/** One engine batch file with its top-level dictionary columns turned into plain columns. */
+function withoutDictionaries(buffer: Buffer): Buffer {
+  const table = tableFromIPC(buffer);
+  const columns: Record<string, Vector> = {};
+  for (const field of table.schema.fields) {
+    const column = table.getChild(field.name) as Vector;
+    columns[field.name] = field.type instanceof Dictionary ? plainVector(column, field.type.dictionary) : column;
   }
-  yield Buffer.from(tableToIPC(new Table(batches), "file"));
+  const bytes = tableToIPC(new Table(columns), "file");
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Dictionary columns are rare (strings written by apache-arrow JS); only they are materialised. */
+function plainVector(column: Vector, valueType: DataType): Vector {
+  return vectorFromArray([...column], valueType);
 }
