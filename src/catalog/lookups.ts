@@ -2,9 +2,10 @@
  * @module Loads that many operations share: a namespace that must exist, a table that must
  * exist, a sibling name that must be free (namespaces and tables share one name space).
  */
+import path from "node:path";
 import type { StoreTx } from "../store/store.js";
 import type { TableRow } from "../store/schema.js";
-import { CatalogError } from "./catalog-error.js";
+import { CatalogError, invalidInput } from "./catalog-error.js";
 import { describeNamespace, describeTable, namespaceKey, splitTableId } from "./identifiers.js";
 
 export async function namespaceExists(tx: StoreTx, database: string, id: readonly string[]): Promise<boolean> {
@@ -45,4 +46,17 @@ export async function requireNoTableNamed(tx: StoreTx, database: string, namespa
   if (await tx.findTableByName(database, namespaceKey(namespace), name)) {
     throw CatalogError.of("NamespaceAlreadyExists", `a table named '${name}' already exists in ${describeNamespace(namespace)}`);
   }
+}
+
+/**
+ * Refuses a client-named location that is, contains, or lies inside the location of another
+ * table (`except` excluded): dropping either table would delete the other's data.
+ */
+export async function requireLocationFree(tx: StoreTx, database: string, storageRoot: string, location: string, except?: string): Promise<void> {
+  const candidates = [await tx.findTableByLocation(database, location), await tx.findTableBelowLocation(database, location)];
+  for (let dir = path.dirname(location); dir.startsWith(storageRoot) && dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    candidates.push(await tx.findTableByLocation(database, dir));
+  }
+  const owner = candidates.find((row) => row !== undefined && row.id !== except);
+  if (owner) throw invalidInput(`location '${location}' overlaps the data of another table`);
 }

@@ -20,7 +20,7 @@ import type { CatalogScope } from "./catalog-scope.js";
 import { translating } from "./failures.js";
 import { describeTable, namespaceKey, splitTableId } from "./identifiers.js";
 import { newTableLocation, resolveClientLocation } from "./locations.js";
-import { findTable, requireNoNamespaceNamed } from "./lookups.js";
+import { findTable, requireLocationFree, requireNoNamespaceNamed } from "./lookups.js";
 
 type WithId<T> = T & { id: string[] };
 
@@ -79,6 +79,7 @@ export async function declareTable(scope: CatalogScope, request: WithId<DeclareT
 export async function declareTableIn(tx: StoreTx, scope: CatalogScope, request: WithId<DeclareTableRequest>): Promise<DeclareTableResponse> {
   const placed = newTableLocation(scope.database);
   const location = request.location ? resolveClientLocation(scope.database, request.location) : placed.location;
+  if (request.location) await requireLocationFree(tx, scope.database.name, scope.database.storageRoot, location);
   const properties = request.properties ?? {};
   await insertTableRow(tx, scope, request.id, { id: placed.id, location, managed: !request.location, properties, storageOptions: {} });
   return { location, storage_options: {}, properties, managed_versioning: scope.database.managedVersioning };
@@ -162,10 +163,9 @@ export async function registerTable(scope: CatalogScope, request: WithId<Registe
   await translating(describeTable(id), () =>
     creatingTable(scope, id, async (tx) => {
       // load
-      const owner = await tx.findTableByLocation(database, location);
       const existing = await findTable(tx, database, id);
       // decide
-      if (owner && owner.id !== existing?.id) throw invalidInput(`location '${request.location}' is already registered as another table`);
+      await requireLocationFree(tx, database, scope.database.storageRoot, location, existing?.id);
       if (existing && mode !== "Overwrite") throw alreadyExists(id);
       // write
       if (existing) {

@@ -184,6 +184,14 @@ test("table lifecycle", async (t) => {
     await expectError(await server.post("/v1/table/shop$x/declare", { location: "/tmp/elsewhere.lance" }), 400, 13);
   });
 
+  await t.test("DeclareTable refuses another table's location, or one inside it → 400 code 13; its data survives", async () => {
+    const owner = await expectJson(await server.post("/v1/table/shop$lz4/describe", {}));
+    await expectError(await server.post("/v1/table/shop$thief/declare", { location: owner.location }), 400, 13);
+    await expectError(await server.post("/v1/table/shop$thief/declare", { location: `${owner.location}/nested.lance` }), 400, 13);
+    await expectError(await server.post("/v1/table/shop$thief/exists", {}), 404, 4);
+    assert.equal((await expectJson(await server.post("/v1/table/shop$lz4/describe", {}))).version, owner.version);
+  });
+
   await t.test("DropTable removes the table and deletes its data", async () => {
     const described = await expectJson(await server.post("/v1/table/archive$kept/describe", {}));
     const dropped = await expectJson(await server.post("/v1/table/archive$kept/drop"));

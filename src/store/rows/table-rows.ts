@@ -19,6 +19,8 @@ export interface TableRows {
   /** Tables in `namespacePath` or any namespace below it. */
   listTablesInTree(database: string, namespacePath: string): Promise<TableRow[]>;
   findTableByLocation(database: string, location: string): Promise<TableRow | undefined>;
+  /** A table whose location lies inside the directory `dir`, if any. */
+  findTableBelowLocation(database: string, dir: string): Promise<TableRow | undefined>;
 }
 
 export function tableRows(db: Kysely<Database>): TableRows {
@@ -81,6 +83,17 @@ export function tableRows(db: Kysely<Database>): TableRows {
           eb.or([eb("namespace_path", "=", namespacePath), eb.and([eb("namespace_path", ">=", low), eb("namespace_path", "<", high)])]),
         )
         .execute();
+    },
+
+    findTableBelowLocation: (database, dir) => {
+      const [low, high] = subtreeRange(dir);
+      return db
+        .selectFrom("tables")
+        .selectAll()
+        .where("database", "=", database)
+        .where("location", ">=", low)
+        .where("location", "<", high)
+        .executeTakeFirst();
     },
 
     findTableByLocation: (database, location) =>
