@@ -58,9 +58,18 @@ export function toWirePath(absolute: string): string {
   return absolute.replace(/^\/+/, "");
 }
 
+/** A manifest file name: `<n>.manifest`, or a staged one, `<n>.manifest-<suffix>`. */
+const manifestNamePattern = /^\d+\.manifest(-[A-Za-z0-9_.-]+)?$/;
+
+/** Whether a path names a staged manifest (which finalizing may delete), not a final one. */
+export function isStagedManifestName(file: string): boolean {
+  return /^\d+\.manifest-[A-Za-z0-9_.-]+$/.test(path.basename(file));
+}
+
 /**
  * Resolves a client-named staged manifest (wire form, absolute, or `file://`) and requires it to
- * be a file inside the table's directory: a client may not have Quiver copy any other file.
+ * be a manifest file in a `_versions` folder of the table: a client may not have Quiver install,
+ * or delete, any other file.
  */
 export async function resolveStagedManifest(table: TableRow, manifestPathText: string): Promise<string> {
   let candidate = manifestPathText.trim();
@@ -78,6 +87,9 @@ export async function resolveStagedManifest(table: TableRow, manifestPathText: s
   const relative = path.relative(table.location, resolved);
   if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) {
     throw invalidInput(`manifest_path '${manifestPathText}' is not inside the location of ${subjectOf(table)}`);
+  }
+  if (path.basename(path.dirname(resolved)) !== "_versions" || !manifestNamePattern.test(path.basename(resolved))) {
+    throw invalidInput(`manifest_path '${manifestPathText}' does not name a manifest in a _versions folder of ${subjectOf(table)}`);
   }
   if (!(await isRegularFile(resolved))) throw invalidInput(`staged manifest '${manifestPathText}' does not exist`);
   return resolved;
@@ -125,7 +137,7 @@ export async function finalizeVersion(rows: StoreTx, table: TableRow, record: Ta
   const final = await statManifest(record.manifest_path);
   if (!final) return "lost";
   await rows.finalizeTableVersion(record.table_id, record.branch, record.version, { manifest_size: final.size, e_tag: final.eTag });
-  if (record.staged_path !== record.manifest_path) await removeFile(record.staged_path);
+  if (record.staged_path !== record.manifest_path && isStagedManifestName(record.staged_path)) await removeFile(record.staged_path);
   await raiseVersionHint(table.location, record.branch, record.version);
   return "finalized";
 }

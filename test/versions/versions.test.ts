@@ -2,7 +2,7 @@
  * Version operations over HTTP (spec/endpoints.md §3.6, §4.1–4.4).
  */
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
@@ -155,6 +155,15 @@ test("CreateTableVersion", async (t) => {
     await expectError(await server.post("/v1/table/m/version/create", { version: 3, manifest_path: `${location.slice(1)}/../other.lance/x` }), 400, 13);
     await expectError(await server.post("/v1/table/m/version/create", { version: 3, manifest_path: stageManifest(location, 3), naming_scheme: "V9" }), 400, 13);
     await expectError(await server.post("/v1/table/m/version/create", { version: -1, manifest_path: stageManifest(location, 3) }), 400, 13);
+    assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/m/version/list"))), [1, 2]);
+  });
+
+  await t.test("a file of the table that is not a staged manifest → 400, code 13; the file is untouched", async () => {
+    const dataFile = path.join(location, "data", "part.lance");
+    mkdirSync(path.dirname(dataFile), { recursive: true });
+    writeFileSync(dataFile, "rows");
+    await expectError(await server.post("/v1/table/m/version/create", { version: 3, manifest_path: dataFile.slice(1) }), 400, 13);
+    assert.equal(readFileSync(dataFile, "utf8"), "rows");
     assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/m/version/list"))), [1, 2]);
   });
 
