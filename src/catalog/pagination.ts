@@ -3,6 +3,7 @@
  * previous page: opaque to namespace clients, and exactly the `startAfter` value the LanceDB
  * Cloud client sends as `page_token`.
  */
+import { maxPageLimit } from "../model/common.js";
 import { invalidInput } from "./catalog-error.js";
 
 export interface PageRequest {
@@ -18,7 +19,9 @@ export interface Page<T> {
 /** Normalises a request's paging fields. `limit` 0 or absent means "no limit". */
 export function pageBounds(request: PageRequest): { after: string | undefined; limit: number | undefined } {
   const limit = request.limit ?? undefined;
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw invalidInput("limit must be a non-negative integer");
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0 || limit > maxPageLimit)) {
+    throw invalidInput(`limit must be an integer from 0 to ${maxPageLimit}`);
+  }
   const after = request.page_token ? request.page_token : undefined;
   return { after, limit: limit === 0 ? undefined : limit };
 }

@@ -9,6 +9,8 @@ import type { CatalogScope } from "./catalog-scope.js";
 import { translating } from "./failures.js";
 import { describeTable as nameOf, splitTableId } from "./identifiers.js";
 import { requireTable } from "./lookups.js";
+import { refOf, refOverrides } from "./table-access.js";
+import { requireBranch } from "./version-records.js";
 
 type WithId<T> = T & { id: string[] };
 
@@ -49,6 +51,7 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
     }
     if (request.load_detailed_metadata === false) return response;
     // detail
+    if (request.branch) await requireBranch(row, request.branch);
     const snapshot = await scope.engine.describeTable(row.location, request);
     response.version = snapshot.version;
     response.schema = snapshot.schema;
@@ -56,9 +59,8 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
     response.stats = { num_deleted_rows: snapshot.numDeletedRows, num_fragments: snapshot.numFragments };
     return response;
   }, {
-    "version-not-found": CatalogError.of("TableVersionNotFound", `${subject} has no version ${request.version ?? ""}`.trim()),
+    ...refOverrides(subject, refOf(request)),
     "tag-not-found": CatalogError.of("TableTagNotFound", `${subject} has no tag '${request.tag ?? ""}'`),
-    "branch-not-found": CatalogError.of("TableBranchNotFound", `${subject} has no branch '${request.branch ?? ""}'`),
   });
 }
 

@@ -16,6 +16,8 @@ import { fromJsonColumn } from "../store/rows/json-columns.js";
 import { UniqueViolation } from "../store/store-errors.js";
 import { CatalogError } from "./catalog-error.js";
 import type { CatalogScope } from "./catalog-scope.js";
+import { refOf, refOverrides } from "./table-access.js";
+import { requireBranch } from "./version-records.js";
 import { recordCommittedWrite } from "./transactions.js";
 import { translating } from "./failures.js";
 import { describeNamespace, describeTable, namespaceIdOfKey, namespaceKey, validateName, validateNamespaceId } from "./identifiers.js";
@@ -92,9 +94,8 @@ export async function restoreTable(scope: CatalogScope, request: WithId<RestoreT
   const subject = describeTable(request.id);
   return translating(subject, async () => {
     const row = await requireTable(scope.store.rows, scope.database.name, request.id);
+    if (request.branch) await requireBranch(row, request.branch);
     const version = await scope.engine.restoreTable(row.location, request.version, request.branch);
     return { version, ...(await recordCommittedWrite(scope, "RestoreTable", request.id, version, request.branch)) };
-  }, {
-    "version-not-found": CatalogError.of("TableVersionNotFound", `${subject} has no version ${request.version}`),
-  });
+  }, refOverrides(subject, refOf(request)));
 }

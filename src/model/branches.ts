@@ -3,7 +3,7 @@
  * keys the clients parse (`createAt` is Unix seconds).
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, PageToken, RequestModel, ResponseModel, StringMap, Version } from "./common.js";
+import { Nullable, PageLimit, PageLimitValue, PageToken, RequestModel, ResponseModel, StringMap, Version } from "./common.js";
 
 export const BranchContents = Type.Object(
   {
@@ -19,7 +19,7 @@ export type BranchContents = Static<typeof BranchContents>;
 
 export const ListTableBranchesRequest = RequestModel("ListTableBranchesRequest", {
   page_token: Type.Optional(PageToken),
-  limit: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  limit: Type.Optional(PageLimit),
 });
 export type ListTableBranchesRequest = Static<typeof ListTableBranchesRequest>;
 
@@ -32,7 +32,7 @@ export type ListTableBranchesResponse = Static<typeof ListTableBranchesResponse>
 export const ListTableBranchesQuery = Type.Object({
   delimiter: Type.Optional(Type.String({ minLength: 1 })),
   page_token: Type.Optional(Type.String()),
-  limit: Type.Optional(Type.Integer({ minimum: 0 })),
+  limit: Type.Optional(PageLimitValue),
 });
 export type ListTableBranchesQuery = Static<typeof ListTableBranchesQuery>;
 

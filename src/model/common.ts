@@ -31,7 +31,10 @@ export type Context = Static<typeof Context>;
 export const ObjectId = Type.Array(Type.String(), { description: "List-form identifier: namespace parts, then the object name." });
 
 export const PageToken = Nullable(Type.String());
-export const PageLimit = Nullable(Type.Integer({ minimum: 0 }));
+/** Largest page a listing serves in one answer; larger limits are refused (13). */
+export const maxPageLimit = 2_147_483_647;
+export const PageLimitValue = Type.Integer({ minimum: 0, maximum: maxPageLimit, description: "inclusive maximum of items per page; 0 or absent means no limit" });
+export const PageLimit = Nullable(PageLimitValue);
 
 /** A non-negative int64 carried as a JSON number. */
 export const Version = Type.Integer({ minimum: 0 });

@@ -2,7 +2,7 @@
  * @module Namespace operation models (spec/endpoints.md §2.1–2.6).
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, PageToken, RequestModel, ResponseModel, StringMap } from "./common.js";
+import { Nullable, PageLimit, PageLimitValue, PageToken, RequestModel, ResponseModel, StringMap } from "./common.js";
 
 export const CreateNamespaceRequest = RequestModel("CreateNamespaceRequest", {
   mode: Type.Optional(Nullable(Type.String({ description: "Create | ExistOk | Overwrite (default Create)" }))),
@@ -18,7 +18,7 @@ export type CreateNamespaceResponse = Static<typeof CreateNamespaceResponse>;
 
 export const ListNamespacesRequest = RequestModel("ListNamespacesRequest", {
   page_token: Type.Optional(PageToken),
-  limit: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  limit: Type.Optional(PageLimit),
 });
 export type ListNamespacesRequest = Static<typeof ListNamespacesRequest>;
 
@@ -53,7 +53,7 @@ export type NamespaceExistsRequest = Static<typeof NamespaceExistsRequest>;
 
 export const ListTablesRequest = RequestModel("ListTablesRequest", {
   page_token: Type.Optional(PageToken),
-  limit: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  limit: Type.Optional(PageLimit),
   include_declared: Type.Optional(Nullable(Type.Boolean({ default: true }))),
 });
 export type ListTablesRequest = Static<typeof ListTablesRequest>;
@@ -68,7 +68,7 @@ export type ListTablesResponse = Static<typeof ListTablesResponse>;
 export const ListQuery = Type.Object({
   delimiter: Type.Optional(Type.String({ minLength: 1 })),
   page_token: Type.Optional(Type.String()),
-  limit: Type.Optional(Type.Integer({ minimum: 0 })),
+  limit: Type.Optional(PageLimitValue),
   include_declared: Type.Optional(Type.Boolean()),
 });
 export type ListQuery = Static<typeof ListQuery>;

@@ -3,7 +3,7 @@
  * `manifestSize` the clients parse.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, PageToken, RequestModel, ResponseModel, Version } from "./common.js";
+import { Nullable, PageLimit, PageLimitValue, PageToken, RequestModel, ResponseModel, Version } from "./common.js";
 
 export const TagContents = Type.Object(
   {
@@ -17,7 +17,7 @@ export type TagContents = Static<typeof TagContents>;
 
 export const ListTableTagsRequest = RequestModel("ListTableTagsRequest", {
   page_token: Type.Optional(PageToken),
-  limit: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  limit: Type.Optional(PageLimit),
 });
 export type ListTableTagsRequest = Static<typeof ListTableTagsRequest>;
 
@@ -75,6 +75,6 @@ export type DeleteTableTagResponse = Static<typeof DeleteTableTagResponse>;
 export const ListTableTagsQuery = Type.Object({
   delimiter: Type.Optional(Type.String({ minLength: 1 })),
   page_token: Type.Optional(Type.String()),
-  limit: Type.Optional(Type.Integer({ minimum: 0 })),
+  limit: Type.Optional(PageLimitValue),
 });
 export type ListTableTagsQuery = Static<typeof ListTableTagsQuery>;

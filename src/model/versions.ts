@@ -3,7 +3,7 @@
  * batch-create and batch-commit.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, ObjectId, PageToken, RequestModel, ResponseModel, StringMap, Version } from "./common.js";
+import { Nullable, ObjectId, PageLimit, PageLimitValue, PageToken, RequestModel, ResponseModel, StringMap, Version } from "./common.js";
 import { DeclareTableRequest, DeclareTableResponse, DeregisterTableRequest, DeregisterTableResponse } from "./table.js";
 
 export const ManifestNamingSchemes = ["V1", "V2"] as const;
@@ -25,7 +25,7 @@ export type TableVersion = Static<typeof TableVersion>;
 export const ListTableVersionsRequest = RequestModel("ListTableVersionsRequest", {
   branch: Type.Optional(Nullable(Type.String())),
   page_token: Type.Optional(PageToken),
-  limit: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  limit: Type.Optional(PageLimit),
   descending: Type.Optional(Nullable(Type.Boolean())),
 });
 export type ListTableVersionsRequest = Static<typeof ListTableVersionsRequest>;
@@ -35,7 +35,7 @@ export const ListTableVersionsQuery = Type.Object({
   delimiter: Type.Optional(Type.String({ minLength: 1 })),
   branch: Type.Optional(Type.String()),
   page_token: Type.Optional(Type.String()),
-  limit: Type.Optional(Type.Integer({ minimum: 0 })),
+  limit: Type.Optional(PageLimitValue),
   descending: Type.Optional(Type.Boolean()),
 });
 export type ListTableVersionsQuery = Static<typeof ListTableVersionsQuery>;

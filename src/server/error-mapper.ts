@@ -44,7 +44,7 @@ function frameworkError(error: FastifyError): { code: ErrorCodeValue; message: s
 
 export function mapError(error: unknown, request: FastifyRequest): MappedError {
   const instance = request.url.split("?", 1)[0];
-  if (error instanceof CatalogError) {
+  if (error instanceof CatalogError && error.code !== ErrorCode.Internal) {
     const body: ErrorResponse = { code: error.code, error: error.message, instance };
     if (error.detail) body.detail = error.detail;
     return { status: statusFor(error.code, request), body };

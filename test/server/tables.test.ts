@@ -214,3 +214,14 @@ test("table lifecycle", async (t) => {
 function rowsLz4(): Uint8Array {
   return arrowStream({ id: Int32Array.from([1, 2, 3]), score: Float64Array.from([0.5, 1.5, 2.5]) }, { lz4: true });
 }
+
+test("DescribeTable and RestoreTable on a missing branch → 404, code 22; a missing version → 11", async (t) => {
+  const server = await startTestServer();
+  t.after(() => server.close());
+  await expectJson(await server.upload("/v1/table/t/create", rows()));
+  await expectError(await server.post("/v1/table/t/describe", { branch: "nosuch" }), 404, 22);
+  await expectError(await server.post("/v1/table/t/restore", { version: 1, branch: "nosuch" }), 404, 22);
+  await expectError(await server.post("/v1/table/t/restore", { version: 7 }), 404, 11);
+  await expectError(await server.get("/v1/namespace/%24/list?limit=99999999999999999999"), 400, 13);
+  await expectError(await server.get("/v1/namespace/%24/table/list?limit=2147483648"), 400, 13);
+});
