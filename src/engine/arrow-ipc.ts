@@ -62,7 +62,7 @@ export async function ipcStreamToFile(source: AsyncIterable<Uint8Array> | Uint8A
     throw new ArrowDecodeError(`Arrow IPC stream is corrupt: ${messageOf(cause)}`, { cause });
   }
   writer.finish();
-  return { file: Buffer.from(writer.toUint8Array(true)), schema: reader.schema, numRows, numBatches };
+  return { file: asBuffer(writer.toUint8Array(true)), schema: reader.schema, numRows, numBatches };
 }
 
 /** Reads the schema out of an IPC file buffer (the binding returns schemas that way). */
@@ -75,7 +75,12 @@ export function schemaOnlyIpcFile(schema: Schema): Buffer {
   const writer = new RecordBatchFileWriter();
   writer.reset(undefined, schema);
   writer.finish();
-  return Buffer.from(writer.toUint8Array(true));
+  return asBuffer(writer.toUint8Array(true));
+}
+
+/** A Buffer over the same memory: uploads can be large, so they are not copied again. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 function messageOf(error: unknown): string {

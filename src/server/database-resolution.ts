@@ -3,9 +3,9 @@
  * `x-svc-database` header (or the LanceDB client's `x-lancedb-database`), else the first label of
  * the Host name when it names a database. `x-svc-database-prefix` (`x-lancedb-database-prefix`)
  * picks one of several databases behind one endpoint: `<base>.<prefix>` when a base is named by
- * header or Host, else the prefix alone. A request naming no existing database goes to the
- * caller's own database when its credentials are confined to one; a deployment with a single
- * database serves it to every request, so names in client URLs (`db://demo`) need no setup.
+ * header or Host, else the prefix alone. A request naming no database goes to the caller's
+ * own database when its credentials are confined to one; a single-database deployment serves
+ * its database to every request, so names in client URLs (`db://demo`) need no setup.
  */
 import type { FastifyRequest } from "fastify";
 import { CatalogError } from "../catalog/catalog-error.js";
@@ -40,21 +40,29 @@ function hostLabel(request: FastifyRequest): string | undefined {
   return label && label !== host ? label : undefined;
 }
 
-/** `preferred` is the caller's own database, used when the request names no existing one. */
+/**
+ * `preferred` is the caller's own database, used when the request names none. A database named
+ * explicitly must exist (else 404, code 1), except in a single-database deployment, which
+ * answers to any name so that `db://<name>` URLs need no setup.
+ */
 export async function resolveCatalog(request: FastifyRequest, registry: CatalogRegistry, preferred?: string): Promise<Catalog> {
   const named = requestedDatabase(request);
   if (named) {
-    const catalog = await registry.catalogFor(named);
+    const catalog = (await registry.catalogFor(named)) ?? (await onlyDatabase(registry));
     if (catalog) return catalog;
-  } else {
-    const label = hostLabel(request);
-    const catalog = label ? await registry.catalogFor(label) : undefined;
-    if (catalog) return catalog;
+    throw CatalogError.of("NamespaceNotFound", `database '${named}' does not exist`);
   }
+  const label = hostLabel(request);
+  const byHost = label ? await registry.catalogFor(label) : undefined;
+  if (byHost) return byHost;
   const own = preferred ? await registry.catalogFor(preferred) : undefined;
   if (own) return own;
-  const names = await registry.databaseNames();
-  if (names.length === 1) return (await registry.catalogFor(names[0] as string)) as Catalog;
-  if (named) throw CatalogError.of("NamespaceNotFound", `database '${named}' does not exist`);
+  const only = await onlyDatabase(registry);
+  if (only) return only;
   throw CatalogError.of("InvalidInput", "this deployment serves several databases: name one with the x-svc-database header");
+}
+
+async function onlyDatabase(registry: CatalogRegistry): Promise<Catalog | undefined> {
+  const names = await registry.databaseNames();
+  return names.length === 1 ? registry.catalogFor(names[0] as string) : undefined;
 }

@@ -86,9 +86,10 @@ test("A key of database alpha against database beta: every list, read, write and
   await expectError(await server.post("/v1/admin/databases/beta/drop", undefined, { "x-api-key": alphaKey }), 403, 15);
   await expectError(await server.post("/v1/table/payroll/drop", { identity: { api_key: betaKey } }, { "x-api-key": alphaKey, "x-svc-database": "beta" }), 403, 15);
 
-  // Naming no database, or one that does not exist, lands in alpha's own database: beta stays out of sight.
+  // Naming no database lands in alpha's own database; naming one that does not exist is refused
+  // rather than silently redirected. Beta stays out of sight either way.
   assert.deepEqual((await expectJson<{ tables: string[] }>(await server.get("/v1/tables", { "x-api-key": alphaKey }))).tables, ["mine"]);
-  assert.deepEqual((await expectJson<{ tables: string[] }>(await server.get("/v1/tables", { "x-api-key": alphaKey, "x-svc-database": "nowhere" }))).tables, ["mine"]);
+  await expectError(await server.get("/v1/tables", { "x-api-key": alphaKey, "x-svc-database": "nowhere" }), 404, 1);
   await expectError(await server.post("/v1/table/payroll/describe", {}, { "x-api-key": alphaKey }), 404, 4);
   const visible = await expectJson<{ databases: { name: string }[] }>(await server.get("/v1/admin/databases", { "x-api-key": alphaKey }));
   assert.deepEqual(visible.databases.map((db) => db.name), ["alpha"]);
