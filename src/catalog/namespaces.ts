@@ -18,6 +18,7 @@ import { fromJsonColumn, toJsonColumn } from "../store/rows/json-columns.js";
 import type { StoreTx } from "../store/store.js";
 import { CatalogError, invalidInput } from "./catalog-error.js";
 import type { CatalogScope } from "./catalog-scope.js";
+import { discardTableData } from "./dropped-data.js";
 import { translating } from "./failures.js";
 import { describeNamespace, namespaceKey, validateNamespaceId } from "./identifiers.js";
 import { requireNamespace, requireNoTableNamed } from "./lookups.js";
@@ -74,7 +75,7 @@ export async function createNamespace(scope: CatalogScope, request: WithId<Creat
     }),
   );
   // finalize: data of tables dropped by Overwrite goes only after the commit.
-  await removeTableData(scope, droppedLocations);
+  await discardTableData(scope, droppedLocations);
   return response;
 }
 
@@ -143,7 +144,7 @@ export async function dropNamespace(scope: CatalogScope, request: WithId<DropNam
     }),
   );
   // finalize
-  await removeTableData(scope, droppedLocations);
+  await discardTableData(scope, droppedLocations);
   return response;
 }
 
@@ -153,8 +154,4 @@ async function deleteNamespaceTree(tx: StoreTx, database: string, key: string): 
   for (const table of tables) await tx.deleteTable(table.id);
   await tx.deleteNamespaceTree(database, key);
   return tables.map((table) => table.location);
-}
-
-async function removeTableData(scope: CatalogScope, locations: string[]): Promise<void> {
-  for (const location of locations) await scope.engine.removeTableData(location);
 }

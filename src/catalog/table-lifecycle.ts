@@ -16,6 +16,7 @@ import { fromJsonColumn } from "../store/rows/json-columns.js";
 import { UniqueViolation } from "../store/store-errors.js";
 import { CatalogError } from "./catalog-error.js";
 import type { CatalogScope } from "./catalog-scope.js";
+import { discardTableData } from "./dropped-data.js";
 import { refOf, refOverrides } from "./table-access.js";
 import { requireBranch } from "./version-records.js";
 import { recordCommittedWrite } from "./transactions.js";
@@ -44,7 +45,7 @@ export async function deregisterTable(scope: CatalogScope, request: WithId<Dereg
  */
 export async function dropTable(scope: CatalogScope, request: WithId<DropTableRequest>): Promise<DropTableResponse> {
   const response = await deregisterTable(scope, request);
-  await scope.engine.removeTableData(response.location as string);
+  await discardTableData(scope, [response.location as string]);
   return response;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { CatalogError } from "../catalog/catalog-error.js";
+import { isCloudClientRequest } from "./cloud-client.js";
 import { ErrorCode, type ErrorCodeValue, errorStatus, permanentConflictCodes } from "../model/error-codes.js";
 import type { ErrorResponse } from "../model/common.js";
 
@@ -15,15 +16,10 @@ export interface MappedError {
 
 /**
  * The LanceDB Cloud client retries 409 three times and maps a create conflict only from a 400
- * whose body says "already exists" (spec/clients.md §2.7). Its requests end in "/".
+ * whose body says "already exists" (spec/clients.md §2.7): permanent conflicts answer it 400.
  */
-function isCloudClientRoute(request: FastifyRequest): boolean {
-  const path = request.url.split("?", 1)[0] as string;
-  return path.length > 1 && path.endsWith("/");
-}
-
 function statusFor(code: ErrorCodeValue, request: FastifyRequest): number {
-  if (permanentConflictCodes.has(code) && isCloudClientRoute(request)) return 400;
+  if (permanentConflictCodes.has(code) && isCloudClientRequest(request)) return 400;
   return errorStatus[code] ?? 500;
 }
 

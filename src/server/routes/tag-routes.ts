@@ -1,22 +1,15 @@
 /**
  * @module Tag routes (spec/endpoints.md §8).
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { Type } from "@sinclair/typebox";
 import * as M from "../../model/index.js";
+import { isCloudClientRequest } from "../cloud-client.js";
 import { defineOperation } from "../route-kit.js";
 import type { ServerServices } from "../services.js";
 
 const tag = "Tag";
 
-/**
- * The Cloud client (its routes end in "/") parses the tags list as the bare name → contents map,
- * while the spec's response wraps it in `tags` (spec/clients.md §2.3).
- */
-function isCloudClientRequest(request: FastifyRequest): boolean {
-  const path = request.url.split("?", 1)[0] as string;
-  return path.length > 1 && path.endsWith("/");
-}
 const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
 
 export function tagRoutes(app: FastifyInstance, services: ServerServices): void {
@@ -37,6 +30,7 @@ export function tagRoutes(app: FastifyInstance, services: ServerServices): void 
     },
     async ({ catalog, id, query, request, call }) => {
       const listed = await catalog.listTableTags({ ...query, id }, call);
+      // The Cloud client parses the bare name → contents map; the spec wraps it in `tags`.
       return isCloudClientRequest(request) ? listed.tags : listed;
     },
   );
