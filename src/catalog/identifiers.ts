@@ -1,5 +1,5 @@
 /**
- * @module Names and identifiers (seed: "Namespace paths and names"; spec/concepts.md §1).
+ * @module Names and identifiers (service description: "Namespace paths and names"; spec/concepts.md §1).
  * A list identifier is namespace parts followed by an object name; the store keys namespaces by
  * their parts joined with "/", which no valid name contains.
  */

@@ -168,7 +168,7 @@ export async function refreshMaterializedView(
     // load
     const table = await requireTable(scope.store.rows, database, id);
     const view = await requireView(scope.store.rows, table.id, id);
-    // decide: the seed's one error rule
+    // decide: the service description's one error rule
     if (request.output_limit !== undefined && request.output_limit !== null && view.kind !== "chunker") {
       throw invalidInput(`output_limit applies only to chunker materialized views; ${subject} is a ${view.kind} view`);
     }

@@ -33,7 +33,7 @@ function tagNotFound(id: readonly string[], tag: string): CatalogError {
   return CatalogError.of("TableTagNotFound", `${describeTable(id)} has no tag '${tag}'`);
 }
 
-/** A tag's version must be a non-negative integer (seed: Limits). Throws 13. */
+/** A tag's version must be a non-negative integer (service description: Limits). Throws 13. */
 function validateTagVersion(version: number): void {
   if (!Number.isInteger(version) || version < 0) throw invalidInput(`tag version must be an integer >= 0; got ${version}`);
 }

@@ -1,5 +1,5 @@
 /**
- * @module `connect(implName, properties)`: the entry point of the client (seed: "Namespace
+ * @module `connect(implName, properties)`: the entry point of the client (service description: "Namespace
  * implementations (client connection)").
  */
 import { fileURLToPath } from "node:url";

@@ -31,7 +31,7 @@ export interface Namespace extends OperationMethods {
   /** Separator of string identifiers; default `$`. */
   readonly delimiter: string;
   /**
-   * Opens a table (seed: "open table" takes a namespace input): describes it, by default with
+   * Opens a table (service description: "open table" takes a namespace input): describes it, by default with
    * its version and schema when it has data, and returns a handle whose table methods need no
    * identifier. Throws 1, 4, 8, 11, 13, 22.
    */
@@ -94,7 +94,7 @@ export function namespaceOver(transport: Transport): Namespace {
     delimiter: transport.delimiter,
     close: () => transport.close(),
     async openTable(input: OpenTableInput): Promise<TableHandle> {
-      // Open is the seed's fourth method with a namespace input; it describes the table by either form.
+      // Open is the service description's fourth method with a namespace input; it describes the table by either form.
       const request = resolveRequest({ ...operations.describeTable, namespaceInput: true }, input as unknown as Input);
       const description = await namespace.describeTable(request as { id: string[] });
       return tableHandle(transport, request.id as string[], description);

@@ -38,7 +38,7 @@ export interface OperationEntry {
    */
   path: string;
   target: Target;
-  /** Table operations that also take `{ namespace, name }` instead of `id` (seed: create, open, drop, rename). */
+  /** Table operations that also take `{ namespace, name }` instead of `id` (service description: create, open, drop, rename). */
   namespaceInput?: boolean;
   body: BodyKind;
   /** Request fields `rest` sends as query parameters (arrays repeat the parameter). */
@@ -63,7 +63,7 @@ export interface OperationEntry {
   response: ResponseSpec;
 }
 
-/** A table named by its namespace and name (seed: "Client methods that accept a namespace input"). */
+/** A table named by its namespace and name (service description: "Client methods that accept a namespace input"). */
 export interface TableNameInput {
   /** Namespace path; default the root. */
   namespace?: string[];

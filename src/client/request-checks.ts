@@ -29,7 +29,7 @@ export function checkRequest(schema: TObject, request: Record<string, unknown>, 
 }
 
 /**
- * Refuses `.` and `..` as identifier parts. They are never valid names (seed: namespace paths),
+ * Refuses `.` and `..` as identifier parts. They are never valid names (service description: namespace paths),
  * and in REST a path segment of only dots is removed by URL normalisation before it is sent,
  * which would address a different route.
  */
@@ -43,7 +43,7 @@ export function checkIdentifier(id: readonly string[] | undefined): void {
 const tokenPattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
- * `context` entries travel as `x-svc-ctx-<key>` headers in REST (seed: Context), so both
+ * `context` entries travel as `x-svc-ctx-<key>` headers in REST (service description: Context), so both
  * implementations accept only keys and values a header can carry.
  */
 export function checkContext(context: unknown): Record<string, string> {

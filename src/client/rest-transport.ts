@@ -95,7 +95,7 @@ export class RestTransport implements Transport {
 
 /**
  * The JSON body: the request model without what travels elsewhere (identity and context as
- * headers, spec/endpoints.md §0.1 and seed: Context; path arguments in the URL), or the bare
+ * headers, spec/endpoints.md §0.1 and the service description: Context; path arguments in the URL), or the bare
  * `bodyField` value.
  */
 function jsonBodyOf(entry: OperationEntry, request: PreparedCall["request"]): unknown {

@@ -1,5 +1,5 @@
 /**
- * @module Lance field paths (spec/endpoints.md §0.6, seed "Update rows"): dot-separated segments;
+ * @module Lance field paths (spec/endpoints.md §0.6, service description "Update rows"): dot-separated segments;
  * a segment holding a dot is wrapped in backticks; a backtick inside a quoted segment is doubled.
  */
 import { EngineError } from "./engine-errors.js";

@@ -1,5 +1,5 @@
 /**
- * @module Which database (tenant) a request addresses (seed: Authentication §3): the
+ * @module Which database (tenant) a request addresses (service description: Authentication §3): the
  * `x-svc-database` header (or the LanceDB client's `x-lancedb-database`), else the first label of
  * the Host name when it names a database. `x-svc-database-prefix` (`x-lancedb-database-prefix`)
  * picks one of several databases behind one endpoint: `<base>.<prefix>` when a base is named by

@@ -1,5 +1,5 @@
 /**
- * Real clients against an auth-required Quiver: the seed's connection check over plain HTTP,
+ * Real clients against an auth-required Quiver: the service description's connection check over plain HTTP,
  * and the LanceDB client in mode B (`db://NAME` with an API key) and mode A (REST namespace
  * with an `x-api-key` header).
  */
@@ -10,7 +10,7 @@ import { arrowStream } from "../helpers/arrow.js";
 import { expectError, expectJson } from "../helpers/test-server.js";
 import { addDatabase, apiKey, startAuthServer } from "./auth-helpers.js";
 
-test("Connection check (seed: Authentication §6) with x-api-key and x-svc-database: list, create, list again → the table appears", async (t) => {
+test("Connection check (service description: Authentication §6) with x-api-key and x-svc-database: list, create, list again → the table appears", async (t) => {
   const server = await startAuthServer();
   t.after(() => server.close());
   await addDatabase(server, "demo");

@@ -1,6 +1,5 @@
 /**
- * Each way a caller can present credentials, and each way they can be wrong (issue: Must show,
- * credential paths). Spec codes: 16 Unauthenticated (401), 15 PermissionDenied (403).
+ * Each way a caller can present credentials, and each way they can be wrong. Spec codes: 16 Unauthenticated (401), 15 PermissionDenied (403).
  */
 import assert from "node:assert/strict";
 import test from "node:test";

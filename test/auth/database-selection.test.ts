@@ -1,5 +1,5 @@
 /**
- * How a request selects its database (seed: Authentication §3): header, prefix header, Host
+ * How a request selects its database (service description: Authentication §3): header, prefix header, Host
  * label, or the caller's own database when it names none.
  */
 import assert from "node:assert/strict";

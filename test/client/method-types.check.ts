@@ -12,7 +12,7 @@ export async function methodTypes(ns: Namespace, data: Table): Promise<void> {
   // @ts-expect-error limit is an integer, not a string
   await ns.listNamespaces({ limit: "10" });
 
-  // Table operations need an identifier; the seed's four also take { namespace, name }.
+  // Table operations need an identifier; the service description's four also take { namespace, name }.
   await ns.describeTable({ id: ["a", "t"], version: 1 });
   // @ts-expect-error DescribeTable takes no namespace input
   await ns.describeTable({ namespace: ["a"], name: "t" });

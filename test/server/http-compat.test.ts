@@ -55,7 +55,7 @@ test("HTTP compatibility", async (t) => {
     assert.deepEqual((await expectJson(await server.get("/v1/namespace/table/list?delimiter=."))).tables, ["t1"]);
   });
 
-  await t.test("the seed's connection check: list /v1/tables, create via /v1/tables/{name}, list again", async () => {
+  await t.test("the service description's connection check: list /v1/tables, create via /v1/tables/{name}, list again", async () => {
     const before = await expectJson(await server.get("/v1/tables"));
     assert.ok(!before.tables.includes("checked"));
     await expectJson(await server.upload("/v1/tables/checked", arrowStream({ ok: Int32Array.from([1]) })));

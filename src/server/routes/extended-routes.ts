@@ -1,5 +1,5 @@
 /**
- * @module The managed deployment's extended API (seed: Extended API): `GET /v1/tables` and
+ * @module The managed deployment's extended API (service description: Extended API): `GET /v1/tables` and
  * `POST /v1/tables/{table_name}` with an Arrow stream body, used by its connection check.
  */
 import type { FastifyInstance } from "fastify";
