@@ -21,19 +21,8 @@ export interface AuditEntry {
   context: Record<string, string>;
 }
 
-export interface AuditRecord {
-  id: string;
-  at: number;
-  database: string | null;
-  principal: string;
-  operation: string;
-  target: string;
-  outcome: string;
-  status: number;
-  error_code: number | null;
-  request_id: string;
-  context: Record<string, string>;
-}
+/** An audit row as the admin API answers it: the context as a map, not JSON text. */
+export type AuditRecord = Omit<AuditRow, "context"> & { context: Record<string, string> };
 
 export async function recordAudit(store: Store, entry: AuditEntry, at = Date.now()): Promise<void> {
   await store.rows.insertAuditRecord({

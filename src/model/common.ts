@@ -68,3 +68,6 @@ export const ErrorResponse = Type.Object(
   { title: "ErrorResponse" },
 );
 export type ErrorResponse = Static<typeof ErrorResponse>;
+
+/** The query string of routes whose only parameter is the identifier delimiter (default `$`). */
+export const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });

@@ -2,13 +2,11 @@
  * @module Branch routes (spec/endpoints.md §9).
  */
 import type { FastifyInstance } from "fastify";
-import { Type } from "@sinclair/typebox";
 import * as M from "../../model/index.js";
 import { defineOperation } from "../route-kit.js";
 import type { ServerServices } from "../services.js";
 
 const tag = "Branch";
-const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
 
 export function branchRoutes(app: FastifyInstance, services: ServerServices): void {
   defineOperation<unknown, M.ListTableBranchesQuery>(
@@ -39,7 +37,7 @@ export function branchRoutes(app: FastifyInstance, services: ServerServices): vo
       methods: ["POST"],
       url: "/v1/table/:id/branches/create",
       body: { kind: "json", schema: M.CreateTableBranchRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.CreateTableBranchResponse },
       access: "write",
     },
@@ -56,7 +54,7 @@ export function branchRoutes(app: FastifyInstance, services: ServerServices): vo
       methods: ["POST"],
       url: "/v1/table/:id/branches/delete",
       body: { kind: "json", schema: M.DeleteTableBranchRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.DeleteTableBranchResponse },
       access: "write",
     },

@@ -3,14 +3,12 @@
  * Arrow IPC stream with their parameters in the query string; update and delete take JSON.
  */
 import type { FastifyInstance } from "fastify";
-import { Type } from "@sinclair/typebox";
 import * as M from "../../model/index.js";
 import { defineOperation } from "../route-kit.js";
 import type { ServerServices } from "../services.js";
 import { arrowBody } from "./table-routes.js";
 
 const tag = "Data";
-const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
 
 export function dataRoutes(app: FastifyInstance, services: ServerServices): void {
   defineOperation<unknown, M.InsertIntoTableQuery>(
@@ -60,7 +58,7 @@ export function dataRoutes(app: FastifyInstance, services: ServerServices): void
       methods: ["POST"],
       url: "/v1/table/:id/update",
       body: { kind: "json", schema: M.UpdateTableRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.UpdateTableResponse },
       access: "write",
     },
@@ -77,7 +75,7 @@ export function dataRoutes(app: FastifyInstance, services: ServerServices): void
       methods: ["POST"],
       url: "/v1/table/:id/delete",
       body: { kind: "json", schema: M.DeleteFromTableRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.DeleteFromTableResponse },
       access: "write",
     },

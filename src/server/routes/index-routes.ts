@@ -9,7 +9,6 @@ import { defineOperation } from "../route-kit.js";
 import type { ServerServices } from "../services.js";
 
 const tag = "Index";
-const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
 /** Builds and drops take `wait=false` to run as a job (docs/jobs.md). */
 const IndexJobQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })), wait: Type.Optional(Type.Boolean()) });
 type WaitQuery = { wait?: boolean };
@@ -65,7 +64,7 @@ export function indexRoutes(app: FastifyInstance, services: ServerServices): voi
       methods: ["POST"],
       url: "/v1/table/:id/index/list",
       body: { kind: "json", schema: M.ListTableIndicesRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.ListTableIndicesResponse },
       access: "read",
     },
@@ -82,7 +81,7 @@ export function indexRoutes(app: FastifyInstance, services: ServerServices): voi
       methods: ["GET", "POST"],
       url: "/v1/table/:id/index/:index_name/stats",
       body: { kind: "json", schema: M.DescribeTableIndexStatsRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.DescribeTableIndexStatsResponse },
       access: "read",
     },

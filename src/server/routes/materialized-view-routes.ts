@@ -3,13 +3,11 @@
  * at the legacy `/v1/table/{id}/refresh`).
  */
 import type { FastifyInstance } from "fastify";
-import { Type } from "@sinclair/typebox";
 import * as M from "../../model/index.js";
 import { defineOperation } from "../route-kit.js";
 import type { ServerServices } from "../services.js";
 
 const tag = "MaterializedView";
-const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
 
 export function materializedViewRoutes(app: FastifyInstance, services: ServerServices): void {
   defineOperation<M.CreateMaterializedViewRequest>(
@@ -22,7 +20,7 @@ export function materializedViewRoutes(app: FastifyInstance, services: ServerSer
       methods: ["POST"],
       url: "/v1/materialized_view/:id/create",
       body: { kind: "json", schema: M.CreateMaterializedViewRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.CreateMaterializedViewResponse },
       successStatus: 201,
       access: "write",
@@ -41,7 +39,7 @@ export function materializedViewRoutes(app: FastifyInstance, services: ServerSer
       url: "/v1/materialized_view/:id/refresh",
       aliases: ["/v1/table/:id/refresh"],
       body: { kind: "json", schema: M.RefreshMaterializedViewRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.RefreshMaterializedViewResponse },
       successStatus: 202,
       access: "write",

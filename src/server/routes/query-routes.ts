@@ -9,7 +9,6 @@ import { defineOperation } from "../route-kit.js";
 import type { ServerServices } from "../services.js";
 
 const tag = "Data";
-const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
 
 export function queryRoutes(app: FastifyInstance, services: ServerServices): void {
   defineOperation<M.QueryTableRequest>(
@@ -22,7 +21,7 @@ export function queryRoutes(app: FastifyInstance, services: ServerServices): voi
       methods: ["POST"],
       url: "/v1/table/:id/query",
       body: { kind: "json", schema: M.QueryTableRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "arrow-file" },
       access: "read",
     },
@@ -44,7 +43,7 @@ export function queryRoutes(app: FastifyInstance, services: ServerServices): voi
       methods: ["GET", "POST"],
       url: "/v1/table/:id/count_rows",
       body: { kind: "json", schema: M.CountTableRowsRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "integer" },
       access: "read",
     },
@@ -61,7 +60,7 @@ export function queryRoutes(app: FastifyInstance, services: ServerServices): voi
       methods: ["POST"],
       url: "/v1/table/:id/explain_plan",
       body: { kind: "json", schema: M.ExplainTableQueryPlanRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "string" },
       access: "read",
     },
@@ -95,7 +94,7 @@ export function queryRoutes(app: FastifyInstance, services: ServerServices): voi
       methods: ["GET", "POST"],
       url: "/v1/table/:id/stats",
       body: { kind: "json", schema: M.GetTableStatsRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.GetTableStatsResponse },
       access: "read",
     },

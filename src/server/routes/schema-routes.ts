@@ -2,13 +2,11 @@
  * @module Schema evolution routes (spec/endpoints.md §3.10, §6.1–6.4).
  */
 import type { FastifyInstance } from "fastify";
-import { Type } from "@sinclair/typebox";
 import * as M from "../../model/index.js";
 import { defineOperation } from "../route-kit.js";
 import type { ServerServices } from "../services.js";
 
 const tag = "Table";
-const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
 
 export function schemaRoutes(app: FastifyInstance, services: ServerServices): void {
   defineOperation<M.AlterTableAddColumnsRequest>(
@@ -21,7 +19,7 @@ export function schemaRoutes(app: FastifyInstance, services: ServerServices): vo
       methods: ["POST"],
       url: "/v1/table/:id/add_columns",
       body: { kind: "json", schema: M.AlterTableAddColumnsRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.AlterTableAddColumnsResponse },
       access: "write",
     },
@@ -38,7 +36,7 @@ export function schemaRoutes(app: FastifyInstance, services: ServerServices): vo
       methods: ["POST"],
       url: "/v1/table/:id/alter_columns",
       body: { kind: "json", schema: M.AlterTableAlterColumnsRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.AlterTableAlterColumnsResponse },
       access: "write",
     },
@@ -55,7 +53,7 @@ export function schemaRoutes(app: FastifyInstance, services: ServerServices): vo
       methods: ["POST"],
       url: "/v1/table/:id/drop_columns",
       body: { kind: "json", schema: M.AlterTableDropColumnsRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.AlterTableDropColumnsResponse },
       access: "write",
     },
@@ -72,7 +70,7 @@ export function schemaRoutes(app: FastifyInstance, services: ServerServices): vo
       methods: ["POST"],
       url: "/v1/table/:id/update_field_metadata",
       body: { kind: "json", schema: M.UpdateFieldMetadataRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.UpdateFieldMetadataResponse },
       access: "write",
     },

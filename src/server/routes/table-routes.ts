@@ -2,7 +2,7 @@
  * @module Table metadata routes (spec/endpoints.md §2.7, §3, §5.1).
  */
 import type { FastifyInstance } from "fastify";
-import { Type, type Static } from "@sinclair/typebox";
+import type { Static } from "@sinclair/typebox";
 import * as M from "../../model/index.js";
 import { jsonMapParam } from "../query-json.js";
 import { defineOperation } from "../route-kit.js";
@@ -10,7 +10,6 @@ import type { ServerServices } from "../services.js";
 import type { Readable } from "node:stream";
 
 const tag = "Table";
-const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
 type CreateTableQuery = Static<typeof M.CreateTableQuery>;
 type DescribeTableQuery = Static<typeof M.DescribeTableQuery>;
 
@@ -42,7 +41,7 @@ export function tableRoutes(app: FastifyInstance, services: ServerServices): voi
       methods: ["POST"],
       url: "/v1/table/:id/register",
       body: { kind: "json", schema: M.RegisterTableRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.RegisterTableResponse },
       access: "write",
     },
@@ -89,7 +88,7 @@ export function tableRoutes(app: FastifyInstance, services: ServerServices): voi
       methods: ["POST"],
       url: "/v1/table/:id/exists",
       body: { kind: "json", schema: M.TableExistsRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "empty" },
       access: "read",
     },
@@ -106,7 +105,7 @@ export function tableRoutes(app: FastifyInstance, services: ServerServices): voi
       methods: ["POST"],
       url: "/v1/table/:id/drop",
       body: { kind: "none" },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.DropTableResponse },
       access: "write",
     },
@@ -123,7 +122,7 @@ export function tableRoutes(app: FastifyInstance, services: ServerServices): voi
       methods: ["POST"],
       url: "/v1/table/:id/deregister",
       body: { kind: "json", schema: M.DeregisterTableRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.DeregisterTableResponse },
       access: "write",
     },
@@ -140,7 +139,7 @@ export function tableRoutes(app: FastifyInstance, services: ServerServices): voi
       methods: ["POST"],
       url: "/v1/table/:id/restore",
       body: { kind: "json", schema: M.RestoreTableRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.RestoreTableResponse },
       access: "write",
     },
@@ -157,7 +156,7 @@ export function tableRoutes(app: FastifyInstance, services: ServerServices): voi
       methods: ["POST"],
       url: "/v1/table/:id/rename",
       body: { kind: "json", schema: M.RenameTableRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.RenameTableResponse },
       access: "write",
     },
@@ -176,7 +175,7 @@ export function tableRoutes(app: FastifyInstance, services: ServerServices): voi
       // Older clients call the deprecated CreateEmptyTable, which now means DeclareTable.
       aliases: ["/v1/table/:id/create-empty"],
       body: { kind: "json", schema: M.DeclareTableRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.DeclareTableResponse },
       access: "write",
     },

@@ -2,7 +2,6 @@
  * @module Tag routes (spec/endpoints.md §8).
  */
 import type { FastifyInstance } from "fastify";
-import { Type } from "@sinclair/typebox";
 import * as M from "../../model/index.js";
 import { isCloudClientRequest } from "../cloud-client.js";
 import { defineOperation } from "../route-kit.js";
@@ -10,7 +9,6 @@ import type { ServerServices } from "../services.js";
 
 const tag = "Tag";
 
-const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
 
 export function tagRoutes(app: FastifyInstance, services: ServerServices): void {
   defineOperation<unknown, M.ListTableTagsQuery>(
@@ -45,7 +43,7 @@ export function tagRoutes(app: FastifyInstance, services: ServerServices): void 
       methods: ["POST"],
       url: "/v1/table/:id/tags/version",
       body: { kind: "json", schema: M.GetTableTagVersionRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.GetTableTagVersionResponse },
       access: "read",
     },
@@ -62,7 +60,7 @@ export function tagRoutes(app: FastifyInstance, services: ServerServices): void 
       methods: ["POST"],
       url: "/v1/table/:id/tags/create",
       body: { kind: "json", schema: M.CreateTableTagRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.CreateTableTagResponse },
       access: "write",
     },
@@ -79,7 +77,7 @@ export function tagRoutes(app: FastifyInstance, services: ServerServices): void 
       methods: ["POST"],
       url: "/v1/table/:id/tags/delete",
       body: { kind: "json", schema: M.DeleteTableTagRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.DeleteTableTagResponse },
       access: "write",
     },
@@ -96,7 +94,7 @@ export function tagRoutes(app: FastifyInstance, services: ServerServices): void 
       methods: ["POST"],
       url: "/v1/table/:id/tags/update",
       body: { kind: "json", schema: M.UpdateTableTagRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.UpdateTableTagResponse },
       access: "write",
     },

@@ -4,13 +4,11 @@
  * (spec/concepts.md §2).
  */
 import type { FastifyInstance } from "fastify";
-import { Type } from "@sinclair/typebox";
 import * as M from "../../model/index.js";
 import { defineOperation } from "../route-kit.js";
 import type { ServerServices } from "../services.js";
 
 const tag = "Transaction";
-const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
 
 function transactionIdOf(params: unknown): string {
   return (params as { transaction_id: string }).transaction_id;
@@ -27,7 +25,7 @@ export function transactionRoutes(app: FastifyInstance, services: ServerServices
       methods: ["POST"],
       url: "/v1/transaction/:transaction_id/describe",
       body: { kind: "json", schema: M.DescribeTransactionRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.DescribeTransactionResponse },
       access: "read",
     },
@@ -44,7 +42,7 @@ export function transactionRoutes(app: FastifyInstance, services: ServerServices
       methods: ["POST"],
       url: "/v1/transaction/:transaction_id/alter",
       body: { kind: "json", schema: M.AlterTransactionRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.AlterTransactionResponse },
       access: "write",
     },

@@ -3,13 +3,11 @@
  * atomic multi-table commits.
  */
 import type { FastifyInstance } from "fastify";
-import { Type } from "@sinclair/typebox";
 import * as M from "../../model/index.js";
 import { defineOperation } from "../route-kit.js";
 import type { ServerServices } from "../services.js";
 
 const tag = "Table";
-const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
 
 export function versionRoutes(app: FastifyInstance, services: ServerServices): void {
   defineOperation<unknown, M.ListTableVersionsQuery>(
@@ -40,7 +38,7 @@ export function versionRoutes(app: FastifyInstance, services: ServerServices): v
       methods: ["POST"],
       url: "/v1/table/:id/version/create",
       body: { kind: "json", schema: M.CreateTableVersionRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.CreateTableVersionResponse },
       access: "write",
     },
@@ -57,7 +55,7 @@ export function versionRoutes(app: FastifyInstance, services: ServerServices): v
       methods: ["POST"],
       url: "/v1/table/:id/version/describe",
       body: { kind: "json", schema: M.DescribeTableVersionRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.DescribeTableVersionResponse },
       access: "read",
     },
@@ -74,7 +72,7 @@ export function versionRoutes(app: FastifyInstance, services: ServerServices): v
       methods: ["POST"],
       url: "/v1/table/:id/version/delete",
       body: { kind: "json", schema: M.BatchDeleteTableVersionsRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.BatchDeleteTableVersionsResponse },
       access: "write",
     },
@@ -91,7 +89,7 @@ export function versionRoutes(app: FastifyInstance, services: ServerServices): v
       methods: ["POST"],
       url: "/v1/table/version/batch-create",
       body: { kind: "json", schema: M.BatchCreateTableVersionsRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.BatchCreateTableVersionsResponse },
       access: "write",
     },
@@ -108,7 +106,7 @@ export function versionRoutes(app: FastifyInstance, services: ServerServices): v
       methods: ["POST"],
       url: "/v1/table/batch-commit",
       body: { kind: "json", schema: M.BatchCommitTablesRequest },
-      querystring: DelimiterQuery,
+      querystring: M.DelimiterQuery,
       response: { kind: "json", schema: M.BatchCommitTablesResponse },
       access: "write",
     },
