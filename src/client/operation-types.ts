@@ -7,6 +7,7 @@
  */
 import { type Static, type TObject, type TProperties, type TSchema, Type } from "@sinclair/typebox";
 import type { Table } from "apache-arrow";
+import type { ResponseShape } from "../model/wire-shapes.js";
 import type { ArrowInput } from "./arrow-io.js";
 
 export type HttpMethod = "GET" | "POST";
@@ -20,13 +21,8 @@ export type BodyKind = "json" | "arrow" | "none";
  */
 export type Target = "namespace" | "table" | "none";
 
-/** What a success answer holds, and what the method resolves with. */
-export type ResponseSpec =
-  | { kind: "json"; schema: TSchema }
-  | { kind: "arrow-file" }
-  | { kind: "integer" }
-  | { kind: "string" }
-  | { kind: "empty" };
+/** What a success answer holds, and what the method resolves with (the server's own shapes). */
+export type ResponseSpec = ResponseShape;
 
 export interface OperationEntry {
   /** The spec's operation name (the server's OpenAPI operationId). */

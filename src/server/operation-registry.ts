@@ -6,14 +6,8 @@ import type { TSchema } from "@sinclair/typebox";
 
 export type Access = "read" | "write" | "admin";
 
-/** What the success body is: JSON of a model, or one of the spec's non-JSON shapes. */
-export type ResponseShape =
-  | { kind: "json"; schema: TSchema }
-  | { kind: "arrow-file" }
-  | { kind: "arrow-stream" }
-  | { kind: "integer" }
-  | { kind: "string" }
-  | { kind: "empty" };
+export type { ResponseShape } from "../model/wire-shapes.js";
+import type { ResponseShape } from "../model/wire-shapes.js";
 
 export type BodyShape = { kind: "json"; schema: TSchema } | { kind: "arrow" } | { kind: "none" };
 
