@@ -82,7 +82,12 @@ export async function call(method, path, { body, query, as = "json" } = {}) {
   } catch (error) {
     throw new ApiError(0, null, `the server did not answer (${error.message})`);
   }
-  if (!response.ok) throw await errorOf(response);
+  if (!response.ok) {
+    const error = await errorOf(response);
+    // The page offers the connection settings when the server asks for credentials.
+    if (response.status === 401) window.dispatchEvent(new CustomEvent("quiver:unauthenticated"));
+    throw error;
+  }
   if (as === "bytes") return new Uint8Array(await response.arrayBuffer());
   const text = await response.text();
   return text === "" ? undefined : JSON.parse(text);

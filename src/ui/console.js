@@ -75,6 +75,10 @@ document.getElementById("forget").addEventListener("click", () => {
   render(false);
 });
 
+window.addEventListener("quiver:unauthenticated", () => {
+  document.querySelector("details.connection").open = true;
+});
+
 keyInput.value = connection.apiKey;
 databaseInput.value = connection.database;
 showConnection();

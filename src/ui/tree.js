@@ -7,7 +7,10 @@ import { api } from "./api.js";
 import { errorBox, h, replaceChildren } from "./dom.js";
 import { namespaceHref, tableHref } from "./routes.js";
 
-/** Lists every page of `list` into `into`, adding a "more" button while a page token remains. */
+/**
+ * Lists the first page of `list` into `into`, adding a "more" button while a page token
+ * remains; answers false when that first page failed (its error is shown in its place).
+ */
 async function pageInto(into, label, list, render) {
   const load = async (token, button) => {
     try {
@@ -19,11 +22,13 @@ async function pageInto(into, label, list, render) {
         more.addEventListener("click", () => load(page.next, more));
         into.append(h("li", {}, more));
       }
+      return true;
     } catch (error) {
       into.append(h("li", {}, errorBox(error, `Listing ${label}`)));
+      return false;
     }
   };
-  await load(undefined, undefined);
+  return load(undefined, undefined);
 }
 
 function tableItem(parent, name) {
@@ -44,14 +49,17 @@ function namespaceItem(parts, { expanded = false } = {}) {
     if (open && !loaded) {
       loaded = true;
       group.setAttribute("aria-busy", "true");
-      await pageInto(group, "namespaces", async (token) => {
+      const listed = await pageInto(group, "namespaces", async (token) => {
         const page = await api.listNamespaces(parts, token);
         return { items: page.namespaces, next: page.page_token };
       }, (child) => namespaceItem([...parts, child]));
-      await pageInto(group, "tables", async (token) => {
-        const page = await api.listTables(parts, token);
-        return { items: page.tables, next: page.page_token };
-      }, (table) => tableItem(parts, table));
+      // A namespace that could not be listed would only repeat the same error for its tables.
+      if (listed) {
+        await pageInto(group, "tables", async (token) => {
+          const page = await api.listTables(parts, token);
+          return { items: page.tables, next: page.page_token };
+        }, (table) => tableItem(parts, table));
+      }
       if (group.children.length === 0) group.append(h("li", { class: "muted empty" }, "empty"));
       group.removeAttribute("aria-busy");
     }
