@@ -41,7 +41,8 @@ async function showHealth() {
 }
 
 function render(moveFocus) {
-  const route = parseRoute(location.hash);
+  // A fragment that is no route (the skip link's `#main`) keeps the view, or opens the root.
+  const route = parseRoute(location.hash) ?? (main.childElementCount === 0 ? { view: "namespace", parts: [] } : null);
   if (route === null) return;
   const section = route.view === "jobs" ? "jobs" : "namespace";
   for (const link of document.querySelectorAll("[data-section]")) {
