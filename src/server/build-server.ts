@@ -30,6 +30,7 @@ import { dataRoutes } from "./routes/data-routes.js";
 import { indexRoutes } from "./routes/index-routes.js";
 import { queryRoutes } from "./routes/query-routes.js";
 import { schemaRoutes } from "./routes/schema-routes.js";
+import { consoleRoutes } from "./routes/console-routes.js";
 
 export interface BuildServerOptions {
   registry: CatalogRegistry;
@@ -94,5 +95,6 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   transactionRoutes(app, services);
   materializedViewRoutes(app, services);
   jobRoutes(app, services);
+  consoleRoutes(app);
   return app;
 }

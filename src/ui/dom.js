@@ -1,0 +1,115 @@
+/**
+ * Small DOM helpers. Every piece of server data enters the page as text nodes or attribute
+ * values, never as markup, so a table or namespace name cannot inject anything.
+ */
+
+/** `h("a", { href: "#/x", class: "link" }, "text", child)`; `on*` attributes become listeners. */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") element.addEventListener(name.slice(2), value);
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+function append(element, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+}
+
+export function replaceChildren(element, ...children) {
+  element.replaceChildren();
+  append(element, children);
+}
+
+/** A value as display text: bigints, nested lists and objects, long vectors shortened. */
+export function formatValue(value) {
+  if (value === null || value === undefined) return "null";
+  if (Array.isArray(value)) {
+    const shown = value.slice(0, 8).map(formatValue).join(", ");
+    return `[${shown}${value.length > 8 ? `, … ${value.length - 8} more` : ""}]`;
+  }
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
+  if (typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${k}: ${formatValue(v)}`).join(", ")}}`;
+  return String(value);
+}
+
+export function formatBytes(bytes) {
+  if (typeof bytes !== "number") return "–";
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+export function formatTime(millis) {
+  if (typeof millis !== "number") return "–";
+  return new Date(millis).toLocaleString();
+}
+
+/** A `<table>` with a caption, column headers and rows of cells (text or nodes). */
+export function dataTable(caption, headers, rows, { empty = "None." } = {}) {
+  if (rows.length === 0) return h("p", { class: "muted" }, `${caption}: ${empty}`);
+  return h(
+    "div",
+    { class: "table-scroll", tabindex: 0, role: "region", "aria-label": caption },
+    h(
+      "table",
+      {},
+      h("caption", {}, caption),
+      h("thead", {}, h("tr", {}, headers.map((header) => h("th", { scope: "col" }, header)))),
+      h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((cell) => h("td", {}, cell))))),
+    ),
+  );
+}
+
+/** A definition list of label → value; values that are undefined are left out. */
+export function facts(entries) {
+  return h(
+    "dl",
+    { class: "facts" },
+    entries.filter(([, value]) => value !== undefined).map(([label, value]) => [h("dt", {}, label), h("dd", {}, value ?? "–")]),
+  );
+}
+
+/** A map of string properties as a two-column table. */
+export function propertiesTable(caption, properties) {
+  const entries = Object.entries(properties ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  return dataTable(caption, ["Key", "Value"], entries, { empty: "none set" });
+}
+
+/** An error box showing the spec's code, its name and the server's message. */
+export function errorBox(error, doing) {
+  const heading = error.code === null || error.code === undefined
+    ? `${doing} failed`
+    : `${doing} failed: code ${error.code} (${error.codeName})`;
+  return h(
+    "div",
+    { class: "error", role: "alert" },
+    h("strong", {}, heading),
+    h("p", {}, error.message || "(no message)"),
+    error.status ? h("p", { class: "muted" }, `HTTP ${error.status}`) : null,
+  );
+}
+
+/** Runs `load` and shows its result in `container`, or the error, with a busy state meanwhile. */
+export async function loadInto(container, doing, load) {
+  container.setAttribute("aria-busy", "true");
+  replaceChildren(container, h("p", { class: "muted" }, `${doing}…`));
+  try {
+    replaceChildren(container, await load());
+  } catch (error) {
+    replaceChildren(container, errorBox(error, doing));
+  } finally {
+    container.removeAttribute("aria-busy");
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The console's locations, kept in the URL fragment so reloads, bookmarks and the back button
+ * work: `#/ns/a/b` (a namespace), `#/table/a/b/t` (a table), `#/jobs`.
+ */
+
+function pathOf(parts) {
+  return parts.map(encodeURIComponent).join("/");
+}
+
+export function namespaceHref(parts) {
+  return `#/ns/${pathOf(parts)}`;
+}
+
+export function tableHref(parts, tab) {
+  return `#/table/${pathOf(parts)}${tab ? `?tab=${encodeURIComponent(tab)}` : ""}`;
+}
+
+export const jobsHref = "#/jobs";
+
+/** The view a fragment names, or null for fragments that are not routes (e.g. `#main`). */
+export function parseRoute(hash) {
+  if (hash === "" || hash === "#" || hash === "#/") return { view: "namespace", parts: [] };
+  if (!hash.startsWith("#/")) return null;
+  const [path, search = ""] = hash.slice(2).split("?", 2);
+  const [view, ...rest] = path.split("/");
+  let parts;
+  try {
+    parts = rest.filter((part) => part !== "").map(decodeURIComponent);
+  } catch {
+    return { view: "namespace", parts: [] };
+  }
+  switch (view) {
+    case "ns":
+      return { view: "namespace", parts };
+    case "table":
+      return parts.length > 0 ? { view: "table", parts, tab: new URLSearchParams(search).get("tab") } : { view: "namespace", parts: [] };
+    case "jobs":
+      return { view: "jobs" };
+    default:
+      return { view: "namespace", parts: [] };
+  }
+}

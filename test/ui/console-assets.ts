@@ -1,0 +1,13 @@
+/**
+ * Where the console's browser files live, for tests that load them outside a browser.
+ */
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** `src/ui/` of the checkout (tests run from `dist/test/ui/`). */
+export const uiFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../src/ui");
+
+/** Imports one of the console's browser modules (those that touch no DOM at load). */
+export async function importUiModule(name: string): Promise<any> {
+  return import(pathToFileURL(path.join(uiFolder, name)).href);
+}

@@ -1,0 +1,50 @@
+// The console's browser modules checked outside a browser: each parses, each import names a
+// served file, the error names match the server's code table, and fragments round-trip.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { ErrorCode } from "../../src/model/error-codes.js";
+import { importUiModule, uiFolder } from "./console-assets.js";
+
+const modules = readdirSync(uiFolder).filter((name) => name.endsWith(".js"));
+
+test("Every console module parses as JavaScript and imports only sibling modules that exist", () => {
+  for (const name of modules) {
+    const file = path.join(uiFolder, name);
+    execFileSync(process.execPath, ["--check", file]);
+    const source = readFileSync(file, "utf8");
+    for (const match of source.matchAll(/^import\s[^;]*?from\s+"([^"]+)";/gms)) {
+      const target = match[1] as string;
+      assert.match(target, /^\.\/[a-z-]+\.js$/, `${name} imports ${target}`);
+      assert.ok(modules.includes(target.slice(2)), `${name} imports missing ${target}`);
+    }
+  }
+});
+
+test("The console's error names → the same code → name table the server uses (spec/errors.md §2)", async () => {
+  const { ERROR_NAMES } = await importUiModule("api.js");
+  assert.deepEqual(
+    Object.fromEntries((ERROR_NAMES as string[]).map((name, code) => [name, code])),
+    { ...ErrorCode },
+  );
+});
+
+test("Console fragments: table and namespace hrefs parse back to their ids; unknown fragments are not routes", async () => {
+  const { namespaceHref, parseRoute, tableHref } = await importUiModule("routes.js");
+  assert.deepEqual(parseRoute(namespaceHref(["a", "b.c"])), { view: "namespace", parts: ["a", "b.c"] });
+  assert.deepEqual(parseRoute(namespaceHref([])), { view: "namespace", parts: [] });
+  assert.deepEqual(parseRoute(tableHref(["ns", "t-1"])), { view: "table", parts: ["ns", "t-1"], tab: null });
+  assert.deepEqual(parseRoute(tableHref(["t"], "rows")), { view: "table", parts: ["t"], tab: "rows" });
+  assert.deepEqual(parseRoute("#/jobs"), { view: "jobs" });
+  assert.deepEqual(parseRoute(""), { view: "namespace", parts: [] });
+  assert.equal(parseRoute("#main"), null);
+  assert.deepEqual(parseRoute("#/ns/%E0%A4%A"), { view: "namespace", parts: [] });
+});
+
+test("pathId of the console → the spec's path form: parts joined by $, percent-encoded; the root is %24", async () => {
+  const { pathId } = await importUiModule("api.js");
+  assert.equal(pathId([]), "%24");
+  assert.equal(pathId(["a", "b"]), "a%24b");
+});
