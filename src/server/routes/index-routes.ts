@@ -18,41 +18,30 @@ function indexNameOf(params: unknown): string {
 }
 
 export function indexRoutes(app: FastifyInstance, services: ServerServices): void {
-  defineOperation<M.CreateTableIndexRequest, WaitQuery>(
-    app,
-    services,
-    {
-      operationId: "CreateTableIndex",
-      summary: "Build a vector, scalar or full-text index",
-      tag,
-      methods: ["POST"],
-      url: "/v1/table/:id/create_index",
-      body: { kind: "json", schema: M.CreateTableIndexRequest },
-      querystring: IndexJobQuery,
-      response: { kind: "json", schema: M.CreateTableIndexResponse },
-      access: "write",
-    },
-    ({ catalog, id, body, query, request, reply, call }) =>
-      runsAsJob(request, body.wait, query.wait) ? accepted(reply, catalog.createTableIndexJob({ ...body, id }, call)) : catalog.createTableIndex({ ...body, id }, call),
-  );
-
-  defineOperation<M.CreateTableIndexRequest, WaitQuery>(
-    app,
-    services,
-    {
-      operationId: "CreateTableScalarIndex",
-      summary: "Build a scalar or full-text index",
-      tag,
-      methods: ["POST"],
-      url: "/v1/table/:id/create_scalar_index",
-      body: { kind: "json", schema: M.CreateTableIndexRequest },
-      querystring: IndexJobQuery,
-      response: { kind: "json", schema: M.CreateTableScalarIndexResponse },
-      access: "write",
-    },
-    ({ catalog, id, body, query, request, reply, call }) =>
-      runsAsJob(request, body.wait, query.wait) ? accepted(reply, catalog.createTableIndexJob({ ...body, id }, call)) : catalog.createTableScalarIndex({ ...body, id }, call),
-  );
+  // CreateTableScalarIndex is the spec's alias of CreateTableIndex for scalar types: one handler.
+  const builds = [
+    { operationId: "CreateTableIndex", summary: "Build a vector, scalar or full-text index", path: "create_index", response: M.CreateTableIndexResponse },
+    { operationId: "CreateTableScalarIndex", summary: "Build a scalar or full-text index", path: "create_scalar_index", response: M.CreateTableScalarIndexResponse },
+  ];
+  for (const build of builds) {
+    defineOperation<M.CreateTableIndexRequest, WaitQuery>(
+      app,
+      services,
+      {
+        operationId: build.operationId,
+        summary: build.summary,
+        tag,
+        methods: ["POST"],
+        url: `/v1/table/:id/${build.path}`,
+        body: { kind: "json", schema: M.CreateTableIndexRequest },
+        querystring: IndexJobQuery,
+        response: { kind: "json", schema: build.response },
+        access: "write",
+      },
+      ({ catalog, id, body, query, request, reply, call }) =>
+        runsAsJob(request, body.wait, query.wait) ? accepted(reply, catalog.createTableIndexJob({ ...body, id }, call)) : catalog.createTableIndex({ ...body, id }, call),
+    );
+  }
 
   defineOperation<M.ListTableIndicesRequest>(
     app,
