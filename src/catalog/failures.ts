@@ -21,6 +21,7 @@ const codeByKind: Record<EngineErrorKind, ErrorCodeValue> = {
   "schema-mismatch": ErrorCode.TableSchemaValidationError,
   "invalid-input": ErrorCode.InvalidInput,
   "commit-conflict": ErrorCode.ConcurrentModification,
+  "invalid-state": ErrorCode.InvalidTableState,
   unexpected: ErrorCode.Internal,
 };
 

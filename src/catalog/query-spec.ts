@@ -9,13 +9,21 @@ import type { FtsNode, FullTextSpec, QuerySpec } from "../engine/table-query.js"
 import type { QueryTableRequest } from "../model/query.js";
 import { invalidInput } from "./catalog-error.js";
 
-/** `k` at or above 2^53 cannot be exact in JSON numbers; the Cloud client sends i64::MAX for "no limit". */
-const unlimited = 2 ** 53;
+/**
+ * The engine counts rows in 32 bits: a `k` beyond that is "no limit" (the Cloud client sends
+ * i64::MAX for it), and an offset beyond it is refused rather than wrapped.
+ */
+const engineCountLimit = 2 ** 32;
+const distanceTypes = ["l2", "cosine", "dot", "hamming"];
 
 export function toQuerySpec(request: QueryTableRequest): QuerySpec {
   const spec: QuerySpec = { vectors: vectorsOf(request.vector) };
   const k = request.k;
-  if (k != null && k < unlimited) spec.limit = k;
+  if (k != null && k < engineCountLimit) spec.limit = k;
+  if (request.offset != null && request.offset >= engineCountLimit) throw invalidInput(`offset must be below ${engineCountLimit}`);
+  if (request.distance_type != null && !distanceTypes.includes(request.distance_type.toLowerCase())) {
+    throw invalidInput(`distance_type must be one of ${distanceTypes.join(", ")}; got ${JSON.stringify(request.distance_type)}`);
+  }
   const copy = <K extends keyof QuerySpec>(key: K, value: QuerySpec[K] | null | undefined) => {
     if (value !== undefined && value !== null) spec[key] = value;
   };

@@ -119,10 +119,15 @@ export async function updateTable(scope: CatalogScope, request: WithId<UpdateTab
         : { version: (await scope.engine.describeTable(row.location, ref)).version, rowsUpdated: 0 };
     let properties = fromJsonColumn(row.properties);
     if (request.properties) {
-      const wanted = { ...properties, ...request.properties };
+      const added = request.properties;
       try {
-        await scope.store.rows.updateTable(row.id, { properties: toJsonColumn(wanted), updated_at: Date.now() });
-        properties = wanted;
+        // Merge into the row as it is now, in one transaction: concurrent updates keep each other's keys.
+        properties = await scope.store.transaction(async (tx) => {
+          const current = await tx.findTableById(row.id);
+          const merged = { ...fromJsonColumn(current?.properties ?? row.properties), ...added };
+          await tx.updateTable(row.id, { properties: toJsonColumn(merged), updated_at: Date.now() });
+          return merged;
+        });
       } catch {
         properties = fromJsonColumn((await scope.store.rows.findTableById(row.id).catch(() => row))?.properties ?? row.properties);
       }

@@ -29,12 +29,13 @@ export function checkRequest(schema: TObject, request: Record<string, unknown>, 
 }
 
 /**
- * Refuses `.` and `..` as identifier parts. They are never valid names (service description: namespace paths),
- * and in REST a path segment of only dots is removed by URL normalisation before it is sent,
- * which would address a different route.
+ * Refuses empty, `.` and `..` identifier parts. They are never valid names (service description:
+ * namespace paths), and in REST an empty or dots-only path segment is dropped by URL
+ * normalisation before it is sent, which would address a different route.
  */
 export function checkIdentifier(id: readonly string[] | undefined): void {
   for (const part of id ?? []) {
+    if (part === "") throw NamespaceError.of("InvalidInput", "identifier parts must not be empty");
     if (part === "." || part === "..") throw NamespaceError.of("InvalidInput", `identifier part '${part}' is reserved`);
   }
 }

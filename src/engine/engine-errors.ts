@@ -16,6 +16,7 @@ export type EngineErrorKind =
   | "schema-mismatch"
   | "invalid-input"
   | "commit-conflict"
+  | "invalid-state"
   | "unexpected";
 
 export class EngineError extends Error {
@@ -40,6 +41,9 @@ const patterns: [RegExp, EngineErrorKind][] = [
   [/(column|field) .*(not found|does not exist)|no field named|schema error: .*not found|cannot find column/i, "column-not-found"],
   [/(was not found|dataset .*not found|not found.*dataset|no such file|does not exist)/i, "dataset-not-found"],
   [/schema (mismatch|is not compatible|does not match)|append with different schema|incompatible schema|cannot cast|unable to cast/i, "schema-mismatch"],
+  [/ref conflict|is referenced by/i, "invalid-state"],
+  [/top level field .* cannot contain/i, "invalid-input"],
+  [/divide by zero|arithmetic overflow|invalid distance type|invalid data type/i, "invalid-input"],
   [/commit conflict|retryable commit conflict|concurrent (write|commit)|was modified|preempted/i, "commit-conflict"],
   [/invalid (input|user input|argument)|sql parser|parse error|error during planning|syntax error|invalid expression|expected .* but found|unsupported/i, "invalid-input"],
   // Index builds the data cannot support: a type the index does not cover, too few rows to train.

@@ -36,8 +36,8 @@ export const maxPageLimit = 2_147_483_647;
 export const PageLimitValue = Type.Integer({ minimum: 0, maximum: maxPageLimit, description: "inclusive maximum of items per page; 0 or absent means no limit" });
 export const PageLimit = Nullable(PageLimitValue);
 
-/** A non-negative int64 carried as a JSON number. */
-export const Version = Type.Integer({ minimum: 0 });
+/** A non-negative version number; beyond 2^53 − 1 a JSON number would no longer be exact. */
+export const Version = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 
 /** Every request model carries identity, context and id (spec/endpoints.md §0.3). */
 export function RequestModel<P extends TProperties>(name: string, properties: P) {

@@ -39,8 +39,12 @@ function basicCredentials(request: FastifyRequest): { id: string; secret: string
   const decoded = Buffer.from(match[1] as string, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon < 0) return undefined;
-  // RFC 6749 §2.3.1: both parts are form-urlencoded before Basic encoding.
-  return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  // RFC 6749 §2.3.1: both parts are form-urlencoded before Basic encoding; a bad escape is no credential.
+  try {
+    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    return undefined;
+  }
 }
 
 export function oauthRoutes(app: FastifyInstance, services: ServerServices, gate: AuthGate): void {

@@ -1,7 +1,8 @@
 /**
- * @module Cancellation. A queued job is cancelled at once. A running job gets
- * `cancel_requested`; its worker sees it at the next heartbeat or item boundary, undoes its
- * partial work and then calls `markJobCancelled`. Finished jobs are left as they are.
+ * @module Cancellation. A queued job that never ran is cancelled at once. A running job, or a
+ * queued one that ran before (waiting for a retry, with partial work to undo), gets
+ * `cancel_requested` and is made due now; its worker undoes the partial work and then calls
+ * `markJobCancelled`. Finished jobs are left as they are.
  */
 import type { Kysely } from "kysely";
 import type { Database } from "../../schema.js";
@@ -15,6 +16,7 @@ export async function requestJobCancel(db: Kysely<Database>, database: string, i
     .where("database", "=", database)
     .where("id", "=", id)
     .where("status", "=", "queued")
+    .where("attempts", "=", 0)
     .execute();
   await db
     .updateTable("jobs")
@@ -22,6 +24,14 @@ export async function requestJobCancel(db: Kysely<Database>, database: string, i
     .where("database", "=", database)
     .where("id", "=", id)
     .where("status", "=", "running")
+    .execute();
+  await db
+    .updateTable("jobs")
+    .set({ cancel_requested: 1, run_at: now, updated_at: now })
+    .where("database", "=", database)
+    .where("id", "=", id)
+    .where("status", "=", "queued")
+    .where("attempts", ">", 0)
     .execute();
   const row = await db.selectFrom("jobs").select("status").where("database", "=", database).where("id", "=", id).executeTakeFirst();
   return row?.status;
