@@ -209,9 +209,16 @@ class ViewAppender {
   ) {}
 
   async push(rows: RecordBatch): Promise<void> {
+    const sourceIds = rows.getChild(sourceRowIdColumn);
     let offset = 0;
     while (offset < rows.numRows) {
-      const take = Math.min(rows.numRows - offset, this.options.maxRowsPerFragment - this.pendingRows);
+      let take = Math.min(rows.numRows - offset, this.options.maxRowsPerFragment - this.pendingRows);
+      // All rows of one source row go into one append (a fragment may run a little over its
+      // cap): a retried item counts a source row as written once any of its rows is, so a source
+      // row split across appends could lose the rest of its rows after a crash.
+      if (sourceIds) {
+        while (offset + take < rows.numRows && sourceIds.get(offset + take) === sourceIds.get(offset + take - 1)) take += 1;
+      }
       this.pending.push(offset === 0 && take === rows.numRows ? rows : rows.slice(offset, offset + take));
       this.pendingRows += take;
       offset += take;
