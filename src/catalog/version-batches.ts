@@ -22,7 +22,7 @@ import { describeTable, splitTableId } from "./identifiers.js";
 import { requireTable } from "./lookups.js";
 import { declareTableIn } from "./table-create.js";
 import { recordTransaction } from "./transactions.js";
-import { type PlannedVersion, type VersionEntry, finalizeCommitted, insertVersionEntry, validateVersionEntry } from "./version-commit.js";
+import { type PlannedVersion, type VersionEntry, finalizeCommitted, insertVersionEntry, refuseSharedStagedManifests, validateVersionEntry } from "./version-commit.js";
 import { branchKey, requireBranch } from "./version-records.js";
 import { deletableVersions } from "./versions.js";
 
@@ -62,6 +62,7 @@ export async function batchCreateTableVersions(
       });
       const planned: PlannedVersion[] = [];
       for (const entry of entries) planned.push(await insertVersionEntry(tx, scope, entry, transactionId));
+      refuseSharedStagedManifests(planned);
       return { planned, transactionId };
     });
     // finalize
@@ -106,6 +107,7 @@ export async function batchCommitTables(scope: CatalogScope, request: BatchCommi
       });
       const pending: PendingResult[] = [];
       for (const op of operations) pending.push(await applyOperation(tx, scope, op, transactionId));
+      refuseSharedStagedManifests(pending.flatMap((item) => (item.kind === "create_table_version" ? [item.planned] : [])));
       return { pending, transactionId };
     });
     // finalize: manifests of created versions go in place, those of deleted versions go away.

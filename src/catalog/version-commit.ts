@@ -8,9 +8,9 @@
 import { removeFile, statManifest } from "../engine/manifests.js";
 import type { CreateTableVersionRequest, TableVersion } from "../model/versions.js";
 import { toJsonColumn } from "../store/rows/json-columns.js";
-import type { TableVersionRow } from "../store/schema.js";
+import type { TableRow, TableVersionRow } from "../store/schema.js";
 import type { StoreTx } from "../store/store.js";
-import { CatalogError } from "./catalog-error.js";
+import { CatalogError, invalidInput } from "./catalog-error.js";
 import type { CatalogScope } from "./catalog-scope.js";
 import { describeTable } from "./identifiers.js";
 import { requireTable } from "./lookups.js";
@@ -31,6 +31,8 @@ export type VersionEntry = Omit<CreateTableVersionRequest, "id" | "identity" | "
 export interface PlannedVersion {
   id: string[];
   record: TableVersionRow;
+  /** The table as the transaction saw it: finalizing still works if the batch deregisters it. */
+  table: TableRow;
 }
 
 /** Field checks that need no store: naming scheme and branch name. Throws 13. */
@@ -69,7 +71,7 @@ export async function insertVersionEntry(tx: StoreTx, scope: CatalogScope, entry
     transaction_id: transactionId,
   };
   await tx.insertTableVersion(record);
-  return { id: entry.id, record };
+  return { id: entry.id, record, table };
 }
 
 /**
@@ -82,8 +84,7 @@ export async function finalizeCommitted(scope: CatalogScope, planned: PlannedVer
   const placed: PlannedVersion[] = [];
   let failed: PlannedVersion | undefined;
   for (const item of planned) {
-    const table = await scope.store.rows.findTableById(item.record.table_id);
-    const outcome = table ? await finalizeVersion(scope.store.rows, table, item.record) : "lost";
+    const outcome = await finalizeVersion(scope.store.rows, item.table, item.record);
     if (outcome !== "finalized") {
       failed = item;
       break;
@@ -104,6 +105,23 @@ export async function finalizeCommitted(scope: CatalogScope, planned: PlannedVer
     versions.push(toTableVersion(file, { ...item.record, staged_path: null }));
   }
   return versions;
+}
+
+/**
+ * Refuses a batch in which two entries name the same staged manifest: finalizing the first would
+ * move the file away from the second. Call it inside the batch's transaction. Throws 13.
+ */
+export function refuseSharedStagedManifests(planned: readonly PlannedVersion[]): void {
+  const seen = new Map<string, PlannedVersion>();
+  for (const item of planned) {
+    const staged = item.record.staged_path;
+    if (staged === null) continue;
+    const first = seen.get(staged);
+    if (first) {
+      throw invalidInput(`${describeTable(first.id)} version ${first.record.version} and ${describeTable(item.id)} version ${item.record.version} name the same staged manifest`);
+    }
+    seen.set(staged, item);
+  }
 }
 
 async function undoCommitted(scope: CatalogScope, planned: PlannedVersion[], placed: PlannedVersion[], transactionId: string): Promise<void> {

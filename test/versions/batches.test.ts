@@ -147,6 +147,37 @@ test("BatchCommitTables", async (t) => {
     assert.ok(existsSync(path.join(old, "_versions")));
   });
 
+  await t.test("two versions naming one staged manifest → 400, code 13; the declare beside them does not stay", async () => {
+    const shared = await declaredTable(server, "shared");
+    const staged = stageManifest(shared, 1);
+    await expectError(
+      await server.post("/v1/table/batch-commit", {
+        operations: [
+          { declare_table: { id: ["newcomer"] } },
+          { create_table_version: { id: ["shared"], version: 1, manifest_path: staged } },
+          { create_table_version: { id: ["shared"], version: 2, manifest_path: staged } },
+        ],
+      }),
+      400,
+      13,
+    );
+    await expectError(await server.post("/v1/table/newcomer/exists", {}), 404, 4);
+    assert.ok(existsSync(`/${staged}`), "the staged manifest is left to its writer");
+    assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/shared/version/list"))), []);
+  });
+
+  await t.test("a version and a deregister of the same table in one batch → both applied, the version finalized", async () => {
+    const leaving = await declaredTable(server, "leaving");
+    const body = await expectJson(
+      await server.post("/v1/table/batch-commit", {
+        operations: [{ create_table_version: { id: ["leaving"], version: 1, manifest_path: stageManifest(leaving, 1) } }, { deregister_table: { id: ["leaving"] } }],
+      }),
+    );
+    assert.equal(body.results[0].create_table_version.version.version, 1);
+    assert.ok(existsSync(path.join(leaving, "_versions", "18446744073709551614.manifest")));
+    await expectError(await server.post("/v1/table/leaving/exists", {}), 404, 4);
+  });
+
   await t.test("an operation with zero or two kinds set → 400, code 13", async () => {
     await expectError(await server.post("/v1/table/batch-commit", { operations: [{}] }), 400, 13);
     await expectError(
