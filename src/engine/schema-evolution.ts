@@ -26,14 +26,24 @@ async function writing(engine: Engine, location: string, ref: TableRef, fn: (tab
   });
 }
 
-/** Adds columns; expression columns and computed columns commit one version each kind. */
+/**
+ * Adds columns; expression columns and computed columns commit one version each kind. When the
+ * second commit fails, the first is undone (a restore of the version before it), so the request
+ * leaves the table's content as it found it.
+ */
 export async function addColumns(engine: Engine, location: string, ref: TableRef, columns: NewColumn[]): Promise<number> {
   const plain = columns.filter((c) => c.expression !== undefined).map((c) => ({ name: c.name, valueSql: c.expression as string }));
   const computed = columns.filter((c) => c.computed !== undefined).map((c) => ({ name: c.name, valueSql: c.computed as string }));
-  let version = 0;
-  if (plain.length > 0) version = await writing(engine, location, ref, (table) => table.addColumns(plain));
-  if (computed.length > 0) version = await writing(engine, location, ref, (table) => table.addComputedColumns(computed));
-  return version;
+  if (plain.length === 0) return writing(engine, location, ref, (table) => table.addComputedColumns(computed));
+  const before = await engine.call(async () => (await engine.openTable(location, ref)).version());
+  const version = await writing(engine, location, ref, (table) => table.addColumns(plain));
+  if (computed.length === 0) return version;
+  try {
+    return await writing(engine, location, ref, (table) => table.addComputedColumns(computed));
+  } catch (error) {
+    await engine.restoreTable(location, before, ref.branch);
+    throw error;
+  }
 }
 
 export interface ColumnChange {

@@ -51,8 +51,10 @@ export class JobRun implements JobContext {
 
   async saveState(patch: Record<string, unknown>): Promise<void> {
     const next = { ...this.state, ...patch };
-    await this.fenced(this.store.rows.saveJobProgress(this.job.id, this.workerId, { state: JSON.stringify(next) }, Date.now()));
+    const saved = this.store.rows.saveJobProgress(this.job.id, this.workerId, { state: JSON.stringify(next) }, Date.now());
+    // The state describes work already done: undo must see it even when a cancel stops the run here.
     this.state = next;
+    await this.fenced(saved);
   }
 
   async setProgress(progress: { itemsTotal?: number; itemsDone?: number; rowsWritten?: number }): Promise<void> {

@@ -55,3 +55,16 @@ test("a malformed Basic credential at the token endpoint → 401, code 16", asyn
   assert.equal(response.status, 401);
   assert.equal(((await response.json()) as { code: number }).code, 16);
 });
+
+test("AlterTableAddColumns whose computed column fails → 400, and the expression columns beside it are undone", async (t) => {
+  const server = await startTestServer();
+  t.after(() => server.close());
+  await expectJson(await server.upload("/v1/table/t/create", arrowStream({ id: Int32Array.from([1, 2]) })));
+  await expectError(
+    await server.post("/v1/table/t/add_columns", { new_columns: [{ name: "a1", expression: "1" }, { name: "c1", computed: "nosuch + 1" }] }),
+    400,
+    13,
+  );
+  const described = await expectJson(await server.post("/v1/table/t/describe", {}));
+  assert.deepEqual(described.schema.fields.map((f: { name: string }) => f.name), ["id"]);
+});
