@@ -110,12 +110,18 @@ export function verifyHs256Signature(token: DecodedJwt, secret: Buffer): void {
 export function verifyAsymmetricSignature(token: DecodedJwt, key: KeyObject): void {
   const spec = asymmetric[token.header.alg];
   if (!spec) throw new JwtError(`token alg ${token.header.alg} is not accepted`);
-  const ok = cryptoVerify(
-    spec.hash,
-    Buffer.from(token.signingInput, "ascii"),
-    { key, padding: spec.padding, dsaEncoding: spec.ecdsa ? "ieee-p1363" : undefined },
-    token.signature,
-  );
+  let ok: boolean;
+  try {
+    ok = cryptoVerify(
+      spec.hash,
+      Buffer.from(token.signingInput, "ascii"),
+      { key, padding: spec.padding, dsaEncoding: spec.ecdsa ? "ieee-p1363" : undefined },
+      token.signature,
+    );
+  } catch {
+    // A key of another type than the token's alg names (e.g. an Ed25519 key for RS256).
+    ok = false;
+  }
   if (!ok) throw new JwtError("token signature is invalid");
 }
 
