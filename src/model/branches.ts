@@ -3,7 +3,7 @@
  * keys the clients parse (`createAt` is Unix seconds).
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, PageLimit, PageLimitValue, PageToken, RequestModel, ResponseModel, StringMap, Version } from "./common.js";
+import { Nullable, PageLimit, PageLimitValue, PageToken, RequestModel, ResponseModel, StringMap, TransactionResponse, Version } from "./common.js";
 
 export const BranchContents = Type.Object(
   {
@@ -43,9 +43,7 @@ export const CreateTableBranchRequest = RequestModel("CreateTableBranchRequest",
 });
 export type CreateTableBranchRequest = Static<typeof CreateTableBranchRequest>;
 
-export const CreateTableBranchResponse = ResponseModel("CreateTableBranchResponse", {
-  transaction_id: Type.Optional(Type.String()),
-});
+export const CreateTableBranchResponse = TransactionResponse("CreateTableBranchResponse");
 export type CreateTableBranchResponse = Static<typeof CreateTableBranchResponse>;
 
 export const DeleteTableBranchRequest = RequestModel("DeleteTableBranchRequest", {
@@ -53,7 +51,5 @@ export const DeleteTableBranchRequest = RequestModel("DeleteTableBranchRequest",
 });
 export type DeleteTableBranchRequest = Static<typeof DeleteTableBranchRequest>;
 
-export const DeleteTableBranchResponse = ResponseModel("DeleteTableBranchResponse", {
-  transaction_id: Type.Optional(Type.String()),
-});
+export const DeleteTableBranchResponse = TransactionResponse("DeleteTableBranchResponse");
 export type DeleteTableBranchResponse = Static<typeof DeleteTableBranchResponse>;

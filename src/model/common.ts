@@ -57,6 +57,11 @@ export function ResponseModel<P extends TProperties>(name: string, properties: P
   return Type.Object({ context: Type.Optional(Context), ...properties }, { title: name });
 }
 
+/** A write's answer that carries only its optional transaction id. */
+export function TransactionResponse(name: string) {
+  return ResponseModel(name, { transaction_id: Type.Optional(Type.String()) });
+}
+
 export const ErrorResponse = Type.Object(
   {
     code: Type.Integer({ minimum: 0 }),

@@ -2,7 +2,7 @@
  * @module Table metadata operation models (spec/endpoints.md §3, §5.1).
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, ObjectId, RequestModel, ResponseModel, StringMap, Version } from "./common.js";
+import { Nullable, ObjectId, RequestModel, ResponseModel, StringMap, TransactionResponse, Version } from "./common.js";
 import type { JsonArrowSchema } from "./schema-json.js";
 
 export const RegisterTableRequest = RequestModel("RegisterTableRequest", {
@@ -109,9 +109,7 @@ export const RenameTableRequest = RequestModel("RenameTableRequest", {
 });
 export type RenameTableRequest = Static<typeof RenameTableRequest>;
 
-export const RenameTableResponse = ResponseModel("RenameTableResponse", {
-  transaction_id: Type.Optional(Type.String()),
-});
+export const RenameTableResponse = TransactionResponse("RenameTableResponse");
 export type RenameTableResponse = Static<typeof RenameTableResponse>;
 
 export const DeclareTableRequest = RequestModel("DeclareTableRequest", {

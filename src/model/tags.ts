@@ -3,7 +3,7 @@
  * `manifestSize` the clients parse.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, PageLimit, PageLimitValue, PageToken, RequestModel, ResponseModel, Version } from "./common.js";
+import { Nullable, PageLimit, PageLimitValue, PageToken, RequestModel, ResponseModel, TransactionResponse, Version } from "./common.js";
 
 export const TagContents = Type.Object(
   {
@@ -48,17 +48,13 @@ const tagFields = {
 export const CreateTableTagRequest = RequestModel("CreateTableTagRequest", tagFields);
 export type CreateTableTagRequest = Static<typeof CreateTableTagRequest>;
 
-export const CreateTableTagResponse = ResponseModel("CreateTableTagResponse", {
-  transaction_id: Type.Optional(Type.String()),
-});
+export const CreateTableTagResponse = TransactionResponse("CreateTableTagResponse");
 export type CreateTableTagResponse = Static<typeof CreateTableTagResponse>;
 
 export const UpdateTableTagRequest = RequestModel("UpdateTableTagRequest", tagFields);
 export type UpdateTableTagRequest = Static<typeof UpdateTableTagRequest>;
 
-export const UpdateTableTagResponse = ResponseModel("UpdateTableTagResponse", {
-  transaction_id: Type.Optional(Type.String()),
-});
+export const UpdateTableTagResponse = TransactionResponse("UpdateTableTagResponse");
 export type UpdateTableTagResponse = Static<typeof UpdateTableTagResponse>;
 
 export const DeleteTableTagRequest = RequestModel("DeleteTableTagRequest", {
@@ -66,9 +62,7 @@ export const DeleteTableTagRequest = RequestModel("DeleteTableTagRequest", {
 });
 export type DeleteTableTagRequest = Static<typeof DeleteTableTagRequest>;
 
-export const DeleteTableTagResponse = ResponseModel("DeleteTableTagResponse", {
-  transaction_id: Type.Optional(Type.String()),
-});
+export const DeleteTableTagResponse = TransactionResponse("DeleteTableTagResponse");
 export type DeleteTableTagResponse = Static<typeof DeleteTableTagResponse>;
 
 /** Query string of tags/list (GET or bodiless POST). */
