@@ -92,6 +92,8 @@ export async function mergeInsertIntoTable(
       num_inserted_rows: outcome.numInsertedRows,
       num_updated_rows: outcome.numUpdatedRows,
       num_deleted_rows: outcome.numDeletedRows,
+      num_attempts: outcome.numAttempts,
+      num_rows: outcome.numRows,
       ...(await recordCommittedWrite(scope, "MergeInsertIntoTable", request.id, outcome.version, request.branch)),
     };
   }, refOverrides(subject, ref));
@@ -137,14 +139,18 @@ export async function updateTable(scope: CatalogScope, request: WithId<UpdateTab
   }, refOverrides(subject, ref));
 }
 
-/** DeleteFromTable: deletes the rows matching `predicate`; answers the version. Throws 1, 4, 12, 13, 14, 19, 22. */
+/**
+ * DeleteFromTable: deletes the rows matching `predicate`; answers the version and, for the
+ * LanceDB Cloud client, `num_deleted_rows`. Throws 1, 4, 12, 13, 14, 19, 22.
+ */
 export async function deleteFromTable(scope: CatalogScope, request: WithId<DeleteFromTableRequest>): Promise<DeleteFromTableResponse> {
   if (request.predicate.trim() === "") throw invalidInput("predicate must not be empty; use `true` to delete every row");
   const subject = describeTable(request.id);
   const ref = refOf({ branch: request.branch });
   return translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
-    const version = await deleteRows(scope.engine, row.location, ref, request.predicate);
-    return { version, ...(await recordCommittedWrite(scope, "DeleteFromTable", request.id, version, request.branch)) };
+    const outcome = await deleteRows(scope.engine, row.location, ref, request.predicate);
+    const transaction = await recordCommittedWrite(scope, "DeleteFromTable", request.id, outcome.version, request.branch);
+    return { version: outcome.version, num_deleted_rows: outcome.numDeletedRows, ...transaction };
   }, refOverrides(subject, ref));
 }

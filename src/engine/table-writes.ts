@@ -56,15 +56,21 @@ export interface MergeOutcome {
   numInsertedRows: number;
   numUpdatedRows: number;
   numDeletedRows: number;
+  /** Commit attempts in all: Lance's own retries plus the re-runs after a commit conflict. */
+  numAttempts: number;
+  /** Source rows processed. */
+  numRows: number;
 }
 
 /** Upserts the uploaded rows; a declared-only table is simply created from them. */
 export async function mergeInsertRows(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload, spec: MergeInsertSpec): Promise<MergeOutcome> {
   if (!engine.datasetExists(location) && !ref.branch) {
     const created = await insertRows(engine, location, ref, upload, "append");
-    return { version: created.version, numInsertedRows: created.numInsertedRows, numUpdatedRows: 0, numDeletedRows: 0 };
+    return { version: created.version, numInsertedRows: created.numInsertedRows, numUpdatedRows: 0, numDeletedRows: 0, numAttempts: 1, numRows: upload.numRows };
   }
+  let conflicts = -1;
   const result = await withCommitRetry(async () => {
+    conflicts += 1;
     const table = await engine.openTable(location, ref);
     return engine.call(() => {
       let builder = table.mergeInsert(spec.on);
@@ -83,6 +89,8 @@ export async function mergeInsertRows(engine: Engine, location: string, ref: Tab
     numInsertedRows: result.numInsertedRows,
     numUpdatedRows: result.numUpdatedRows,
     numDeletedRows: result.numDeletedRows,
+    numAttempts: conflicts + result.numAttempts,
+    numRows: result.numRows,
   };
 }
 
@@ -104,12 +112,17 @@ export async function updateRows(engine: Engine, location: string, ref: TableRef
   });
 }
 
-/** Deletes the rows matching `predicate`; returns the version committed. */
-export async function deleteRows(engine: Engine, location: string, ref: TableRef, predicate: string): Promise<number> {
+export interface DeleteOutcome {
+  version: number;
+  numDeletedRows: number;
+}
+
+/** Deletes the rows matching `predicate`; returns the version committed and the rows deleted. */
+export async function deleteRows(engine: Engine, location: string, ref: TableRef, predicate: string): Promise<DeleteOutcome> {
   return withCommitRetry(async () => {
     const table = await engine.openTable(location, ref);
     const result = await engine.call(() => table.delete(predicate));
-    return result.version;
+    return { version: result.version, numDeletedRows: result.numDeletedRows };
   });
 }
 

@@ -56,6 +56,9 @@ export const MergeInsertIntoTableResponse = ResponseModel("MergeInsertIntoTableR
   num_updated_rows: Type.Optional(Type.Integer({ minimum: 0 })),
   num_inserted_rows: Type.Optional(Type.Integer({ minimum: 0 })),
   num_deleted_rows: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** The LanceDB Cloud client's fields: commit attempts in all, and source rows processed. */
+  num_attempts: Type.Optional(Type.Integer({ minimum: 1 })),
+  num_rows: Type.Optional(Type.Integer({ minimum: 0 })),
   version: Type.Optional(Version),
 });
 export type MergeInsertIntoTableResponse = Static<typeof MergeInsertIntoTableResponse>;
@@ -90,5 +93,7 @@ export type DeleteFromTableRequest = Static<typeof DeleteFromTableRequest>;
 export const DeleteFromTableResponse = ResponseModel("DeleteFromTableResponse", {
   transaction_id: Type.Optional(Type.String()),
   version: Type.Optional(Version),
+  /** Rows deleted: not in the spec's model, read by the LanceDB Cloud client. */
+  num_deleted_rows: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 export type DeleteFromTableResponse = Static<typeof DeleteFromTableResponse>;

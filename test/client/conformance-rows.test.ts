@@ -55,7 +55,7 @@ for (const impl of implementations) {
         { id: ["t"], on: ["id"], when_matched_update_all: true, when_not_matched_insert_all: true },
         vectorTable([3, 4, 5], (id) => `new ${id}`),
       );
-      assert.deepEqual(committed(merged), { version: 2, num_updated_rows: 1, num_inserted_rows: 2, num_deleted_rows: 0 });
+      assert.deepEqual(committed(merged), { version: 2, num_updated_rows: 1, num_inserted_rows: 2, num_deleted_rows: 0, num_attempts: 1, num_rows: 3 });
       assert.deepEqual(await labels(ns, ["t"]), { 1: "row 1", 2: "row 2", 3: "new 3", 4: "new 4", 5: "new 5" });
     });
 
@@ -110,6 +110,7 @@ for (const impl of implementations) {
 
       const deleted = await ns.deleteFromTable({ id: ["t"], predicate: "id <> 2" });
       assert.equal(deleted.version, 2);
+      assert.equal(deleted.num_deleted_rows, 2);
       assert.deepEqual(idsOf(await ns.queryTable({ id: ["t"] })), [2]);
       await rejectsWith(ns.deleteFromTable({ id: ["t"] } as never), "InvalidInput", /predicate/);
       assert.equal(await ns.countTableRows({ id: ["t"] }), 1);

@@ -77,7 +77,7 @@ test("MergeInsertIntoTable updates matches, inserts the rest and reports the cou
   const body = await expectJson(
     await server.upload("/v1/table/t/merge_insert/?on=id&when_matched_update_all=true&when_not_matched_insert_all=true", streamOf(source, { lz4: true })),
   );
-  assert.deepEqual(committed(body), { version: 2, num_inserted_rows: 1, num_updated_rows: 2, num_deleted_rows: 0 });
+  assert.deepEqual(committed(body), { version: 2, num_inserted_rows: 1, num_updated_rows: 2, num_deleted_rows: 0, num_attempts: 1, num_rows: 3 });
   assert.deepEqual(await ids(server, "t"), [0, 1, 2, 3, 4, 10]);
 });
 

@@ -92,12 +92,12 @@ test("UpdateTable and DeleteFromTable on a missing table → 404, code 4", async
   await expectError(await server.post("/v1/table/ns$missing/delete", { predicate: "true" }), 404, 1);
 });
 
-test("DeleteFromTable removes the matching rows → 200 with the version and no row count", async (t) => {
+test("DeleteFromTable removes the matching rows → 200 with the version and, for the LanceDB Cloud client, num_deleted_rows", async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
   await createRowsTable(server, "t", 5);
   const body = await expectJson(await server.post("/v1/table/t/delete/", { predicate: "id in (1, 3)" }));
-  assert.deepEqual(committed(body), { version: 2 });
+  assert.deepEqual(committed(body), { version: 2, num_deleted_rows: 2 });
   assert.deepEqual((await rows(server, "t")).map((r) => r.id), [0, 2, 4]);
 });
 
