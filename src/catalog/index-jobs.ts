@@ -40,7 +40,7 @@ export interface IndexJobAccepted {
 /**
  * CreateTableIndex without waiting: validates the table (1, 4, 19), its branch (22), the
  * `index_type` (13), that `column` exists in the schema (12, nested paths through structs too)
- * and that the index name is free unless `replace` (7); then queues a `create_index` job and
+ * and that the index name is free when `replace` is false (7); then queues a `create_index` job and
  * returns its id. What only the build can tell (a type the index cannot cover, parameters that
  * do not fit the data) fails the job, with the engine's reason in its `failure`.
  */

@@ -17,10 +17,15 @@ import type {
 import { CatalogError, invalidInput } from "./catalog-error.js";
 import type { CatalogScope } from "./catalog-scope.js";
 import { translating } from "./failures.js";
+import { recordCommittedWrite } from "./transactions.js";
 import { describeTable } from "./identifiers.js";
 import { type WithId, loadTableWithData, refOf, refOverrides } from "./table-access.js";
 
-/** The engine's build parameters of a request; an unknown `index_type` is InvalidInput (13). */
+/**
+ * The engine's build parameters of a request; an unknown `index_type` is InvalidInput (13).
+ * `replace` defaults to true, as the LanceDB clients document it (the Cloud client never sends
+ * it); only an explicit false protects an existing index.
+ */
 export function indexSpecOf(request: CreateTableIndexRequest): IndexSpec {
   const indexType = (request.index_type ?? "AUTO").trim().replace(/^"+|"+$/g, "").toUpperCase();
   if (!(indexTypes as readonly string[]).includes(indexType)) {
@@ -31,7 +36,7 @@ export function indexSpecOf(request: CreateTableIndexRequest): IndexSpec {
     column: request.column,
     indexType,
     name: v(request.name),
-    replace: request.replace ?? false,
+    replace: request.replace ?? true,
     distanceType: v(request.distance_type ?? request.metric_type),
     numPartitions: v(request.num_partitions),
     numSubVectors: v(request.num_sub_vectors),
@@ -54,21 +59,22 @@ export function indexSpecOf(request: CreateTableIndexRequest): IndexSpec {
 /**
  * CreateTableIndex: builds a vector (IVF_FLAT, IVF_PQ, IVF_RQ, IVF_HNSW_SQ, IVF_HNSW_PQ), scalar
  * (BTREE, BITMAP, LABEL_LIST) or full-text (FTS) index on `column`; without `index_type` the
- * engine picks by column type. `name` defaults to `<column>_idx`; an existing name is 7 unless
- * `replace` is true. Throws 1, 4, 7, 12, 13, 14, 19.
+ * engine picks by column type. `name` defaults to `<column>_idx`; an index of that name is
+ * rebuilt, unless `replace` is false (then 7). Answers the commit's `transaction_id`.
+ * Throws 1, 4, 7, 12, 13, 14, 19.
  */
 export async function createTableIndex(scope: CatalogScope, request: WithId<CreateTableIndexRequest>): Promise<CreateTableIndexResponse> {
   const spec = indexSpecOf(request);
   const subject = describeTable(request.id);
   const ref = refOf({ branch: request.branch });
-  await translating(subject, async () => {
+  const version = await translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
-    await createIndex(scope.engine, row.location, ref, spec);
+    return createIndex(scope.engine, row.location, ref, spec);
   }, {
     ...refOverrides(subject, ref),
     "index-exists": CatalogError.of("TableIndexAlreadyExists", `${subject} already has an index named '${spec.name ?? `${spec.column}_idx`}'`),
   });
-  return {};
+  return recordCommittedWrite(scope, "CreateTableIndex", request.id, version, request.branch);
 }
 
 /**
@@ -131,16 +137,16 @@ export async function describeTableIndexStats(
   });
 }
 
-/** DropTableIndex: removes one index (the data stays). Throws 1, 4, 6, 19, 22. */
+/** DropTableIndex: removes one index (the data stays); answers the commit's `transaction_id`. Throws 1, 4, 6, 19, 22. */
 export async function dropTableIndex(scope: CatalogScope, request: WithId<DropTableIndexRequest> & { index_name: string }): Promise<DropTableIndexResponse> {
   const subject = describeTable(request.id);
   const ref = refOf({ branch: request.branch });
-  await translating(subject, async () => {
+  const version = await translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
-    await dropIndex(scope.engine, row.location, ref, request.index_name);
+    return dropIndex(scope.engine, row.location, ref, request.index_name);
   }, {
     ...refOverrides(subject, ref),
     "index-not-found": CatalogError.of("TableIndexNotFound", `${subject} has no index named '${request.index_name}'`),
   });
-  return {};
+  return recordCommittedWrite(scope, "DropTableIndex", request.id, version, request.branch);
 }

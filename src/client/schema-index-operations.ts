@@ -78,8 +78,8 @@ export const schemaIndexOperations = {
 
   /**
    * CreateTableIndex: builds a vector, scalar (BTREE, BITMAP, LABEL_LIST) or full-text (FTS)
-   * index on `column`, named `<column>_idx` unless `name` says otherwise; an existing name
-   * throws 7 unless `replace`. Throws 1, 4, 7, 12, 13, 14, 19.
+   * index on `column`, named `<column>_idx` unless `name` says otherwise; an index of that name
+   * is rebuilt unless `replace` is false (then 7). Throws 1, 4, 7, 12, 13, 14, 19.
    */
   createTableIndex: operation({
     operationId: "CreateTableIndex",

@@ -14,7 +14,7 @@ export const CreateTableIndexRequest = RequestModel("CreateTableIndexRequest", {
   distance_type: Type.Optional(Nullable(Type.String())),
   /** The LanceDB Cloud client's spelling of `distance_type`. */
   metric_type: Type.Optional(Nullable(Type.String())),
-  /** Replace an index of the same name; default false (an existing name is code 7). */
+  /** Replace an index of the same name; default true, as in the LanceDB clients (false: an existing name is code 7). */
   replace: Type.Optional(Nullable(Type.Boolean())),
   num_partitions: Positive,
   num_sub_vectors: Positive,

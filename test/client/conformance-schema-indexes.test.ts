@@ -57,11 +57,11 @@ for (const impl of implementations) {
       assert.equal((await ns.describeTable({ id: ["t"] })).version, 3);
     });
 
-    test("CreateTableIndex BTREE → listed as id_idx with its stats; again → code 7; DropTableIndex → gone, again → code 6", async (t) => {
+    test("CreateTableIndex BTREE → listed as id_idx with its stats; again rebuilds it, with replace false → code 7; DropTableIndex → gone, again → code 6", async (t) => {
       const { ns } = await openClient(t, impl);
       await ns.createTable({ id: ["t"] }, vectorTable([1, 2, 3]));
 
-      assert.equal(typeof (await ns.createTableIndex({ id: ["t"], column: "id", index_type: "BTREE" })), "object");
+      assert.equal(typeof (await ns.createTableIndex({ id: ["t"], column: "id", index_type: "BTREE" })).transaction_id, "string");
       const listed = await ns.listTableIndices({ id: ["t"] });
       assert.equal(listed.indexes.length, 1);
       const [index] = listed.indexes;
@@ -76,7 +76,8 @@ for (const impl of implementations) {
       assert.equal(stats.num_unindexed_rows, 0);
       assert.equal((await ns.getTableStats({ id: ["t"] })).num_indices, 1);
 
-      await rejectsWith(ns.createTableIndex({ id: ["t"], column: "id", index_type: "BTREE" }), "TableIndexAlreadyExists");
+      await ns.createTableIndex({ id: ["t"], column: "id", index_type: "BTREE" });
+      await rejectsWith(ns.createTableIndex({ id: ["t"], column: "id", index_type: "BTREE", replace: false }), "TableIndexAlreadyExists");
       await ns.dropTableIndex({ id: ["t"], index_name: "id_idx" });
       assert.deepEqual((await ns.listTableIndices({ id: ["t"] })).indexes, []);
       await rejectsWith(ns.dropTableIndex({ id: ["t"], index_name: "id_idx" }), "TableIndexNotFound");

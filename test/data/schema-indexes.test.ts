@@ -125,16 +125,17 @@ test("CreateTableIndex with HNSW and IVF_FLAT vector types and LABEL_LIST → 20
   assert.equal(stats.distance_type, "cosine");
 });
 
-test("CreateTableIndex errors: unknown type → 400 code 13; unknown column → 404 code 12; a taken name → 409 code 7", async (t) => {
+test("CreateTableIndex errors: unknown type → 400 code 13; unknown column → 404 code 12; a taken name with replace false → 409 code 7", async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
   await createRowsTable(server, "t", 20);
   await expectError(await server.post("/v1/table/t/create_index", { column: "id", index_type: "MAGIC" }), 400, 13);
   await expectError(await server.post("/v1/table/t/create_index", { column: "nope", index_type: "BTREE" }), 404, 12);
   await expectJson(await server.post("/v1/table/t/create_index", { column: "id", index_type: "BTREE", name: "ix" }));
-  await expectError(await server.post("/v1/table/t/create_index", { column: "id", index_type: "BTREE", name: "ix" }), 409, 7);
-  // replace: true rebuilds it instead.
+  await expectError(await server.post("/v1/table/t/create_index", { column: "id", index_type: "BTREE", name: "ix", replace: false }), 409, 7);
+  // replace true, or absent (the LanceDB clients' default), rebuilds it instead.
   await expectJson(await server.post("/v1/table/t/create_index", { column: "id", index_type: "BTREE", name: "ix", replace: true }));
+  await expectJson(await server.post("/v1/table/t/create_index", { column: "id", index_type: "BTREE", name: "ix" }));
   await expectError(await server.post("/v1/table/missing/create_index", { column: "id", index_type: "BTREE" }), 404, 4);
   assert.equal((await expectJson(await server.post("/v1/table/t/index/list", {}))).indexes.length, 1);
 });
@@ -143,12 +144,13 @@ test("DescribeTableIndexStats by POST and GET; DropTableIndex drops; a missing i
   const server = await startTestServer();
   t.after(() => server.close());
   await createRowsTable(server, "t", 20);
-  await expectJson(await server.post("/v1/table/t/create_index", { column: "id", index_type: "BTREE", name: "by id" }));
+  // Both commits answer their transaction id (CreateTableIndexResponse, DropTableIndexResponse).
+  assert.deepEqual(committed(await expectJson(await server.post("/v1/table/t/create_index", { column: "id", index_type: "BTREE", name: "by id" }))), {});
   const stats = await expectJson(await server.post("/v1/table/t/index/by%20id/stats/", { version: null }));
   assert.deepEqual(stats, { index_type: "BTREE", distance_type: null, num_indexed_rows: 20, num_unindexed_rows: 0, num_indices: 1 });
   assert.deepEqual(await expectJson(await server.get("/v1/table/t/index/by%20id/stats")), stats);
   await expectError(await server.post("/v1/table/t/index/nope/stats", {}), 404, 6);
-  await expectJson(await server.post("/v1/table/t/index/by%20id/drop/", {}));
+  assert.deepEqual(committed(await expectJson(await server.post("/v1/table/t/index/by%20id/drop/", {}))), {});
   assert.deepEqual((await expectJson(await server.post("/v1/table/t/index/list", {}))).indexes, []);
   await expectError(await server.post("/v1/table/t/index/by%20id/drop"), 404, 6);
 });

@@ -63,12 +63,12 @@ test("index builds and drops as jobs", async (t) => {
     assert.equal(await jobCount(server), before);
   });
 
-  await t.test("async builds refused up front, no job queued: missing column → 404 code 12; taken name → 409 code 7; bad index_type → 400 code 13; missing table → 404 code 4", async () => {
+  await t.test("async builds refused up front, no job queued: missing column → 404 code 12; taken name with replace false → 409 code 7; bad index_type → 400 code 13; missing table → 404 code 4", async () => {
     const before = await jobCount(server);
     const missing = await expectError(await server.post("/v1/table/t/create_index", { column: "nope", index_type: "BTREE", wait: false }), 404, 12);
     assert.match(missing.error, /no column 'nope'/);
     await expectError(await server.post("/v1/table/t/create_index", { column: "meta.nope", index_type: "BTREE", wait: false }), 404, 12);
-    await expectError(await server.post("/v1/table/t/create_index", { column: "id", index_type: "BTREE", wait: false }), 409, 7);
+    await expectError(await server.post("/v1/table/t/create_index", { column: "id", index_type: "BTREE", replace: false, wait: false }), 409, 7);
     await expectError(await server.post("/v1/table/t/create_index", { column: "id", index_type: "MAGIC", wait: false }), 400, 13);
     await expectError(await server.post("/v1/table/ghost/create_index", { column: "id", index_type: "BTREE", wait: false }), 404, 4);
     assert.equal(await jobCount(server), before);
