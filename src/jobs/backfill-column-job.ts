@@ -16,7 +16,19 @@ export const backfillColumnHandler: JobHandler = {
     const result = await refreshComputedColumn(ctx.scope.engine, table.location, column);
     await ctx.saveState({ previous_version: result.previousVersion, version: result.version });
     await ctx.setProgress({ itemsTotal: 1, itemsDone: 1, rowsWritten: result.rowsFilled });
-    return { column, rows_written: result.rowsFilled, version: result.version, previous_version: result.previousVersion };
+    // The fill is one commit over every row lacking a value, so each assigned row is written or
+    // the job fails as a whole: none is left failed or remaining once it succeeds.
+    return {
+      column,
+      rows_assigned: result.rowsFilled,
+      rows_failed: 0,
+      rows_remaining: 0,
+      rows_written: result.rowsFilled,
+      source_version: result.previousVersion,
+      published_version: result.version,
+      version: result.version,
+      previous_version: result.previousVersion,
+    };
   },
 
   async undo(ctx) {
