@@ -59,14 +59,14 @@ export async function listTableTags(scope: CatalogScope, request: WithId<ListTab
   });
 }
 
-/** GetTableTagVersion: the tag's version and, unless main, its branch. Throws 1, 4, 8. */
+/** GetTableTagVersion: the tag's version and its branch's name, `main` for the main branch. Throws 1, 4, 8. */
 export async function getTableTagVersion(scope: CatalogScope, request: WithId<GetTableTagVersionRequest>): Promise<GetTableTagVersionResponse> {
   validateRefName(request.tag, "tag");
   return translating(describeTable(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
     const tag = await readTag(table.location, request.tag);
     if (!tag) throw tagNotFound(request.id, request.tag);
-    return tag.branch ? { version: tag.version, branch: tag.branch } : { version: tag.version };
+    return { version: tag.version, branch: tag.branch || "main" };
   });
 }
 

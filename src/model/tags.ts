@@ -34,7 +34,8 @@ export type GetTableTagVersionRequest = Static<typeof GetTableTagVersionRequest>
 
 export const GetTableTagVersionResponse = ResponseModel("GetTableTagVersionResponse", {
   version: Version,
-  branch: Type.Optional(Type.String()),
+  /** The tagged version's branch: `main` for the main branch (the seed lists it in every answer). */
+  branch: Type.String(),
 });
 export type GetTableTagVersionResponse = Static<typeof GetTableTagVersionResponse>;
 

@@ -16,7 +16,7 @@ test("tags", async (t) => {
   await t.test("CreateTableTag → 200 with a transaction_id; GetTableTagVersion answers its version", async () => {
     const created = await expectJson(await server.post("/v1/table/t/tags/create", { tag: "v1", version: 1 }));
     assert.equal(typeof created.transaction_id, "string");
-    assert.deepEqual(await expectJson(await server.post("/v1/table/t/tags/version", { tag: "v1" })), { version: 1 });
+    assert.deepEqual(await expectJson(await server.post("/v1/table/t/tags/version", { tag: "v1" })), { version: 1, branch: "main" });
   });
 
   await t.test("CreateTableTag with version -1 → 400, code 13; no tag is created", async () => {
@@ -31,7 +31,7 @@ test("tags", async (t) => {
   await t.test("CreateTableTag with a taken name → 409, code 9 (400 on the Cloud client's route, code kept)", async () => {
     await expectError(await server.post("/v1/table/t/tags/create", { tag: "v1", version: 2 }), 409, 9);
     await expectError(await server.post("/v1/table/t/tags/create/", { tag: "v1", version: 2 }), 400, 9);
-    assert.deepEqual(await expectJson(await server.post("/v1/table/t/tags/version", { tag: "v1" })), { version: 1 });
+    assert.deepEqual(await expectJson(await server.post("/v1/table/t/tags/version", { tag: "v1" })), { version: 1, branch: "main" });
   });
 
   await t.test("CreateTableTag with a bad name, or on a declared-only table → 400 code 13, 404 code 11", async () => {
@@ -57,10 +57,10 @@ test("tags", async (t) => {
 
   await t.test("UpdateTableTag re-points a tag; missing tag → 404 code 8; missing version → 404 code 11", async () => {
     await expectJson(await server.post("/v1/table/t/tags/update", { tag: "v1", version: 2 }));
-    assert.deepEqual(await expectJson(await server.post("/v1/table/t/tags/version", { tag: "v1" })), { version: 2 });
+    assert.deepEqual(await expectJson(await server.post("/v1/table/t/tags/version", { tag: "v1" })), { version: 2, branch: "main" });
     await expectError(await server.post("/v1/table/t/tags/update", { tag: "ghost", version: 2 }), 404, 8);
     await expectError(await server.post("/v1/table/t/tags/update", { tag: "v1", version: 99 }), 404, 11);
-    assert.deepEqual(await expectJson(await server.post("/v1/table/t/tags/version", { tag: "v1" })), { version: 2 });
+    assert.deepEqual(await expectJson(await server.post("/v1/table/t/tags/version", { tag: "v1" })), { version: 2, branch: "main" });
   });
 
   await t.test("DeleteTableTag removes the tag, not its version; a missing tag → 404, code 8", async () => {
