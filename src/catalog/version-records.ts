@@ -50,14 +50,6 @@ export function parseNamingScheme(value: string | null | undefined): ManifestNam
   return scheme ?? "V2";
 }
 
-/**
- * Manifest paths on the wire are relative to the object-store root (spec/clients.md §3.3): on a
- * local filesystem, the absolute path without its leading slash.
- */
-export function toWirePath(absolute: string): string {
-  return absolute.replace(/^\/+/, "");
-}
-
 /** A manifest file name: `<n>.manifest`, or a staged one, `<n>.manifest-<suffix>`. */
 const manifestNamePattern = /^\d+\.manifest(-[A-Za-z0-9_.-]+)?$/;
 
@@ -103,10 +95,13 @@ export function finalManifestPath(table: TableRow, branch: string, version: numb
   return manifestPath(table.location, branch, version, scheme);
 }
 
-/** A version as the wire shows it: a manifest file, with what the record knows laid over it. */
+/**
+ * A version as the wire shows it: a manifest file, with what the record knows laid over it. The
+ * manifest path is absolute, like the table's location (Lance reads `/a/b` and `a/b` alike).
+ */
 export function toTableVersion(file: ManifestFile | undefined, record: TableVersionRow | undefined): TableVersion {
   const version = (file?.version ?? record?.version) as number;
-  const out: TableVersion = { version, manifest_path: toWirePath(file?.path ?? (record?.manifest_path as string)) };
+  const out: TableVersion = { version, manifest_path: file?.path ?? (record?.manifest_path as string) };
   const size = file?.size ?? record?.manifest_size ?? undefined;
   if (size != null) out.manifest_size = Number(size);
   const eTag = file?.eTag ?? record?.e_tag ?? undefined;

@@ -160,13 +160,24 @@ export async function countRows(engine: Engine, location: string, ref: TableRef,
 /** The plan the engine would run for `spec`. */
 export async function explainQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec, verbose: boolean): Promise<string> {
   const table = await engine.openTable(location, ref);
-  return engine.call(async () => (await buildQuery(table, spec)).explainPlan(verbose));
+  const plan = await engine.call(async () => (await buildQuery(table, spec)).explainPlan(verbose));
+  return withAbsoluteUris(plan, location);
 }
 
 /** Runs `spec` and returns its plan with execution metrics. */
 export async function analyzeQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec): Promise<string> {
   const table = await engine.openTable(location, ref);
-  return engine.call(async () => (await buildQuery(table, spec)).analyzePlan());
+  const plan = await engine.call(async () => (await buildQuery(table, spec)).analyzePlan());
+  return withAbsoluteUris(plan, location);
+}
+
+/**
+ * Lance prints the files a plan reads as object-store paths, which drop a local path's leading
+ * slash (`uri=tmp/t.lance/data`); the plan shows them as the absolute paths they are.
+ */
+export function withAbsoluteUris(plan: string, location: string): string {
+  if (!location.startsWith("/")) return plan;
+  return plan.split(`uri=${location.replace(/^\/+/, "")}`).join(`uri=${location}`);
 }
 
 export async function tableStatistics(engine: Engine, location: string, ref: TableRef): Promise<NativeTableStatistics> {

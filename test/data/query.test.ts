@@ -162,9 +162,13 @@ test("ExplainTableQueryPlan and AnalyzeTableQueryPlan answer JSON strings → 20
   const plan = JSON.parse(await explained.text());
   assert.equal(typeof plan, "string");
   assert.match(plan, /LanceRead|LanceScan|Filter/);
+  // The files a plan reads show as absolute paths, like the table's location.
+  const { location } = await expectJson(await server.post("/v1/table/t/describe", {}));
+  assert.ok(plan.includes(`uri=${location}/data`), plan);
   const analyzed = JSON.parse(await (await server.post("/v1/table/t/analyze_plan/", { k: 5, vector: null, filter: "id > 2" })).text());
   assert.equal(typeof analyzed, "string");
   assert.match(analyzed, /metrics|output_rows|elapsed/i);
+  assert.ok(analyzed.includes(`uri=${location}/data`), analyzed);
   await expectError(await server.post("/v1/table/t/explain_plan", { query: { k: 1, vector: null, filter: "id >>> 1" } }), 400, 13);
   await expectError(await server.post("/v1/table/t/explain_plan", {}), 400, 13);
   await expectError(await server.post("/v1/table/missing/analyze_plan", { k: 1, vector: null }), 404, 4);

@@ -27,7 +27,7 @@ test("BatchCreateTableVersions", async (t) => {
       }),
     );
     assert.deepEqual(versionNumbers(body), [1, 1, 2]);
-    assert.equal(body.versions[1].manifest_path, path.join(b, "_versions", "18446744073709551614.manifest").slice(1));
+    assert.equal(body.versions[1].manifest_path, path.join(b, "_versions", "18446744073709551614.manifest"));
     assert.deepEqual(await list("a"), [1, 2]);
     assert.deepEqual(await list("ns$b"), [1]);
     const transaction = await expectJson(await server.post(`/v1/transaction/${body.transaction_id}/describe`, {}));
