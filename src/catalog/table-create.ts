@@ -3,6 +3,7 @@
  * only), CreateTable (from an Arrow IPC stream) and RegisterTable (an existing Lance table).
  */
 import { ipcStreamToFile } from "../engine/arrow-ipc.js";
+import { forgetKeptProperties, readKeptProperties } from "../engine/kept-properties.js";
 import { CreateModes, RegisterModes, parseMode } from "../model/modes.js";
 import type {
   CreateTableRequest,
@@ -145,8 +146,9 @@ export async function createTable(
 
 /**
  * RegisterTable: adds an existing Lance table at `location` (inside the storage root) under
- * `id`. Modes: Create (default; 5 if the name is taken), Overwrite (re-point the name). Throws
- * 1, 5, 13 (no Lance table there, or the location already belongs to another table).
+ * `id`. Modes: Create (default; 5 if the name is taken), Overwrite (re-point the name). Without
+ * `properties`, the table gets those it kept when it was deregistered. Throws 1, 5, 13 (no Lance
+ * table there, or the location already belongs to another table).
  */
 export async function registerTable(scope: CatalogScope, request: WithId<RegisterTableRequest>): Promise<RegisterTableResponse> {
   // validate
@@ -157,7 +159,7 @@ export async function registerTable(scope: CatalogScope, request: WithId<Registe
   const mode = parsedMode ?? "Create";
   const location = resolveClientLocation(scope.database, request.location);
   if (!scope.engine.datasetExists(location)) throw invalidInput(`no Lance table found at location '${request.location}'`);
-  const properties = request.properties ?? {};
+  const properties = request.properties ?? (await readKeptProperties(location)) ?? {};
   const database = scope.database.name;
 
   await translating(describeTable(id), () =>
@@ -175,5 +177,7 @@ export async function registerTable(scope: CatalogScope, request: WithId<Registe
       }
     }),
   );
+  // Registered again: what deregister kept has served its purpose (a leftover is harmless).
+  await forgetKeptProperties(location).catch(() => undefined);
   return { location, properties };
 }

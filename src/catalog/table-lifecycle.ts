@@ -12,7 +12,9 @@ import type {
   RestoreTableRequest,
   RestoreTableResponse,
 } from "../model/table.js";
+import { keepProperties } from "../engine/kept-properties.js";
 import { fromJsonColumn } from "../store/rows/json-columns.js";
+import type { TableRow } from "../store/schema.js";
 import { UniqueViolation } from "../store/store-errors.js";
 import { CatalogError } from "./catalog-error.js";
 import type { CatalogScope } from "./catalog-scope.js";
@@ -26,15 +28,34 @@ import { requireNamespace, requireNoNamespaceNamed, requireTable } from "./looku
 
 type WithId<T> = T & { id: string[] };
 
-/** DeregisterTable: forgets the table and keeps its files, so it can be registered again. Throws 1, 4. */
+/**
+ * DeregisterTable: forgets the table and keeps its files, so it can be registered again. Its
+ * properties are kept beside the files first, so that a register restores them. Throws 1, 4.
+ */
 export async function deregisterTable(scope: CatalogScope, request: WithId<DeregisterTableRequest>): Promise<DeregisterTableResponse> {
-  const row = await translating(describeTable(request.id), () =>
+  const current = await translating(describeTable(request.id), () => requireTable(scope.store.rows, scope.database.name, request.id));
+  const hasData = scope.engine.datasetExists(current.location);
+  if (hasData) await keepProperties(current.location, fromJsonColumn(current.properties));
+  const row = await forgetTable(scope, request);
+  // The properties changed between the two reads: keep the newer ones (the answer carries them too).
+  if (hasData && row.location === current.location && row.properties !== current.properties) {
+    await keepProperties(row.location, fromJsonColumn(row.properties)).catch(() => undefined);
+  }
+  return answerOf(request, row);
+}
+
+/** Removes the table's row, leaving its files; returns the row. Throws 1, 4. */
+async function forgetTable(scope: CatalogScope, request: WithId<DeregisterTableRequest>): Promise<TableRow> {
+  return translating(describeTable(request.id), () =>
     scope.store.transaction(async (tx) => {
       const row = await requireTable(tx, scope.database.name, request.id);
       await tx.deleteTable(row.id);
       return row;
     }),
   );
+}
+
+function answerOf(request: WithId<DeregisterTableRequest>, row: TableRow): DeregisterTableResponse {
   return { id: request.id, location: row.location, properties: fromJsonColumn(row.properties) };
 }
 
@@ -44,9 +65,9 @@ export async function deregisterTable(scope: CatalogScope, request: WithId<Dereg
  * Throws 1, 4.
  */
 export async function dropTable(scope: CatalogScope, request: WithId<DropTableRequest>): Promise<DropTableResponse> {
-  const response = await deregisterTable(scope, request);
-  await discardTableData(scope, [response.location as string]);
-  return response;
+  const row = await forgetTable(scope, request);
+  await discardTableData(scope, [row.location]);
+  return answerOf(request, row);
 }
 
 /**

@@ -169,6 +169,22 @@ test("table lifecycle", async (t) => {
     assert.equal(described.version, 1);
   });
 
+  await t.test("DeregisterTable then RegisterTable keeps the table's properties; properties given to register win", async () => {
+    const properties = encodeURIComponent(JSON.stringify({ owner: "ana", tier: "gold" }));
+    await expectJson(await server.upload(`/v1/table/shop$kept/create?properties=${properties}`, arrowStream({ id: Int32Array.from([1]) })));
+    const left = await expectJson(await server.post("/v1/table/shop$kept/deregister", {}));
+    assert.deepEqual(left.properties, { owner: "ana", tier: "gold" });
+    const back = await expectJson(await server.post("/v1/table/shop$kept/register", { location: left.location }));
+    assert.deepEqual(back.properties, { owner: "ana", tier: "gold" });
+    const described = await expectJson(await server.post("/v1/table/shop$kept/describe", {}));
+    assert.deepEqual(described.properties, { owner: "ana", tier: "gold" });
+
+    const again = await expectJson(await server.post("/v1/table/shop$kept/deregister", {}));
+    const renamed = await expectJson(await server.post("/v1/table/shop$kept2/register", { location: again.location, properties: { owner: "bo" } }));
+    assert.deepEqual(renamed.properties, { owner: "bo" });
+    assert.deepEqual((await expectJson(await server.post("/v1/table/shop$kept2/describe", {}))).properties, { owner: "bo" });
+  });
+
   await t.test("RegisterTable refuses locations outside the root, without data, or already taken", async () => {
     await expectError(await server.post("/v1/table/shop$evil/register", { location: "/etc/passwd.lance" }), 400, 13);
     await expectError(await server.post("/v1/table/shop$evil/register", { location: "../../../outside.lance" }), 400, 13);
