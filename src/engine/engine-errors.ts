@@ -31,6 +31,9 @@ export class EngineError extends Error {
 }
 
 const patterns: [RegExp, EngineErrorKind][] = [
+  // First: a conflict's message quotes the other transaction, whose words must not decide the kind.
+  // An incompatible transaction (an append racing an overwrite) is a lost race like any conflict.
+  [/commit conflict|retryable commit conflict|incompatible transaction|concurrent (write|commit)|was modified|preempted/i, "commit-conflict"],
   [/version .*(not found|does not exist)|not found.*version|cannot find version/i, "version-not-found"],
   [/tag .*(not found|does not exist)|ref not found/i, "tag-not-found"],
   [/tag .*already exists/i, "tag-exists"],
@@ -44,7 +47,6 @@ const patterns: [RegExp, EngineErrorKind][] = [
   [/ref conflict|is referenced by/i, "invalid-state"],
   [/top level field .* cannot contain/i, "invalid-input"],
   [/divide by zero|arithmetic overflow|invalid distance type|invalid data type/i, "invalid-input"],
-  [/commit conflict|retryable commit conflict|concurrent (write|commit)|was modified|preempted/i, "commit-conflict"],
   [/invalid (input|user input|argument)|sql parser|parse error|error during planning|syntax error|invalid expression|expected .* but found|unsupported/i, "invalid-input"],
   // Index builds the data cannot support: a type the index does not cover, too few rows to train.
   [/index cannot be created on the field|not enough rows to train/i, "invalid-input"],

@@ -1,11 +1,13 @@
 /**
  * @module Row writes: insert (append / overwrite), merge-insert, update and delete. Each commits
- * one Lance version and reports it; commit conflicts are retried (commit-retry.ts).
+ * one Lance version and reports it; commit conflicts are retried (commit-retry.ts), and
+ * merge-inserts on one table run one at a time.
  */
 import type { DecodedUpload } from "./arrow-ipc.js";
 import { EngineError } from "./engine-errors.js";
 import { withCommitRetry } from "./commit-retry.js";
 import type { Engine, TableRef } from "./engine.js";
+import { KeyedLock } from "./keyed-lock.js";
 import { rewriteNestedUpdates } from "./nested-updates.js";
 
 export interface InsertOutcome {
@@ -24,14 +26,8 @@ export async function insertRows(
   upload: DecodedUpload,
   mode: "append" | "overwrite",
 ): Promise<InsertOutcome> {
-  if (!engine.datasetExists(location) && !ref.branch) {
-    try {
-      const version = await engine.createTable(location, upload, "create");
-      return { version, numInsertedRows: upload.numRows };
-    } catch (error) {
-      if (!engine.datasetExists(location)) throw error;
-    }
-  }
+  const created = await createIfAbsent(engine, location, ref, upload);
+  if (created !== undefined) return { version: created, numInsertedRows: upload.numRows };
   const version = await withCommitRetry(async () => {
     const table = await engine.openTable(location, ref);
     const result = await engine.call(() => table.add(upload.file, mode)).catch(asSchemaMismatch);
@@ -62,11 +58,26 @@ export interface MergeOutcome {
   numRows: number;
 }
 
-/** Upserts the uploaded rows; a declared-only table is simply created from them. */
+/**
+ * Merge-inserts on one table, one at a time in this process. Lance commits two merge-inserts
+ * that both insert the same new key without a conflict (each only adds fragments), so running
+ * them side by side would duplicate the key. Processes sharing a root do not share this lock.
+ */
+const mergeInsertLock = new KeyedLock();
+
+/**
+ * Upserts the uploaded rows; a declared-only table is simply created from them. Merge-inserts
+ * on one table are serialised (`mergeInsertLock`), so a key the `on` columns match is never
+ * inserted twice.
+ */
 export async function mergeInsertRows(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload, spec: MergeInsertSpec): Promise<MergeOutcome> {
-  if (!engine.datasetExists(location) && !ref.branch) {
-    const created = await insertRows(engine, location, ref, upload, "append");
-    return { version: created.version, numInsertedRows: created.numInsertedRows, numUpdatedRows: 0, numDeletedRows: 0, numAttempts: 1, numRows: upload.numRows };
+  return mergeInsertLock.run(location, () => mergeInsertNow(engine, location, ref, upload, spec));
+}
+
+async function mergeInsertNow(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload, spec: MergeInsertSpec): Promise<MergeOutcome> {
+  const created = await createIfAbsent(engine, location, ref, upload);
+  if (created !== undefined) {
+    return { version: created, numInsertedRows: upload.numRows, numUpdatedRows: 0, numDeletedRows: 0, numAttempts: 1, numRows: upload.numRows };
   }
   let conflicts = -1;
   const result = await withCommitRetry(async () => {
@@ -124,6 +135,20 @@ export async function deleteRows(engine: Engine, location: string, ref: TableRef
     const result = await engine.call(() => table.delete(predicate));
     return { version: result.version, numDeletedRows: result.numDeletedRows };
   });
+}
+
+/**
+ * Creates the dataset of a declared-only table from `upload`; answers its version, or undefined
+ * when the dataset exists (or a concurrent creator won the race), so the caller writes into it.
+ */
+async function createIfAbsent(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload): Promise<number | undefined> {
+  if (ref.branch || engine.datasetExists(location)) return undefined;
+  try {
+    return await engine.createTable(location, upload, "create");
+  } catch (error) {
+    if (!engine.datasetExists(location)) throw error;
+    return undefined;
+  }
 }
 
 /** Uploaded rows naming a column the table lacks do not match its schema. */

@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { CompressionType, RecordBatchFileWriter, type Table, tableFromArrays, tableFromIPC } from "apache-arrow-21";
 import "../../src/engine/arrow-ipc.js";
-import { EngineError } from "../../src/engine/engine-errors.js";
+import { EngineError, classifyEngineError } from "../../src/engine/engine-errors.js";
 import { formatFieldPath, parseFieldPath, sqlReference } from "../../src/engine/field-paths.js";
 import { mergeIpcFiles } from "../../src/engine/ipc-file-merge.js";
+import { toCatalogError } from "../../src/catalog/failures.js";
 
 function fileOf(table: Table, lz4 = false): Buffer {
   const writer = new RecordBatchFileWriter(lz4 ? { compressionType: CompressionType.LZ4_FRAME } : {});
@@ -48,4 +49,14 @@ test("mergeIpcFiles of a single batch-less file is that schema alone", async () 
   const table = tableFromIPC(Buffer.concat(chunks));
   assert.equal(table.numRows, 0);
   assert.deepEqual(table.schema.fields.map((f) => f.name), ["id"]);
+});
+
+test("Lance's incompatible-transaction error is a commit conflict, answered ConcurrentModification (14) once retries run out", () => {
+  // The message Lance gives an append that lost to a concurrent overwrite.
+  const lance = new Error(
+    "lance error: Incompatible transaction: This Append transaction is incompatible with concurrent transaction Overwrite at version 17., " +
+      "/usr/local/cargo/registry/src/lance-12.0.0/src/io/commit/conflict_resolver.rs:1188:26",
+  );
+  assert.equal(classifyEngineError(lance).kind, "commit-conflict");
+  assert.equal(toCatalogError(lance, "table 't'").code, 14);
 });
