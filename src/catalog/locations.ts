@@ -12,7 +12,17 @@ import type { DatabaseInfo } from "./catalog-scope.js";
 
 export function newTableLocation(database: DatabaseInfo): { id: string; location: string } {
   const id = randomUUID();
-  return { id, location: path.join(database.storageRoot, "tables", `${id}.lance`) };
+  return { id, location: path.join(placedTablesDir(database.storageRoot), `${id}.lance`) };
+}
+
+/** The folder holding the tables Quiver places under a storage root. */
+export function placedTablesDir(storageRoot: string): string {
+  return path.join(storageRoot, "tables");
+}
+
+/** Whether `name` is a folder name `newTableLocation` gives: `<uuid>.lance`. */
+export function isPlacedTableName(name: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.lance$/.test(name);
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import type { CatalogRegistry } from "../catalog/databases.js";
 import { openLocalRoot } from "../catalog/local-root.js";
+import { defaultOrphanGraceMs, sweepOrphanedTableFolders } from "../catalog/orphaned-folders.js";
 import { settlePendingVersions } from "../catalog/version-records.js";
 import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
@@ -24,6 +25,8 @@ export interface RuntimeConfig {
   auth?: AuthConfig;
   /** Job system settings (worker pools, lease); environment defaults otherwise. */
   jobs?: JobSystemConfig;
+  /** Table folders without a catalog row are removed at start-up once unchanged this long (default 1 hour). */
+  orphanGraceMs?: number;
 }
 
 export interface Runtime {
@@ -44,6 +47,12 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   await settlePendingVersions(store);
   const gate = buildAuthGate(root, registry, config.auth ?? { mode: "none" });
   const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, dataRoot: root } });
+  // Folders left by a create or drop that crashed half-way are reclaimed before serving.
+  const swept = await sweepOrphanedTableFolders(store, engine, {
+    graceMs: config.orphanGraceMs ?? defaultOrphanGraceMs,
+    onError: (location, error) => app.log.warn({ err: error, location }, "could not remove an orphaned table folder"),
+  });
+  for (const location of swept) app.log.info({ location }, "removed an orphaned table folder");
   const jobs = startJobSystem(store, registry, jobConfig, { warn: (message, detail) => app.log.warn(detail ?? {}, message) });
   let closed = false;
   return {

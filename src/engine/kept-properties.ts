@@ -4,6 +4,7 @@
  * at the table's root, which Lance does not read.
  */
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { removeFile } from "./manifests.js";
@@ -44,6 +45,11 @@ export async function readKeptProperties(location: string): Promise<Record<strin
   } catch {
     return undefined;
   }
+}
+
+/** Whether a deregistered table's properties are kept at `location`: its files are kept by design. */
+export function hasKeptProperties(location: string): boolean {
+  return existsSync(fileOf(location));
 }
 
 /** Removes the kept properties once the table is registered again; none kept is fine. */
