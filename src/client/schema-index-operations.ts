@@ -58,9 +58,9 @@ export const schemaIndexOperations = {
   }),
 
   /**
-   * UpdateTableSchemaMetadata: replaces the schema-level metadata with `metadata`, sent as the
-   * bare map the route takes. This server's engine cannot do it: throws 0 (Unsupported) once
-   * the table is found, and 1, 4, 19.
+   * UpdateTableSchemaMetadata: merges `metadata`, sent as the bare map the route takes, into the
+   * schema-level metadata; answers the whole map. Changing an existing key's value throws 0
+   * (Unsupported); also 1, 4, 14, 19.
    */
   updateTableSchemaMetadata: operation({
     operationId: "UpdateTableSchemaMetadata",
