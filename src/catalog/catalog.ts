@@ -7,6 +7,7 @@ import type * as M from "../model/index.js";
 import type { CallContext, CatalogScope } from "./catalog-scope.js";
 import * as namespaces from "./namespaces.js";
 import * as tableCreate from "./table-create.js";
+import * as tableClone from "./table-clone.js";
 import * as tableDescribe from "./table-describe.js";
 import * as tableLifecycle from "./table-lifecycle.js";
 import * as tableListing from "./table-listing.js";
@@ -66,6 +67,9 @@ export class Catalog {
   }
   registerTable(request: WithId<M.RegisterTableRequest>, _call?: CallContext) {
     return tableCreate.registerTable(this.scope, request);
+  }
+  cloneTable(request: WithId<M.CloneTableRequest>, _call?: CallContext) {
+    return tableClone.cloneTable(this.scope, request);
   }
   describeTable(request: WithId<M.DescribeTableRequest>, _call?: CallContext) {
     return tableDescribe.describeTable(this.scope, request);
