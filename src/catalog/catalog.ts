@@ -152,6 +152,13 @@ export class Catalog {
   dropTableIndex(request: WithId<M.DropTableIndexRequest> & { index_name: string }, _call?: CallContext) {
     return tableIndexes.dropTableIndex(this.scope, request);
   }
+  prewarmTableIndex(request: WithId<M.PrewarmTableIndexRequest> & { index_name: string }, _call?: CallContext) {
+    return tableIndexes.prewarmTableIndex(this.scope, request);
+  }
+  prewarmTablePageCache(request: WithId<M.PrewarmTablePageCacheRequest>, _call?: CallContext) {
+    return tableIndexes.prewarmTablePageCache(this.scope, request);
+  }
+
 
   // Versions
   listTableVersions(request: WithId<M.ListTableVersionsRequest>, _call?: CallContext) {
@@ -200,6 +207,13 @@ export class Catalog {
   deleteTableBranch(request: WithId<M.DeleteTableBranchRequest>, _call?: CallContext) {
     return branches.deleteTableBranch(this.scope, request);
   }
+  diffTableBranch(request: WithId<M.DiffTableBranchRequest>, _call?: CallContext) {
+    return branches.diffTableBranch(this.scope, request);
+  }
+  cherryPickTableBranch(request: WithId<M.CherryPickTableBranchRequest>, _call?: CallContext) {
+    return branches.cherryPickTableBranch(this.scope, request);
+  }
+
 
   // Transactions
   describeTransaction(transactionId: string, _call?: CallContext) {

@@ -135,4 +135,27 @@ export const schemaIndexOperations = {
     request: withPathFields(M.DropTableIndexRequest, IndexName),
     response: { kind: "json", schema: M.DropTableIndexResponse },
   }),
+
+  /** PrewarmTableIndex: loads index `index_name` into the server's index cache. Throws 1, 4, 6, 19, 22. */
+  prewarmTableIndex: operation({
+    operationId: "PrewarmTableIndex",
+    method: "POST",
+    path: "/v1/table/{id}/index/{index_name}/prewarm",
+    target: "table",
+    body: "none",
+    query: ["branch"],
+    request: withPathFields(M.PrewarmTableIndexRequest, IndexName),
+    response: { kind: "json", schema: M.PrewarmTableIndexResponse },
+  }),
+
+  /** PrewarmTablePageCache: this server's engine cannot prewarm data pages; throws 0 once the table is found, and 1, 4, 19. */
+  prewarmTablePageCache: operation({
+    operationId: "PrewarmTablePageCache",
+    method: "POST",
+    path: "/v1/table/{id}/page_cache/prewarm",
+    target: "table",
+    body: "json",
+    request: M.PrewarmTablePageCacheRequest,
+    response: { kind: "json", schema: M.PrewarmTablePageCacheResponse },
+  }),
 };
