@@ -15,12 +15,19 @@ type WithId<T> = T & { id: string[] };
 
 export const backfillColumnJobKind = "backfill_column";
 
+/** Why each request field the engine cannot honour is refused rather than ignored. */
+const unsupportedBecause = {
+  where: "the Lance engine computes a computed column for every row lacking a value and offers no row filter, and refuses direct writes to the column",
+  branch: "Quiver fills computed columns on the main branch only",
+  read_version: "the Lance engine computes from the latest version only",
+} as const;
+
 /**
  * Queues the backfill and returns its job id (the route answers 202). Lance computes a
- * computed column over whole fragments of the main branch's latest version, so `where`,
- * `branch` and `read_version` are refused (13) rather than silently ignored; the sizing knobs
- * are recorded in the job's spec. Throws 1, 4, 12 (no such column), 13 (not a computed
- * column, unknown `cluster`, an unsupported field), 19 (table has no data).
+ * computed column over every row of the main branch's latest version that lacks a value, so
+ * `where`, `branch` and `read_version` are Unsupported (0) rather than silently ignored; the
+ * sizing knobs are recorded in the job's spec. Throws 0, 1, 4, 12 (no such column), 13 (not a
+ * computed column, unknown `cluster`), 19 (table has no data).
  */
 export async function alterTableBackfillColumns(
   scope: CatalogScope,
@@ -31,7 +38,7 @@ export async function alterTableBackfillColumns(
   splitTableId(id);
   for (const field of ["where", "branch", "read_version"] as const) {
     if (request[field] !== undefined && request[field] !== null) {
-      throw invalidInput(`backfill_column does not support '${field}': Quiver fills the whole column on the main branch's latest version`);
+      throw CatalogError.of("Unsupported", `backfill_column does not support '${field}': ${unsupportedBecause[field]}`);
     }
   }
   const pool = resolvePool(scope, request.cluster);

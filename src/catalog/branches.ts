@@ -7,6 +7,10 @@ import { readBranch, readBranches, readTags } from "../engine/refs.js";
 import { createBranch, deleteBranch } from "../engine/refs-write.js";
 import type {
   BranchContents,
+  CherryPickTableBranchRequest,
+  CherryPickTableBranchResponse,
+  DiffTableBranchRequest,
+  DiffTableBranchResponse,
   CreateTableBranchRequest,
   CreateTableBranchResponse,
   DeleteTableBranchRequest,
@@ -107,4 +111,27 @@ export async function deleteTableBranch(scope: CatalogScope, request: WithId<Del
     });
     return { transaction_id: transactionId };
   });
+}
+
+/**
+ * Finds the table and `from_branch`, then refuses: Lance's branch diffs and cherry-picks are
+ * offered only by its managed (Enterprise) tables, not by the open-source engine this server runs.
+ */
+async function refuseBranchMerge(scope: CatalogScope, id: string[], fromBranch: string, what: string): Promise<never> {
+  const branch = branchKey(fromBranch);
+  await translating(describeTable(id), async () => {
+    const table = await requireTable(scope.store.rows, scope.database.name, id);
+    await requireBranch(table, branch);
+  });
+  throw CatalogError.of("Unsupported", `${what} is not supported: Lance offers it only on its managed (Enterprise) tables, not in the open-source engine this server runs`);
+}
+
+/** DiffTableBranch: Unsupported (0) once the table and branch are found. Throws 0, 1, 4, 22. */
+export async function diffTableBranch(scope: CatalogScope, request: WithId<DiffTableBranchRequest>): Promise<DiffTableBranchResponse> {
+  return refuseBranchMerge(scope, request.id, request.from_branch, "diffing branches");
+}
+
+/** CherryPickTableBranch: Unsupported (0) once the table and branch are found, dry runs too. Throws 0, 1, 4, 22. */
+export async function cherryPickTableBranch(scope: CatalogScope, request: WithId<CherryPickTableBranchRequest>): Promise<CherryPickTableBranchResponse> {
+  return refuseBranchMerge(scope, request.id, request.from_branch, "cherry-picking a branch");
 }

@@ -7,6 +7,7 @@ import type * as M from "../model/index.js";
 import type { CallContext, CatalogScope } from "./catalog-scope.js";
 import * as namespaces from "./namespaces.js";
 import * as tableCreate from "./table-create.js";
+import * as tableClone from "./table-clone.js";
 import * as tableDescribe from "./table-describe.js";
 import * as tableLifecycle from "./table-lifecycle.js";
 import * as tableListing from "./table-listing.js";
@@ -66,6 +67,9 @@ export class Catalog {
   }
   registerTable(request: WithId<M.RegisterTableRequest>, _call?: CallContext) {
     return tableCreate.registerTable(this.scope, request);
+  }
+  cloneTable(request: WithId<M.CloneTableRequest>, _call?: CallContext) {
+    return tableClone.cloneTable(this.scope, request);
   }
   describeTable(request: WithId<M.DescribeTableRequest>, _call?: CallContext) {
     return tableDescribe.describeTable(this.scope, request);
@@ -148,6 +152,13 @@ export class Catalog {
   dropTableIndex(request: WithId<M.DropTableIndexRequest> & { index_name: string }, _call?: CallContext) {
     return tableIndexes.dropTableIndex(this.scope, request);
   }
+  prewarmTableIndex(request: WithId<M.PrewarmTableIndexRequest> & { index_name: string }, _call?: CallContext) {
+    return tableIndexes.prewarmTableIndex(this.scope, request);
+  }
+  prewarmTablePageCache(request: WithId<M.PrewarmTablePageCacheRequest>, _call?: CallContext) {
+    return tableIndexes.prewarmTablePageCache(this.scope, request);
+  }
+
 
   // Versions
   listTableVersions(request: WithId<M.ListTableVersionsRequest>, _call?: CallContext) {
@@ -196,6 +207,13 @@ export class Catalog {
   deleteTableBranch(request: WithId<M.DeleteTableBranchRequest>, _call?: CallContext) {
     return branches.deleteTableBranch(this.scope, request);
   }
+  diffTableBranch(request: WithId<M.DiffTableBranchRequest>, _call?: CallContext) {
+    return branches.diffTableBranch(this.scope, request);
+  }
+  cherryPickTableBranch(request: WithId<M.CherryPickTableBranchRequest>, _call?: CallContext) {
+    return branches.cherryPickTableBranch(this.scope, request);
+  }
+
 
   // Transactions
   describeTransaction(transactionId: string, _call?: CallContext) {

@@ -1,8 +1,9 @@
 /**
  * @module Index operations (spec/endpoints.md §7): CreateTableIndex, CreateTableScalarIndex,
- * ListTableIndices, DescribeTableIndexStats, DropTableIndex. Builds finish before answering.
+ * ListTableIndices, DescribeTableIndexStats, DropTableIndex; and the LanceDB clients' cache
+ * prewarming (PrewarmTableIndex, PrewarmTablePageCache). Builds finish before answering.
  */
-import { type IndexSpec, createIndex, dropIndex, indexStatistics, indexTypes, listIndices, specIndexType } from "../engine/indexes.js";
+import { type IndexSpec, createIndex, dropIndex, indexStatistics, indexTypes, listIndices, prewarmIndex, specIndexType } from "../engine/indexes.js";
 import type {
   CreateTableIndexRequest,
   CreateTableIndexResponse,
@@ -13,6 +14,10 @@ import type {
   IndexContent,
   ListTableIndicesRequest,
   ListTableIndicesResponse,
+  PrewarmTableIndexRequest,
+  PrewarmTableIndexResponse,
+  PrewarmTablePageCacheRequest,
+  PrewarmTablePageCacheResponse,
 } from "../model/indexes.js";
 import { CatalogError, invalidInput } from "./catalog-error.js";
 import type { CatalogScope } from "./catalog-scope.js";
@@ -149,4 +154,31 @@ export async function dropTableIndex(scope: CatalogScope, request: WithId<DropTa
     "index-not-found": CatalogError.of("TableIndexNotFound", `${subject} has no index named '${request.index_name}'`),
   });
   return recordCommittedWrite(scope, "DropTableIndex", request.id, version, request.branch);
+}
+
+/**
+ * PrewarmTableIndex: loads index `index_name` into the engine's index cache, so the next
+ * searches of the table through this server skip reading it. Throws 1, 4, 6, 19, 22.
+ */
+export async function prewarmTableIndex(scope: CatalogScope, request: WithId<PrewarmTableIndexRequest> & { index_name: string }): Promise<PrewarmTableIndexResponse> {
+  const subject = describeTable(request.id);
+  const ref = refOf({ branch: request.branch });
+  await translating(subject, async () => {
+    const row = await loadTableWithData(scope, request.id);
+    await prewarmIndex(scope.engine, row.location, ref, request.index_name);
+  }, {
+    ...refOverrides(subject, ref),
+    "index-not-found": CatalogError.of("TableIndexNotFound", `${subject} has no index named '${request.index_name}'`),
+  });
+  return {};
+}
+
+/**
+ * PrewarmTablePageCache: the Lance binding prewarms data pages only for tables it reaches over
+ * HTTP, not for the local tables this server opens, so this answers Unsupported (0) once the
+ * table is found. Throws 0, 1, 4, 19.
+ */
+export async function prewarmTablePageCache(scope: CatalogScope, request: WithId<PrewarmTablePageCacheRequest>): Promise<PrewarmTablePageCacheResponse> {
+  await translating(describeTable(request.id), () => loadTableWithData(scope, request.id));
+  throw CatalogError.of("Unsupported", "prewarming the page cache is not supported: this server's Lance engine prewarms data pages only for remote tables; index prewarming (index/{name}/prewarm) is supported");
 }

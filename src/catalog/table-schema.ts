@@ -89,11 +89,29 @@ export async function updateFieldMetadata(scope: CatalogScope, request: WithId<U
 }
 
 /**
- * UpdateTableSchemaMetadata: the engine binding this server runs on has no operation that
- * replaces a table's schema-level metadata (only field metadata), so this answers
- * Unsupported (0) after checking the table, rather than half-doing it. Throws 0, 1, 4, 19.
+ * UpdateTableSchemaMetadata: merges the given keys into the schema-level metadata and answers
+ * the whole map afterwards; keys not named stay. The engine can add keys but not change or
+ * remove one (see `evolution.addSchemaMetadataKeys`), so a request that would change an
+ * existing key's value is Unsupported (0) and commits nothing; one that adds nothing commits
+ * nothing. Throws 0, 1, 4, 14, 19.
  */
 export async function updateTableSchemaMetadata(scope: CatalogScope, request: WithId<UpdateTableSchemaMetadataRequest>): Promise<Record<string, string>> {
-  await evolving(scope, request.id, request.branch, async () => undefined);
-  throw CatalogError.of("Unsupported", "replacing schema metadata is not supported by this server's Lance engine; use update_field_metadata for field metadata");
+  return evolving(scope, request.id, request.branch, async (location, ref) => {
+    // load
+    const current = await evolution.schemaMetadata(scope.engine, location, ref);
+    // decide
+    const entries = Object.entries(request.metadata ?? {});
+    const changed = entries.filter(([key, value]) => key in current && current[key] !== value).map(([key]) => key);
+    if (changed.length > 0) {
+      throw CatalogError.of(
+        "Unsupported",
+        `changing the value of existing schema metadata keys (${changed.map((k) => `'${k}'`).join(", ")}) is not supported: this server's Lance engine can add schema metadata keys but not change or remove them`,
+      );
+    }
+    const added = Object.fromEntries(entries.filter(([key]) => !(key in current)));
+    if (Object.keys(added).length === 0) return current;
+    // write
+    const result = await evolution.addSchemaMetadataKeys(scope.engine, location, ref, added);
+    return result.metadata;
+  });
 }

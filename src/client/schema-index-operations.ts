@@ -58,9 +58,9 @@ export const schemaIndexOperations = {
   }),
 
   /**
-   * UpdateTableSchemaMetadata: replaces the schema-level metadata with `metadata`, sent as the
-   * bare map the route takes. This server's engine cannot do it: throws 0 (Unsupported) once
-   * the table is found, and 1, 4, 19.
+   * UpdateTableSchemaMetadata: merges `metadata`, sent as the bare map the route takes, into the
+   * schema-level metadata; answers the whole map. Changing an existing key's value throws 0
+   * (Unsupported); also 1, 4, 14, 19.
    */
   updateTableSchemaMetadata: operation({
     operationId: "UpdateTableSchemaMetadata",
@@ -134,5 +134,28 @@ export const schemaIndexOperations = {
     query: ["branch"],
     request: withPathFields(M.DropTableIndexRequest, IndexName),
     response: { kind: "json", schema: M.DropTableIndexResponse },
+  }),
+
+  /** PrewarmTableIndex: loads index `index_name` into the server's index cache. Throws 1, 4, 6, 19, 22. */
+  prewarmTableIndex: operation({
+    operationId: "PrewarmTableIndex",
+    method: "POST",
+    path: "/v1/table/{id}/index/{index_name}/prewarm",
+    target: "table",
+    body: "none",
+    query: ["branch"],
+    request: withPathFields(M.PrewarmTableIndexRequest, IndexName),
+    response: { kind: "json", schema: M.PrewarmTableIndexResponse },
+  }),
+
+  /** PrewarmTablePageCache: this server's engine cannot prewarm data pages; throws 0 once the table is found, and 1, 4, 19. */
+  prewarmTablePageCache: operation({
+    operationId: "PrewarmTablePageCache",
+    method: "POST",
+    path: "/v1/table/{id}/page_cache/prewarm",
+    target: "table",
+    body: "json",
+    request: M.PrewarmTablePageCacheRequest,
+    response: { kind: "json", schema: M.PrewarmTablePageCacheResponse },
   }),
 };

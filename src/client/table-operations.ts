@@ -23,6 +23,21 @@ export const tableOperations = {
   }),
 
   /**
+   * CloneTable: creates `id` as a shallow clone of the table at `source_location` (same
+   * database), at `source_version` or `source_tag`; it shares the source's data files and has
+   * its own history. `is_shallow: false` throws 0. Also throws 1, 4, 5, 8, 11, 13, 19.
+   */
+  cloneTable: operation({
+    operationId: "CloneTable",
+    method: "POST",
+    path: "/v1/table/{id}/clone",
+    target: "table",
+    body: "json",
+    request: M.CloneTableRequest,
+    response: { kind: "json", schema: M.CloneTableResponse },
+  }),
+
+  /**
    * DescribeTable: location and properties; version, schema and stats too when the table has
    * data (unless `load_detailed_metadata` is false). `version`, `branch` or `tag` select what
    * is described. Throws 1, 4, 8, 11, 13, 19 (details asked of a declared-only table), 22.

@@ -188,6 +188,28 @@ export const versionOperations = {
     response: { kind: "json", schema: M.DeleteTableBranchResponse },
   }),
 
+  /** DiffTableBranch: this server's engine cannot diff branches; throws 0 once the table and branch are found, and 1, 4, 22. */
+  diffTableBranch: operation({
+    operationId: "DiffTableBranch",
+    method: "POST",
+    path: "/v1/table/{id}/branches/diff",
+    target: "table",
+    body: "json",
+    request: M.DiffTableBranchRequest,
+    response: { kind: "json", schema: M.DiffTableBranchResponse },
+  }),
+
+  /** CherryPickTableBranch: this server's engine cannot cherry-pick; throws 0 once the table and branch are found, and 1, 4, 22. */
+  cherryPickTableBranch: operation({
+    operationId: "CherryPickTableBranch",
+    method: "POST",
+    path: "/v1/table/{id}/branches/cherry_pick",
+    target: "table",
+    body: "json",
+    request: M.CherryPickTableBranchRequest,
+    response: { kind: "json", schema: M.CherryPickTableBranchResponse },
+  }),
+
   // Transactions (spec/endpoints.md §11)
 
   /** DescribeTransaction: status and properties of the transaction `transaction_id` a write answered. Throws 10, 13. */

@@ -93,6 +93,18 @@ export class Engine {
     };
   }
 
+  /**
+   * Writes at `location` a shallow clone of the table at `source`: a new manifest for the
+   * source's `version` or `tag` (latest when neither) that reads the source's data files in
+   * place. Returns the clone's version.
+   */
+  async shallowClone(location: string, source: string, from: { version?: number | null; tag?: string | null }): Promise<number> {
+    const { dir, name } = splitLocation(location);
+    const connection = await this.connection(dir);
+    const table = await this.call(() => connection.cloneTable(name, source, [], from.version ?? null, from.tag ?? null, true));
+    return this.call(() => table.version());
+  }
+
   /** Makes `version` the newest version of the branch; returns the version it committed. */
   async restoreTable(location: string, version: number, branch?: string | null): Promise<number> {
     const table = await this.openTable(location, { version, branch });

@@ -92,6 +92,12 @@ export async function indexStatistics(engine: Engine, location: string, ref: Tab
   return stats;
 }
 
+/** Loads index `name` into the engine's index cache, which later searches of the table share. */
+export async function prewarmIndex(engine: Engine, location: string, ref: TableRef, name: string): Promise<void> {
+  const table = await engine.openTable(location, ref);
+  await engine.call(() => table.prewarmIndex(name));
+}
+
 export async function dropIndex(engine: Engine, location: string, ref: TableRef, name: string): Promise<number> {
   return withCommitRetry(async () => {
     const table = await engine.openTable(location, ref);

@@ -1,15 +1,15 @@
 /**
  * @module Schema evolution: add columns from SQL (evaluated once, or kept as computed
- * columns), alter (rename, nullability, type), drop, and edit field metadata.
+ * columns), alter (rename, nullability, type), drop, edit field metadata and add schema metadata.
  */
-import { schemaOfIpcFile } from "./arrow-ipc.js";
+import { schemaOfIpcFile, schemaOnlyIpcFile } from "./arrow-ipc.js";
 import { withCommitRetry } from "./commit-retry.js";
 import type { Engine, TableRef } from "./engine.js";
 import { EngineError } from "./engine-errors.js";
 import { formatFieldPath, parseFieldPath } from "./field-paths.js";
 import type { NativeTable } from "./lance-native.js";
 import type * as Native from "lancedb-native-types";
-import type { Field } from "apache-arrow-21";
+import { type Field, Schema } from "apache-arrow-21";
 
 export interface NewColumn {
   name: string;
@@ -104,4 +104,32 @@ function findField(fields: readonly Field[], segments: string[]): Field | undefi
   const field = fields.find((f) => f.name === head);
   if (!field || rest.length === 0) return field;
   return findField(field.type.children ?? [], rest);
+}
+
+/** The schema-level metadata of the table's version in `ref`. */
+export async function schemaMetadata(engine: Engine, location: string, ref: TableRef): Promise<Record<string, string>> {
+  const table = await engine.openTable(location, ref);
+  return Object.fromEntries(schemaOfIpcFile(await engine.call(() => table.schema())).metadata);
+}
+
+/**
+ * Adds schema-level metadata keys in one commit. The binding has no call that edits schema
+ * metadata; adding columns from a schema with no fields merges that schema's metadata into the
+ * table's, keeping the value of every key already present. Returns the version and the
+ * metadata afterwards.
+ */
+export async function addSchemaMetadataKeys(
+  engine: Engine,
+  location: string,
+  ref: TableRef,
+  metadata: Record<string, string>,
+): Promise<{ version: number; metadata: Record<string, string> }> {
+  const carrier = schemaOnlyIpcFile(new Schema([], new Map(Object.entries(metadata))));
+  let after: Record<string, string> = {};
+  const version = await writing(engine, location, ref, async (table) => {
+    const result = await table.addColumnsWithSchema(carrier);
+    after = Object.fromEntries(schemaOfIpcFile(await table.schema()).metadata);
+    return result;
+  });
+  return { version, metadata: after };
 }

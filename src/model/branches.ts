@@ -53,3 +53,22 @@ export type DeleteTableBranchRequest = Static<typeof DeleteTableBranchRequest>;
 
 export const DeleteTableBranchResponse = TransactionResponse("DeleteTableBranchResponse");
 export type DeleteTableBranchResponse = Static<typeof DeleteTableBranchResponse>;
+
+/** DiffTableBranch (the LanceDB clients' `branches/diff`): what `from_branch` changed. */
+export const DiffTableBranchRequest = RequestModel("DiffTableBranchRequest", {
+  from_branch: Type.String({ minLength: 1 }),
+});
+export type DiffTableBranchRequest = Static<typeof DiffTableBranchRequest>;
+
+export const DiffTableBranchResponse = ResponseModel("DiffTableBranchResponse", {});
+export type DiffTableBranchResponse = Static<typeof DiffTableBranchResponse>;
+
+/** CherryPickTableBranch (the LanceDB clients' `branches/cherry_pick`): applies `from_branch`'s changes. */
+export const CherryPickTableBranchRequest = RequestModel("CherryPickTableBranchRequest", {
+  from_branch: Type.String({ minLength: 1 }),
+  dry_run: Type.Optional(Nullable(Type.Boolean())),
+});
+export type CherryPickTableBranchRequest = Static<typeof CherryPickTableBranchRequest>;
+
+export const CherryPickTableBranchResponse = ResponseModel("CherryPickTableBranchResponse", {});
+export type CherryPickTableBranchResponse = Static<typeof CherryPickTableBranchResponse>;

@@ -2,6 +2,7 @@
 export * from "./common.js";
 export * from "./namespace.js";
 export * from "./table.js";
+export * from "./clone.js";
 export * from "./schema-json.js";
 export * from "./admin.js";
 export * from "./data.js";

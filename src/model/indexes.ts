@@ -120,3 +120,30 @@ export const BranchQuery = Type.Object({
   /** Quiver: false runs the drop as a job (docs/jobs.md). */
   wait: Type.Optional(Type.Boolean()),
 });
+
+/** Query string of the prewarm routes, whose bodies carry no branch (the index one has none). */
+export const PrewarmQuery = Type.Object({
+  delimiter: Type.Optional(Type.String({ minLength: 1 })),
+  branch: Type.Optional(Type.String({ minLength: 1 })),
+});
+export type PrewarmQuery = Static<typeof PrewarmQuery>;
+
+/** PrewarmTableIndex (the LanceDB clients' `index/{name}/prewarm`): no body; `branch` in the query. */
+export const PrewarmTableIndexRequest = RequestModel("PrewarmTableIndexRequest", {
+  branch: Type.Optional(Nullable(Type.String())),
+  index_name: Type.Optional(Type.String()),
+});
+export type PrewarmTableIndexRequest = Static<typeof PrewarmTableIndexRequest>;
+
+export const PrewarmTableIndexResponse = ResponseModel("PrewarmTableIndexResponse", {});
+export type PrewarmTableIndexResponse = Static<typeof PrewarmTableIndexResponse>;
+
+/** PrewarmTablePageCache (the LanceDB clients' `page_cache/prewarm`): `columns` empty or absent means all. */
+export const PrewarmTablePageCacheRequest = RequestModel("PrewarmTablePageCacheRequest", {
+  columns: Type.Optional(Nullable(Type.Array(Type.String()))),
+  branch: Type.Optional(Nullable(Type.String())),
+});
+export type PrewarmTablePageCacheRequest = Static<typeof PrewarmTablePageCacheRequest>;
+
+export const PrewarmTablePageCacheResponse = ResponseModel("PrewarmTablePageCacheResponse", {});
+export type PrewarmTablePageCacheResponse = Static<typeof PrewarmTablePageCacheResponse>;

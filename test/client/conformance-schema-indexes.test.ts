@@ -41,7 +41,7 @@ for (const impl of implementations) {
       assert.equal((await ns.describeTable({ id: ["t"] })).version, 1);
     });
 
-    test("UpdateFieldMetadata merges keys into a field → the answer and DescribeTable show them; UpdateTableSchemaMetadata (bare map) → code 0, on a missing table → code 4", async (t) => {
+    test("UpdateFieldMetadata merges keys into a field → the answer and DescribeTable show them; UpdateTableSchemaMetadata (bare map) adds keys, changing one → code 0, on a missing table → code 4", async (t) => {
       const { ns } = await openClient(t, impl);
       await ns.createTable({ id: ["t"] }, vectorTable([1]));
 
@@ -52,9 +52,12 @@ for (const impl of implementations) {
       assert.deepEqual(fieldsOf((await ns.describeTable({ id: ["t"] })).schema)[1]?.metadata, { unit: "text" });
 
       // The route takes the bare map; a wrapped body would be refused as 13 before the table is looked up.
-      await rejectsWith(ns.updateTableSchemaMetadata({ id: ["t"], metadata: { a: "b" } }), "Unsupported");
+      assert.deepEqual(await ns.updateTableSchemaMetadata({ id: ["t"], metadata: { a: "b" } }), { a: "b" });
+      await rejectsWith(ns.updateTableSchemaMetadata({ id: ["t"], metadata: { a: "c" } }), "Unsupported");
       await rejectsWith(ns.updateTableSchemaMetadata({ id: ["missing"], metadata: { a: "b" } }), "TableNotFound");
-      assert.equal((await ns.describeTable({ id: ["t"] })).version, 3);
+      const described = await ns.describeTable({ id: ["t"] });
+      assert.equal(described.version, 4);
+      assert.deepEqual(described.schema?.metadata, { a: "b" });
     });
 
     test("CreateTableIndex BTREE → listed as id_idx with its stats; again rebuilds it, with replace false → code 7; DropTableIndex → gone, again → code 6", async (t) => {

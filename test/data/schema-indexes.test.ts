@@ -79,11 +79,39 @@ test("UpdateFieldMetadata merges, deletes with null and replaces → 200 with th
   assert.deepEqual(id?.metadata, { a: "1", c: "3" });
 });
 
-test("UpdateTableSchemaMetadata with a bare map → 406, code 0 (the engine cannot replace schema metadata); missing table → 404 code 4", async (t) => {
+test("UpdateTableSchemaMetadata merges a bare map into the schema metadata → 200 with the whole map, shown by DescribeTable; per branch", async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
   await createRowsTable(server, "t", 1);
-  await expectError(await server.post("/v1/table/t/schema_metadata/update", { owner: "ops" }), 406, 0);
+  const describe = async (body: Record<string, unknown> = {}) => expectJson(await server.post("/v1/table/t/describe", body));
+
+  assert.deepEqual(await expectJson(await server.post("/v1/table/t/schema_metadata/update", { owner: "ops" })), { owner: "ops" });
+  assert.deepEqual(await expectJson(await server.post("/v1/table/t/schema_metadata/update", { team: "search" })), { owner: "ops", team: "search" });
+  const after = await describe();
+  assert.deepEqual(after.schema.metadata, { owner: "ops", team: "search" });
+  assert.deepEqual(after.metadata, { owner: "ops", team: "search" });
+  assert.equal(after.version, 3, "each update that adds keys commits one version");
+
+  // Naming keys with the values they already have adds nothing and commits nothing.
+  assert.deepEqual(await expectJson(await server.post("/v1/table/t/schema_metadata/update", { owner: "ops" })), { owner: "ops", team: "search" });
+  assert.equal((await describe()).version, 3);
+
+  await expectJson(await server.post("/v1/table/t/branches/create", { name: "dev" }));
+  assert.deepEqual(await expectJson(await server.post("/v1/table/t/schema_metadata/update?branch=dev", { stage: "test" })), { owner: "ops", team: "search", stage: "test" });
+  assert.deepEqual((await describe({ branch: "dev" })).schema.metadata, { owner: "ops", team: "search", stage: "test" });
+  assert.deepEqual((await describe()).schema.metadata, { owner: "ops", team: "search" }, "main is unchanged");
+});
+
+test("UpdateTableSchemaMetadata that would change an existing key's value → 406, code 0, naming the key; nothing committed; missing table → 404 code 4", async (t) => {
+  const server = await startTestServer();
+  t.after(() => server.close());
+  await createRowsTable(server, "t", 1);
+  await expectJson(await server.post("/v1/table/t/schema_metadata/update", { owner: "ops" }));
+  const refused = await expectError(await server.post("/v1/table/t/schema_metadata/update", { owner: "qa", extra: "1" }), 406, 0);
+  assert.match(refused.error, /'owner'/);
+  const described = await expectJson(await server.post("/v1/table/t/describe", {}));
+  assert.deepEqual(described.schema.metadata, { owner: "ops" });
+  assert.equal(described.version, 2);
   await expectError(await server.post("/v1/table/missing/schema_metadata/update", { owner: "ops" }), 404, 4);
 });
 

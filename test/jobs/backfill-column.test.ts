@@ -28,10 +28,13 @@ test("backfill_column", async (t) => {
     assert.deepEqual(rows.map((r) => r.twice), [2, 4, 6, 20]);
   });
 
-  await t.test("AlterTableBackfillColumns refusals: plain column → 400 code 13, unknown column → 404 code 12, where → 400 code 13, missing table → 404 code 4", async () => {
+  await t.test("AlterTableBackfillColumns refusals: plain column → 400 code 13, unknown column → 404 code 12, where, branch or read_version → 406 code 0 naming it, missing table → 404 code 4", async () => {
     await expectError(await server.post("/v1/table/nums/backfill_column", { column: "id" }), 400, 13);
     await expectError(await server.post("/v1/table/nums/backfill_column", { column: "nope" }), 404, 12);
-    await expectError(await server.post("/v1/table/nums/backfill_column", { column: "twice", where: "id > 1" }), 400, 13);
+    for (const [field, value] of [["where", "id > 1"], ["branch", "dev"], ["read_version", 1]] as const) {
+      const refused = await expectError(await server.post("/v1/table/nums/backfill_column", { column: "twice", [field]: value }), 406, 0);
+      assert.match(refused.error, new RegExp(`'${field}'`));
+    }
     await expectError(await server.post("/v1/table/ghost/backfill_column", { column: "twice" }), 404, 4);
     await expectError(await server.post("/v1/table/nums/backfill_column", { column: "twice", cluster: "nowhere" }), 400, 13);
     const jobs = await expectJson(await server.post("/v1/jobs/list", {}));

@@ -60,4 +60,38 @@ export function branchRoutes(app: FastifyInstance, services: ServerServices): vo
     },
     ({ catalog, id, body, call }) => catalog.deleteTableBranch({ ...body, id }, call),
   );
+
+  defineOperation<M.DiffTableBranchRequest>(
+    app,
+    services,
+    {
+      operationId: "DiffTableBranch",
+      summary: "Changes of a branch (unsupported: answers 406)",
+      tag,
+      methods: ["POST"],
+      url: "/v1/table/:id/branches/diff",
+      body: { kind: "json", schema: M.DiffTableBranchRequest },
+      querystring: M.DelimiterQuery,
+      response: { kind: "json", schema: M.DiffTableBranchResponse },
+      access: "read",
+    },
+    ({ catalog, id, body, call }) => catalog.diffTableBranch({ ...body, id }, call),
+  );
+
+  defineOperation<M.CherryPickTableBranchRequest>(
+    app,
+    services,
+    {
+      operationId: "CherryPickTableBranch",
+      summary: "Apply a branch's changes (unsupported: answers 406)",
+      tag,
+      methods: ["POST"],
+      url: "/v1/table/:id/branches/cherry_pick",
+      body: { kind: "json", schema: M.CherryPickTableBranchRequest },
+      querystring: M.DelimiterQuery,
+      response: { kind: "json", schema: M.CherryPickTableBranchResponse },
+      access: "write",
+    },
+    ({ catalog, id, body, call }) => catalog.cherryPickTableBranch({ ...body, id }, call),
+  );
 }

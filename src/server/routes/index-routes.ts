@@ -97,4 +97,38 @@ export function indexRoutes(app: FastifyInstance, services: ServerServices): voi
       return runsAsJob(request, undefined, query.wait) ? accepted(reply, catalog.dropTableIndexJob(drop, call)) : catalog.dropTableIndex(drop, call);
     },
   );
+
+  defineOperation<unknown, M.PrewarmQuery>(
+    app,
+    services,
+    {
+      operationId: "PrewarmTableIndex",
+      summary: "Load an index into the server's index cache",
+      tag,
+      methods: ["POST"],
+      url: "/v1/table/:id/index/:index_name/prewarm",
+      body: { kind: "none" },
+      querystring: M.PrewarmQuery,
+      response: { kind: "json", schema: M.PrewarmTableIndexResponse },
+      access: "read",
+    },
+    ({ catalog, id, query, request, call }) => catalog.prewarmTableIndex({ id, branch: query.branch, index_name: indexNameOf(request.params) }, call),
+  );
+
+  defineOperation<M.PrewarmTablePageCacheRequest>(
+    app,
+    services,
+    {
+      operationId: "PrewarmTablePageCache",
+      summary: "Load columns' data pages into the page cache (unsupported: answers 406)",
+      tag,
+      methods: ["POST"],
+      url: "/v1/table/:id/page_cache/prewarm",
+      body: { kind: "json", schema: M.PrewarmTablePageCacheRequest },
+      querystring: M.DelimiterQuery,
+      response: { kind: "json", schema: M.PrewarmTablePageCacheResponse },
+      access: "read",
+    },
+    ({ catalog, id, body, call }) => catalog.prewarmTablePageCache({ ...body, id }, call),
+  );
 }

@@ -48,6 +48,23 @@ export function tableRoutes(app: FastifyInstance, services: ServerServices): voi
     ({ catalog, id, body, call }) => catalog.registerTable({ ...body, id }, call),
   );
 
+  defineOperation<M.CloneTableRequest>(
+    app,
+    services,
+    {
+      operationId: "CloneTable",
+      summary: "Create a table as a shallow clone of another table's version or tag",
+      tag,
+      methods: ["POST"],
+      url: "/v1/table/:id/clone",
+      body: { kind: "json", schema: M.CloneTableRequest },
+      querystring: M.DelimiterQuery,
+      response: { kind: "json", schema: M.CloneTableResponse },
+      access: "write",
+    },
+    ({ catalog, id, body, call }) => catalog.cloneTable({ ...body, id }, call),
+  );
+
   defineOperation<M.DescribeTableRequest, DescribeTableQuery>(
     app,
     services,
