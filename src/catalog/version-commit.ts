@@ -5,7 +5,9 @@
  * key is the put-if-not-exists); after the commit the manifests are put at their final names.
  * A crash between the two is rolled forward at start-up or by the next reader.
  */
-import { removeFile, statManifest } from "../engine/manifests.js";
+import path from "node:path";
+import { listManifestNames, removeFile, statManifest, versionsDirectory } from "../engine/manifests.js";
+import { readBranch } from "../engine/refs.js";
 import type { CreateTableVersionRequest, TableVersion } from "../model/versions.js";
 import { toJsonColumn } from "../store/rows/json-columns.js";
 import type { TableRow, TableVersionRow } from "../store/schema.js";
@@ -49,8 +51,8 @@ export async function insertVersionEntry(tx: StoreTx, scope: CatalogScope, entry
   const table = await requireTable(tx, scope.database.name, entry.id);
   const branch = branchKey(entry.branch);
   const scheme = parseNamingScheme(entry.naming_scheme);
-  await requireBranch(table, branch);
   const staged = await resolveStagedManifest(table, entry.manifest_path);
+  await requireBranchOrItsFirstCommit(tx, table, branch, staged);
   const final = finalManifestPath(table, branch, entry.version, scheme);
   const clash = () =>
     CatalogError.of("ConcurrentModification", `${describeTable(entry.id)} already has version ${entry.version} on branch ${branchLabel(branch)}`);
@@ -72,6 +74,25 @@ export async function insertVersionEntry(tx: StoreTx, scope: CatalogScope, entry
   };
   await tx.insertTableVersion(record);
   return { id: entry.id, record, table };
+}
+
+/**
+ * Lance creates a branch by committing the branch's first version (a shallow clone of the source)
+ * and only then writing the branch's ref, so with managed versioning that first commit reaches the
+ * catalog before the branch exists. A branch without a ref therefore accepts a commit while it has
+ * no manifest yet and the staged manifest lies in the branch's own manifest folder; any other
+ * commit to an unknown branch is refused with 22.
+ */
+async function requireBranchOrItsFirstCommit(tx: StoreTx, table: TableRow, branch: string, staged: string): Promise<void> {
+  if (branch === "" || (await readBranch(table.location, branch))) return;
+  const inBranchFolder = path.dirname(staged) === versionsDirectory(table.location, branch);
+  if (!inBranchFolder || (await listManifestNames(table.location, branch)).length > 0) return requireBranch(table, branch);
+  const records = await tx.listTableVersions(table.id, branch);
+  // A pending record is another writer's first commit still being put in place.
+  if (records.some((record) => record.staged_path !== null)) return requireBranch(table, branch);
+  // Finalized records whose ref and manifests are gone outlived a branch deleted in storage (Lance
+  // deletes branches itself); forgetting them lets the name be forked again.
+  if (records.length > 0) await tx.deleteTableVersions(table.id, branch, records.map((record) => Number(record.version)));
 }
 
 /**

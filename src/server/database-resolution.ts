@@ -5,12 +5,14 @@
  * picks one of several databases behind one endpoint: `<base>.<prefix>` when a base is named by
  * header or Host, else the prefix alone. A request naming no database goes to the caller's
  * own database when its credentials are confined to one; a single-database deployment serves
- * its database to every request, so names in client URLs (`db://demo`) need no setup.
+ * its database to every request, so names in client URLs (`db://demo`) need no setup. Otherwise
+ * it goes to the database named `default` when there is one, so clients that send no database
+ * header keep working after more databases are created.
  */
 import type { FastifyRequest } from "fastify";
 import { CatalogError } from "../catalog/catalog-error.js";
 import type { Catalog } from "../catalog/catalog.js";
-import type { CatalogRegistry } from "../catalog/databases.js";
+import { type CatalogRegistry, defaultDatabaseName } from "../catalog/databases.js";
 
 export const databaseHeaders = ["x-svc-database", "x-lancedb-database"] as const;
 export const databasePrefixHeaders = ["x-svc-database-prefix", "x-lancedb-database-prefix"] as const;
@@ -57,9 +59,12 @@ export async function resolveCatalog(request: FastifyRequest, registry: CatalogR
   if (byHost) return byHost;
   const own = preferred ? await registry.catalogFor(preferred) : undefined;
   if (own) return own;
-  const only = await onlyDatabase(registry);
-  if (only) return only;
-  throw CatalogError.of("InvalidInput", "this deployment serves several databases: name one with the x-svc-database header");
+  const fallback = (await onlyDatabase(registry)) ?? (await registry.catalogFor(defaultDatabaseName));
+  if (fallback) return fallback;
+  throw CatalogError.of(
+    "InvalidInput",
+    `this deployment serves several databases and none is named '${defaultDatabaseName}': name one with the x-svc-database header`,
+  );
 }
 
 async function onlyDatabase(registry: CatalogRegistry): Promise<Catalog | undefined> {

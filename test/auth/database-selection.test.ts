@@ -1,12 +1,14 @@
 /**
  * How a request selects its database (service description: Authentication §3): header, prefix header, Host
- * label, or the caller's own database when it names none.
+ * label, or the caller's own database when it names none, else the only one or `default`.
  */
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import test from "node:test";
+import * as lancedb from "@lancedb/lancedb";
+import { ensureDatabase } from "../../src/catalog/databases.js";
 import { arrowStream } from "../helpers/arrow.js";
-import { type TestServer, expectError, expectJson } from "../helpers/test-server.js";
+import { type TestServer, expectError, expectJson, startTestServer } from "../helpers/test-server.js";
 import { addDatabase, apiKey, startAuthServer } from "./auth-helpers.js";
 
 function listWithHost(server: TestServer, headers: Record<string, string>): Promise<string[]> {
@@ -44,6 +46,30 @@ test("Database prefix headers pick <base>.<prefix> behind one endpoint; a Host l
   assert.deepEqual(await listWithHost(server, { ...base, host: "acme.quiver.example", "x-svc-database-prefix": "ml" }), ["acme_ml_t"]);
   assert.deepEqual(await listWithHost(server, { ...base, host: "acme.quiver.example" }), ["acme_t"]);
   assert.deepEqual(await listWithHost(server, { ...base, host: "acme.quiver.example", "x-svc-database": "acme.sales" }), ["acme_sales_t"]);
-  // A deployment-wide key confined to no database must name one when several exist.
-  await expectError(await server.get("/v1/tables", base), 400, 13);
+  // A deployment-wide key naming no database addresses `default` when several exist.
+  assert.deepEqual(await listWithHost(server, base), []);
+});
+
+test("With several databases, a namespace client sending no database header works against `default`; with no `default` it is refused", async (t) => {
+  const server = await startTestServer();
+  t.after(() => server.close());
+  await ensureDatabase(server.runtime.store, server.root, "analytics");
+  const db = await lancedb.connectNamespace("rest", { uri: server.url });
+  const table = await db.createTable("events", [{ id: 1 }, { id: 2 }]);
+  await table.add([{ id: 3 }]);
+  assert.deepEqual(await db.tableNames(), ["events"]);
+  assert.equal(await (await db.openTable("events")).countRows(), 3);
+  const inDefault = await expectJson(await server.get("/v1/tables", { "x-svc-database": "default" }));
+  assert.deepEqual(inDefault.tables, ["events"]);
+  const inAnalytics = await expectJson(await server.get("/v1/tables", { "x-svc-database": "analytics" }));
+  assert.deepEqual(inAnalytics.tables, []);
+
+  // Without `default`, two databases and no name leave nothing to choose.
+  await ensureDatabase(server.runtime.store, server.root, "ml");
+  await expectJson(await server.post("/v1/admin/databases/default/drop?cascade=true", {}));
+  const refused = await expectError(await server.get("/v1/tables"), 400, 13);
+  assert.match(refused.error, /several databases.*x-svc-database header/);
+  await assert.rejects(db.tableNames(), /x-svc-database header/);
+  const named = await expectJson(await server.get("/v1/tables", { "x-svc-database": "analytics" }));
+  assert.deepEqual(named.tables, [], "naming a database still works");
 });
