@@ -97,6 +97,7 @@ test("SIGKILL inside a batch-create → after restart Lance reads every table of
     const response = await post(`${server.url}/v1/table/version/batch-create`, { entries });
     assert.equal(response.status, 200, await response.text());
     acknowledged += 1;
+    for (const name of tables) assert.equal((await readWithLance(server.url, [name])).version, acknowledged, `${name}: Lance reads the acknowledged batch`);
 
     const inFlight = acknowledged + 1;
     const sent = post(`${server.url}/v1/table/version/batch-create`, { entries: await stageBatch(locations, inFlight) }).then(
