@@ -18,7 +18,9 @@ import { ipcStreamToFile } from "../src/engine/arrow-ipc.js";
 import { arrowStream } from "../test/helpers/arrow.js";
 
 const commits = Number(process.argv[2] ?? 400);
+// A 1 KiB stand-in for a manifest; it ends with Lance's "LANC" magic, as the catalog requires.
 const payload = Buffer.alloc(1024, 7);
+payload.write("LANC", payload.length - 4, "latin1");
 
 function stage(location: string, version: number): string {
   const directory = path.join(location, "_versions");

@@ -26,6 +26,17 @@ import { type PlannedVersion, type VersionEntry, finalizeCommitted, insertVersio
 import { branchKey, requireBranch } from "./version-records.js";
 import { deletableVersions } from "./versions.js";
 
+/**
+ * Test-only: QUIVER_TEST_BATCH_FINALIZE_DELAY_MS holds every committed batch that many
+ * milliseconds before its manifests are finalized, so the crash-safety test can stop the process
+ * between the two steps. Unset, as it is outside that test, it has no effect.
+ */
+const testFinalizeDelayMs = Number(process.env.QUIVER_TEST_BATCH_FINALIZE_DELAY_MS ?? 0);
+
+async function testOnlyDelayBeforeFinalize(): Promise<void> {
+  if (testFinalizeDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, testFinalizeDelayMs));
+}
+
 /** Refuses two entries that create the same version of the same table and branch. */
 function refuseDuplicates(entries: VersionEntry[]): void {
   const seen = new Map<string, number>();
@@ -66,6 +77,7 @@ export async function batchCreateTableVersions(
       return { planned, transactionId };
     });
     // finalize
+    await testOnlyDelayBeforeFinalize();
     const versions = await finalizeCommitted(scope, planned, transactionId);
     return { transaction_id: transactionId, versions };
   });
@@ -111,6 +123,7 @@ export async function batchCommitTables(scope: CatalogScope, request: BatchCommi
       return { pending, transactionId };
     });
     // finalize: manifests of created versions go in place, those of deleted versions go away.
+    await testOnlyDelayBeforeFinalize();
     const created = pending.flatMap((item) => (item.kind === "create_table_version" ? [item.planned] : []));
     const versions = await finalizeCommitted(scope, created, transactionId);
     for (const item of pending) if (item.kind === "delete_table_versions") for (const file of item.manifests) await removeFile(file);

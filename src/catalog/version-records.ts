@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ManifestFile, type ManifestNamingScheme, isRegularFile, manifestPath, putManifestIfAbsent, raiseVersionHint, removeFile, statManifest } from "../engine/manifests.js";
+import { type ManifestFile, type ManifestNamingScheme, hasLanceFooter, isRegularFile, manifestPath, putManifestIfAbsent, raiseVersionHint, removeFile, statManifest } from "../engine/manifests.js";
 import { readBranch } from "../engine/refs.js";
 import { parseMode } from "../model/modes.js";
 import { ManifestNamingSchemes, type TableVersion } from "../model/versions.js";
@@ -60,8 +60,8 @@ export function isStagedManifestName(file: string): boolean {
 
 /**
  * Resolves a client-named staged manifest (wire form, absolute, or `file://`) and requires it to
- * be a manifest file in a `_versions` folder of the table: a client may not have Quiver install,
- * or delete, any other file.
+ * be a manifest file in a `_versions` folder of the table, ending like a Lance manifest: a client
+ * may not have Quiver install, or delete, any other file.
  */
 export async function resolveStagedManifest(table: TableRow, manifestPathText: string): Promise<string> {
   let candidate = manifestPathText.trim();
@@ -84,6 +84,8 @@ export async function resolveStagedManifest(table: TableRow, manifestPathText: s
     throw invalidInput(`manifest_path '${manifestPathText}' does not name a manifest in a _versions folder of ${subjectOf(table)}`);
   }
   if (!(await isRegularFile(resolved))) throw invalidInput(`staged manifest '${manifestPathText}' does not exist`);
+  // Committing anything else would leave a version Lance cannot open.
+  if (!(await hasLanceFooter(resolved))) throw invalidInput(`staged manifest '${manifestPathText}' is not a Lance manifest`);
   return resolved;
 }
 

@@ -5,7 +5,7 @@
  * CreateTableVersion cheap.
  */
 import type { Stats } from "node:fs";
-import { copyFile, link, lstat, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { copyFile, link, lstat, open, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 
@@ -138,6 +138,24 @@ export async function removeFile(file: string): Promise<void> {
     await unlink(file);
   } catch (error) {
     if (!isMissing(error)) throw error;
+  }
+}
+
+/** Every Lance file, manifests included, ends with this magic (after the metadata position and format version). */
+const lanceMagic = Buffer.from("LANC");
+const lanceFooterLength = 16;
+
+/** Whether a file ends the way every Lance manifest does: a 16-byte footer closed by "LANC". */
+export async function hasLanceFooter(file: string): Promise<boolean> {
+  const handle = await open(file, "r");
+  try {
+    const { size } = await handle.stat();
+    if (size < lanceFooterLength) return false;
+    const tail = Buffer.alloc(lanceMagic.length);
+    await handle.read(tail, 0, tail.length, size - tail.length);
+    return tail.equals(lanceMagic);
+  } finally {
+    await handle.close();
   }
 }
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { describe, test } from "node:test";
-import { stageManifest } from "../versions/fixtures.js";
+import { readLanceAt, stageVersion } from "../versions/fixtures.js";
 import { idsOf, implementations, openClient, rejectsWith, vectorTable, committed } from "./client-fixtures.js";
 
 type Namespace = Awaited<ReturnType<typeof openClient>>["ns"];
@@ -164,29 +164,35 @@ for (const impl of implementations) {
       const a = (await ns.declareTable({ id: ["a"] })).location as string;
       await ns.createNamespace({ id: ["ns"] });
       const b = (await ns.declareTable({ id: ["ns", "b"] })).location as string;
-      await ns.createTableVersion({ id: ["a"], version: 1, manifest_path: stageManifest(a, 1) });
+      // Two writers staged version 1 of `a` (real Lance manifests); the first commits it.
+      const a1 = await stageVersion(a, [1]);
+      const lateA1 = await stageVersion(a, [91]);
+      await ns.createTableVersion({ id: ["a"], ...a1 });
 
-      const stagedB = stageManifest(b, 1);
+      const stagedB = await stageVersion(b, [10]);
       await rejectsWith(
         ns.batchCreateTableVersions({
           entries: [
-            { id: ["ns", "b"], version: 1, manifest_path: stagedB },
-            { id: ["a"], version: 1, manifest_path: stageManifest(a, 1) },
+            { id: ["ns", "b"], ...stagedB },
+            { id: ["a"], ...lateA1 },
           ],
         }),
         "ConcurrentModification",
       );
       assert.deepEqual(numbers(await ns.listTableVersions({ id: ["ns", "b"] })), []);
       assert.deepEqual(numbers(await ns.listTableVersions({ id: ["a"] })), [1]);
-      assert.ok(existsSync(`/${stagedB}`), "the staged manifest stays with its writer");
+      assert.ok(existsSync(`/${stagedB.manifest_path}`), "the staged manifest stays with its writer");
 
       const created = await ns.batchCreateTableVersions({
         entries: [
-          { id: ["ns", "b"], version: 1, manifest_path: stagedB },
-          { id: ["a"], version: 2, manifest_path: stageManifest(a, 2), metadata: { note: "batch" } },
+          { id: ["ns", "b"], ...stagedB },
+          { id: ["a"], ...(await stageVersion(a, [2])), metadata: { note: "batch" } },
         ],
       });
       assert.deepEqual(numbers(created), [1, 2]);
+      // Lance reads first: the catalog's own readers would finalize anything the batch left pending.
+      assert.deepEqual(await readLanceAt(a), { version: 2, ids: [1, 2] });
+      assert.deepEqual(await readLanceAt(b), { version: 1, ids: [10] });
       assert.deepEqual(numbers(await ns.listTableVersions({ id: ["ns", "b"] })), [1]);
       assert.deepEqual((await ns.describeTableVersion({ id: ["a"], version: 2 })).version.metadata, { note: "batch" });
       const transaction = await ns.describeTransaction({ transaction_id: created.transaction_id as string });
@@ -196,13 +202,16 @@ for (const impl of implementations) {
     test("BatchCommitTables declaring a table and giving it version 1 → both results; a conflicting operation → code 14, nothing applied", async (t) => {
       const { ns, storageRoot } = await openClient(t, impl);
       const location = `${storageRoot}/tables/fresh.lance`;
+      const first = await stageVersion(location, [1]);
+      const late = await stageVersion(location, [2]);
 
       const committed = await ns.batchCommitTables({
         operations: [
           { declare_table: { id: ["fresh"], location } },
-          { create_table_version: { id: ["fresh"], version: 1, manifest_path: stageManifest(location, 1) } },
+          { create_table_version: { id: ["fresh"], ...first } },
         ],
       });
+      assert.deepEqual(await readLanceAt(location), { version: 1, ids: [1] });
       assert.equal(committed.results[0]?.declare_table?.location, location);
       assert.equal(committed.results[1]?.create_table_version?.version?.version, 1);
       assert.deepEqual(numbers(await ns.listTableVersions({ id: ["fresh"] })), [1]);
@@ -211,13 +220,14 @@ for (const impl of implementations) {
         ns.batchCommitTables({
           operations: [
             { declare_table: { id: ["other"] } },
-            { create_table_version: { id: ["fresh"], version: 1, manifest_path: stageManifest(location, 1) } },
+            { create_table_version: { id: ["fresh"], ...late } },
           ],
         }),
         "ConcurrentModification",
       );
       await rejectsWith(ns.tableExists({ id: ["other"] }), "TableNotFound");
       assert.deepEqual(numbers(await ns.listTableVersions({ id: ["fresh"] })), [1]);
+      assert.deepEqual(await readLanceAt(location), { version: 1, ids: [1] });
     });
   });
 }

@@ -1,12 +1,13 @@
 /**
- * Atomic multi-table commits (spec/endpoints.md §4.5–4.6) and transaction records (§11).
+ * Atomic multi-table commits (spec/endpoints.md §4.5–4.6) and transaction records (§11), on
+ * versions Lance wrote and staged; after each commit Lance itself reads every table back.
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
-import { declaredTable, stageManifest, versionNumbers } from "./fixtures.js";
+import { declaredTable, readLanceAt, readWithLance, stageVersion, stageVersions, versionNumbers } from "./fixtures.js";
 
 test("BatchCreateTableVersions", async (t) => {
   const server = await startTestServer();
@@ -16,17 +17,22 @@ test("BatchCreateTableVersions", async (t) => {
   const b = await declaredTable(server, "ns$b");
   const list = async (id: string) => versionNumbers(await expectJson(await server.post(`/v1/table/${id}/version/list`)));
 
-  await t.test("entries for two tables → 200; both versions exist, in entry order, one transaction", async () => {
+  await t.test("entries for two tables → 200; both versions exist, in entry order, one transaction; Lance opens each table at its new version", async () => {
+    const [a1, a2] = await stageVersions(a, [[1], [2]]);
+    const b1 = await stageVersion(b, [10]);
     const body = await expectJson(
       await server.post("/v1/table/version/batch-create", {
         entries: [
-          { id: ["a"], version: 1, manifest_path: stageManifest(a, 1), naming_scheme: "V2" },
-          { id: ["ns", "b"], version: 1, manifest_path: stageManifest(b, 1) },
-          { id: ["a"], version: 2, manifest_path: stageManifest(a, 2), metadata: { k: "v" } },
+          { id: ["a"], ...a1, naming_scheme: "V2" },
+          { id: ["ns", "b"], ...b1 },
+          { id: ["a"], ...a2, metadata: { k: "v" } },
         ],
       }),
     );
     assert.deepEqual(versionNumbers(body), [1, 1, 2]);
+    // Lance reads first: the catalog's own readers would finalize anything the batch left pending.
+    assert.deepEqual(await readWithLance(server.url, ["a"]), { version: 2, ids: [1, 2] });
+    assert.deepEqual(await readWithLance(server.url, ["ns", "b"]), { version: 1, ids: [10] });
     assert.equal(body.versions[1].manifest_path, path.join(b, "_versions", "18446744073709551614.manifest"));
     assert.deepEqual(await list("a"), [1, 2]);
     assert.deepEqual(await list("ns$b"), [1]);
@@ -35,32 +41,37 @@ test("BatchCreateTableVersions", async (t) => {
     assert.equal(transaction.properties.operation, "BatchCreateTableVersions");
   });
 
-  await t.test("a batch with one conflicting entry → 409, code 14; nothing of it exists for any table", async () => {
-    const stagedA = stageManifest(a, 3);
-    const stagedB = stageManifest(b, 2);
+  await t.test("a batch with one conflicting entry → 409, code 14; nothing of it exists for any table, in the catalog or for Lance", async () => {
+    // Another writer staged version 3 of `a` from the same state and committed it first.
+    const rival = await stageVersion(a, [30]);
+    const stagedA = await stageVersion(a, [3]);
+    const stagedB = await stageVersion(b, [11]);
+    await expectJson(await server.post("/v1/table/a/version/create", rival));
     await expectError(
       await server.post("/v1/table/version/batch-create", {
         entries: [
-          { id: ["a"], version: 3, manifest_path: stagedA },
-          { id: ["ns", "b"], version: 2, manifest_path: stagedB },
-          { id: ["a"], version: 1, manifest_path: stageManifest(a, 1) },
+          { id: ["ns", "b"], ...stagedB },
+          { id: ["a"], ...stagedA },
         ],
       }),
       409,
       14,
     );
-    assert.deepEqual(await list("a"), [1, 2]);
+    assert.deepEqual(await list("a"), [1, 2, 3]);
     assert.deepEqual(await list("ns$b"), [1]);
-    assert.ok(!existsSync(path.join(a, "_versions", "18446744073709551612.manifest")), "no manifest of the failed batch was put in place");
-    assert.ok(existsSync(`/${stagedA}`) && existsSync(`/${stagedB}`), "staged manifests stay with their writer");
+    assert.ok(!existsSync(path.join(b, "_versions", "18446744073709551613.manifest")), "no manifest of the failed batch was put in place");
+    assert.ok(existsSync(`/${stagedA.manifest_path}`) && existsSync(`/${stagedB.manifest_path}`), "staged manifests stay with their writer");
+    assert.deepEqual(await readWithLance(server.url, ["a"]), { version: 3, ids: [1, 2, 30] });
+    assert.deepEqual(await readWithLance(server.url, ["ns", "b"]), { version: 1, ids: [10] });
   });
 
   await t.test("a batch naming a missing table → 404 code 4; with a missing staged manifest → 400 code 13; nothing created", async () => {
+    const stagedA = await stageVersion(a, [4]);
     await expectError(
       await server.post("/v1/table/version/batch-create", {
         entries: [
-          { id: ["a"], version: 3, manifest_path: stageManifest(a, 3) },
-          { id: ["ghost"], version: 1, manifest_path: stageManifest(a, 1) },
+          { id: ["a"], ...stagedA },
+          { id: ["ghost"], ...stagedA, version: 1 },
         ],
       }),
       404,
@@ -69,8 +80,8 @@ test("BatchCreateTableVersions", async (t) => {
     await expectError(
       await server.post("/v1/table/version/batch-create", {
         entries: [
-          { id: ["a"], version: 3, manifest_path: stageManifest(a, 3) },
-          { id: ["ns", "b"], version: 2, manifest_path: `${b.slice(1)}/_versions/2.manifest-gone` },
+          { id: ["a"], ...stagedA },
+          { id: ["ns", "b"], version: 2, manifest_path: `${b.slice(1)}/_versions/18446744073709551613.manifest-gone` },
         ],
       }),
       400,
@@ -79,15 +90,16 @@ test("BatchCreateTableVersions", async (t) => {
     await expectError(
       await server.post("/v1/table/version/batch-create", {
         entries: [
-          { id: ["a"], version: 3, manifest_path: stageManifest(a, 3) },
-          { id: ["a"], version: 3, manifest_path: stageManifest(a, 3) },
+          { id: ["a"], ...stagedA },
+          { id: ["a"], ...stagedA },
         ],
       }),
       400,
       13,
     );
-    assert.deepEqual(await list("a"), [1, 2]);
+    assert.deepEqual(await list("a"), [1, 2, 3]);
     assert.deepEqual(await list("ns$b"), [1]);
+    assert.deepEqual(await readWithLance(server.url, ["a"]), { version: 3, ids: [1, 2, 30] });
   });
 });
 
@@ -95,9 +107,14 @@ test("BatchCommitTables", async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
   const old = await declaredTable(server, "old");
-  await expectJson(await server.post("/v1/table/version/batch-create", { entries: [1, 2, 3].map((v) => ({ id: ["old"], version: v, manifest_path: stageManifest(old, v) })) }));
+  const [old1, old2] = await stageVersions(old, [[1], [2]]);
+  await expectJson(await server.post("/v1/table/version/batch-create", { entries: [old1, old2].map((staged) => ({ id: ["old"], ...staged })) }));
+  assert.deepEqual(await readWithLance(server.url, ["old"]), { version: 2, ids: [1, 2] });
+  // Two writers staged version 3 of `old`; the second commits it, the first comes too late below.
+  const lateOld3 = await stageVersion(old, [30]);
+  await expectJson(await server.post("/v1/table/old/version/create", await stageVersion(old, [3])));
 
-  await t.test("declare + create-version + delete-versions + deregister in one call → results in request order", async () => {
+  await t.test("declare + create-version + delete-versions + deregister in one call → results in request order; Lance reads the new table and the trimmed one", async () => {
     await declaredTable(server, "doomed");
     const database = (await server.runtime.registry.catalogFor("default"))!.database;
     const newLocation = path.join(database.storageRoot, "tables", "fresh.lance");
@@ -105,12 +122,14 @@ test("BatchCommitTables", async (t) => {
       await server.post("/v1/table/batch-commit", {
         operations: [
           { declare_table: { id: ["fresh"], location: newLocation } },
-          { create_table_version: { id: ["fresh"], version: 1, manifest_path: stageManifest(newLocation, 1) } },
+          { create_table_version: { id: ["fresh"], ...(await stageVersion(newLocation, [5, 6])) } },
           { delete_table_versions: { id: ["old"], ranges: [{ start_version: 0, end_version: -1 }] } },
           { deregister_table: { id: ["doomed"] } },
         ],
       }),
     );
+    assert.deepEqual(await readWithLance(server.url, ["fresh"]), { version: 1, ids: [5, 6] });
+    assert.deepEqual(await readWithLance(server.url, ["old"]), { version: 3, ids: [1, 2, 3] });
     assert.equal(body.results.length, 4);
     assert.equal(body.results[0].declare_table.location, newLocation);
     assert.equal(body.results[1].create_table_version.version.version, 1);
@@ -126,11 +145,7 @@ test("BatchCommitTables", async (t) => {
     await declaredTable(server, "keep");
     await expectError(
       await server.post("/v1/table/batch-commit", {
-        operations: [
-          { declare_table: { id: ["new2"] } },
-          { deregister_table: { id: ["keep"] } },
-          { create_table_version: { id: ["old"], version: 3, manifest_path: stageManifest(old, 3) } },
-        ],
+        operations: [{ declare_table: { id: ["new2"] } }, { deregister_table: { id: ["keep"] } }, { create_table_version: { id: ["old"], ...lateOld3 } }],
       }),
       409,
       14,
@@ -138,6 +153,7 @@ test("BatchCommitTables", async (t) => {
     await expectError(await server.post("/v1/table/new2/describe", {}), 404, 4);
     await expectJson(await server.post("/v1/table/keep/describe", {}));
     assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/old/version/list"))), [3]);
+    assert.deepEqual(await readWithLance(server.url, ["old"]), { version: 3, ids: [1, 2, 3] });
   });
 
   await t.test("deregister inside a batch → the table is gone, its files stay", async () => {
@@ -149,20 +165,20 @@ test("BatchCommitTables", async (t) => {
 
   await t.test("two versions naming one staged manifest → 400, code 13; the declare beside them does not stay", async () => {
     const shared = await declaredTable(server, "shared");
-    const staged = stageManifest(shared, 1);
+    const staged = await stageVersion(shared, [1]);
     await expectError(
       await server.post("/v1/table/batch-commit", {
         operations: [
           { declare_table: { id: ["newcomer"] } },
-          { create_table_version: { id: ["shared"], version: 1, manifest_path: staged } },
-          { create_table_version: { id: ["shared"], version: 2, manifest_path: staged } },
+          { create_table_version: { id: ["shared"], ...staged } },
+          { create_table_version: { id: ["shared"], ...staged, version: 2 } },
         ],
       }),
       400,
       13,
     );
     await expectError(await server.post("/v1/table/newcomer/exists", {}), 404, 4);
-    assert.ok(existsSync(`/${staged}`), "the staged manifest is left to its writer");
+    assert.ok(existsSync(`/${staged.manifest_path}`), "the staged manifest is left to its writer");
     assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/shared/version/list"))), []);
   });
 
@@ -170,11 +186,12 @@ test("BatchCommitTables", async (t) => {
     const leaving = await declaredTable(server, "leaving");
     const body = await expectJson(
       await server.post("/v1/table/batch-commit", {
-        operations: [{ create_table_version: { id: ["leaving"], version: 1, manifest_path: stageManifest(leaving, 1) } }, { deregister_table: { id: ["leaving"] } }],
+        operations: [{ create_table_version: { id: ["leaving"], ...(await stageVersion(leaving, [8])) } }, { deregister_table: { id: ["leaving"] } }],
       }),
     );
     assert.equal(body.results[0].create_table_version.version.version, 1);
     assert.ok(existsSync(path.join(leaving, "_versions", "18446744073709551614.manifest")));
+    assert.deepEqual(await readLanceAt(leaving), { version: 1, ids: [8] }, "Lance reads the deregistered table's files at the new version");
     await expectError(await server.post("/v1/table/leaving/exists", {}), 404, 4);
   });
 
@@ -193,7 +210,7 @@ test("transactions", async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
   const location = await declaredTable(server, "t");
-  const created = await expectJson(await server.post("/v1/table/t/version/create", { version: 1, manifest_path: stageManifest(location, 1) }));
+  const created = await expectJson(await server.post("/v1/table/t/version/create", await stageVersion(location, [1])));
   const id = created.transaction_id as string;
 
   await t.test("DescribeTransaction of a write's transaction_id → Succeeded with its properties", async () => {

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import path from "node:path";
 import { test } from "node:test";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
-import { declaredTable, filesUnder, stageManifest, tableWithVersions, versionNumbers } from "./fixtures.js";
+import { declaredTable, filesUnder, readWithLance, stageGarbage, stageVersion, tableWithVersions, versionNumbers } from "./fixtures.js";
 
 test("table versions", async (t) => {
   const server = await startTestServer();
@@ -115,11 +115,20 @@ test("CreateTableVersion", async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
   const location = await declaredTable(server, "m");
+  // Two writers staged version 1 from the same (empty) table; only one may commit it.
+  const first = await stageVersion(location, [1, 2]);
+  const rival = await stageVersion(location, [99]);
 
-  await t.test("a staged manifest for version 1 → 200; copied to the V2 name, staging file removed", async () => {
-    const staged = stageManifest(location, 1);
+  await t.test("a staged Lance manifest for version 1 → 200; put at the V2 name, staging file removed; Lance opens version 1 with its rows", async () => {
     const body = await expectJson(
-      await server.post("/v1/table/m/version/create", { id: ["m"], version: 1, manifest_path: staged, manifest_size: 10, naming_scheme: "V2", metadata: { who: "test" } }),
+      await server.post("/v1/table/m/version/create", {
+        id: ["m"],
+        version: first.version,
+        manifest_path: first.manifest_path,
+        manifest_size: 10,
+        naming_scheme: "V2",
+        metadata: { who: "test" },
+      }),
     );
     const final = path.join(location, "_versions", "18446744073709551614.manifest");
     assert.equal(body.version.version, 1);
@@ -127,35 +136,47 @@ test("CreateTableVersion", async (t) => {
     assert.deepEqual(body.version.metadata, { who: "test" });
     assert.equal(typeof body.transaction_id, "string");
     assert.ok(existsSync(final));
-    assert.ok(!existsSync(`/${staged}`));
+    assert.ok(!existsSync(`/${first.manifest_path}`));
     const listed = await expectJson(await server.post("/v1/table/m/version/list"));
     assert.deepEqual(listed.versions.map((v: { version: number; metadata: unknown }) => [v.version, v.metadata]), [[1, { who: "test" }]]);
+    assert.deepEqual(await readWithLance(server.url, ["m"]), { version: 1, ids: [1, 2] });
   });
 
-  await t.test("naming scheme V1 puts the manifest at _versions/{n}.manifest", async () => {
-    const body = await expectJson(await server.post("/v1/table/m/version/create", { version: 2, manifest_path: stageManifest(location, 2), naming_scheme: "v1" }));
-    assert.equal(body.version.manifest_path, path.join(location, "_versions", "2.manifest"));
-  });
-
-  await t.test("the same version again → 409, code 14; the first commit's manifest is untouched", async () => {
-    const final = path.join(location, "_versions", "18446744073709551614.manifest");
+  await t.test("the same version again → 409, code 14; the first commit's manifest is untouched and Lance still reads its rows", async () => {
     const before = filesUnder(location, "_versions");
-    const staged = stageManifest(location, 1);
-    await expectError(await server.post("/v1/table/m/version/create", { version: 1, manifest_path: staged }), 409, 14);
-    assert.ok(existsSync(`/${staged}`), "a refused commit leaves the staged manifest to its writer");
-    const after = filesUnder(location, "_versions");
-    after.delete(path.basename(staged));
-    assert.deepEqual(after, before);
-    assert.ok(existsSync(final));
+    await expectError(await server.post("/v1/table/m/version/create", { version: rival.version, manifest_path: rival.manifest_path }), 409, 14);
+    assert.ok(existsSync(`/${rival.manifest_path}`), "a refused commit leaves the staged manifest to its writer");
+    assert.deepEqual(filesUnder(location, "_versions"), before);
+    assert.deepEqual(await readWithLance(server.url, ["m"]), { version: 1, ids: [1, 2] });
   });
 
-  await t.test("a staged manifest that is missing or outside the table → 400, code 13", async () => {
+  await t.test("naming scheme V1 puts the manifest at _versions/{n}.manifest, where Lance finds it", async () => {
+    // Lance refuses a directory holding both naming schemes, so this table keeps to V1.
+    const v1Location = await declaredTable(server, "v1");
+    const staged = await stageVersion(v1Location, [7]);
+    const body = await expectJson(await server.post("/v1/table/v1/version/create", { version: 1, manifest_path: staged.manifest_path, naming_scheme: "v1" }));
+    assert.equal(body.version.manifest_path, path.join(v1Location, "_versions", "1.manifest"));
+    assert.deepEqual(await readWithLance(server.url, ["v1"]), { version: 1, ids: [7] });
+  });
+
+  await t.test("a staged manifest that is missing or outside the table, or a bad field → 400, code 13", async () => {
+    const staged = await stageVersion(location, [3]);
     await expectError(await server.post("/v1/table/m/version/create", { version: 3, manifest_path: `${location.slice(1)}/_versions/3.manifest-missing` }), 400, 13);
     await expectError(await server.post("/v1/table/m/version/create", { version: 3, manifest_path: "etc/passwd" }), 400, 13);
     await expectError(await server.post("/v1/table/m/version/create", { version: 3, manifest_path: `${location.slice(1)}/../other.lance/x` }), 400, 13);
-    await expectError(await server.post("/v1/table/m/version/create", { version: 3, manifest_path: stageManifest(location, 3), naming_scheme: "V9" }), 400, 13);
-    await expectError(await server.post("/v1/table/m/version/create", { version: -1, manifest_path: stageManifest(location, 3) }), 400, 13);
-    assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/m/version/list"))), [1, 2]);
+    await expectError(await server.post("/v1/table/m/version/create", { version: 3, manifest_path: staged.manifest_path, naming_scheme: "V9" }), 400, 13);
+    await expectError(await server.post("/v1/table/m/version/create", { version: -1, manifest_path: staged.manifest_path }), 400, 13);
+    assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/m/version/list"))), [1]);
+    assert.deepEqual(await readWithLance(server.url, ["m"]), { version: 1, ids: [1, 2] });
+  });
+
+  await t.test("a staged file that is not a Lance manifest → 400, code 13; nothing committed, the file left to its writer", async () => {
+    const garbage = stageGarbage(location, 2);
+    const refused = await expectError(await server.post("/v1/table/m/version/create", { version: 2, manifest_path: garbage }), 400, 13);
+    assert.match(refused.error, /not a Lance manifest/);
+    assert.ok(existsSync(`/${garbage}`));
+    assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/m/version/list"))), [1]);
+    assert.deepEqual(await readWithLance(server.url, ["m"]), { version: 1, ids: [1, 2] });
   });
 
   await t.test("a file of the table that is not a staged manifest → 400, code 13; the file is untouched", async () => {
@@ -164,11 +185,11 @@ test("CreateTableVersion", async (t) => {
     writeFileSync(dataFile, "rows");
     await expectError(await server.post("/v1/table/m/version/create", { version: 3, manifest_path: dataFile.slice(1) }), 400, 13);
     assert.equal(readFileSync(dataFile, "utf8"), "rows");
-    assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/m/version/list"))), [1, 2]);
+    assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/m/version/list"))), [1]);
   });
 
   await t.test("on a missing table or branch → 404 with codes 4 and 22", async () => {
-    await expectError(await server.post("/v1/table/ghost/version/create", { version: 1, manifest_path: stageManifest(location, 9) }), 404, 4);
-    await expectError(await server.post("/v1/table/m/version/create", { version: 3, branch: "dev", manifest_path: stageManifest(location, 3) }), 404, 22);
+    await expectError(await server.post("/v1/table/ghost/version/create", { version: 1, manifest_path: rival.manifest_path }), 404, 4);
+    await expectError(await server.post("/v1/table/m/version/create", { version: 3, branch: "dev", manifest_path: rival.manifest_path }), 404, 22);
   });
 });
