@@ -1,102 +1,158 @@
 /**
- * Drives a page in headless Chromium over the DevTools protocol on a pipe (no WebSocket, no
- * dependency): open a URL, evaluate expressions in it, wait for a condition. For the console's
- * browser tests; callers skip when Chromium is not installed.
+ * Headless Chromium for the console's browser tests, driven with playwright-core. The browser is
+ * the one `@sparticuz/chromium` ships inside its npm package (so a fresh checkout needs no system
+ * browser), or the binary QUIVER_TEST_CHROMIUM names. Each page records what went wrong in it:
+ * failed requests, HTTP errors, uncaught exceptions and console errors.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { Readable, Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { brotliDecompress as brotliDecompressCallback } from "node:zlib";
+import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
 
-export const chromiumPath = "/usr/bin/chromium";
+const run = promisify(execFile);
+const brotliDecompress = promisify(brotliDecompressCallback);
 
-interface Pending {
-  resolve(value: any): void;
-  reject(error: Error): void;
+/** Flags for a sandbox run as root with no network beyond loopback. */
+const launchFlags = [
+  "--no-sandbox",
+  "--no-zygote",
+  "--disable-dev-shm-usage",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-domain-reliability",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+  "--no-pings",
+];
+
+/** The package's folder of compressed files: the browser, its fonts and graphics, and libraries. */
+function packageFiles(): { url: string; version: string; bin: string } {
+  const url = import.meta.resolve("@sparticuz/chromium");
+  const root = path.join(path.dirname(fileURLToPath(url)), "../..");
+  const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+  return { url, version, bin: path.join(root, "bin") };
 }
 
-export class HeadlessPage {
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
-  private sessionId: string | undefined;
+/** Unpacks a brotli-compressed tar file into `folder`. */
+async function unpackTar(archive: string, folder: string): Promise<void> {
+  const tar = await brotliDecompress(await readFile(archive));
+  execFileSync("tar", ["-x", "-C", folder], { input: tar, stdio: ["pipe", "ignore", "inherit"] });
+}
+
+/**
+ * The packaged Chromium, unpacked once per machine into a folder named after the package's
+ * version, with the shared libraries it needs beyond the C library (NSS, NSPR, expat) in `lib`, so
+ * it runs where those are not installed. The package unpacks into `os.tmpdir()`, so a child process
+ * does it with a private staging folder as TMPDIR; the folder is then renamed into place: a test
+ * file launching concurrently with another either sees the finished folder or renames its own,
+ * never a half-written binary.
+ */
+async function packagedChromium(): Promise<{ binary: string; libraries: string }> {
+  const { url, version, bin } = packageFiles();
+  const folder = path.join(os.tmpdir(), `quiver-chromium-${version}`);
+  const unpacked = { binary: path.join(folder, "chromium"), libraries: path.join(folder, "lib") };
+  if (existsSync(unpacked.binary)) return unpacked;
+  const staging = mkdtempSync(`${folder}.staging-`);
+  try {
+    const unpack = `import pack from ${JSON.stringify(url)}; await pack.executablePath();`;
+    await run(process.execPath, ["--input-type=module", "--eval", unpack], { env: { ...process.env, TMPDIR: staging }, timeout: 120_000 });
+    // The package unpacks these libraries only on AWS Lambda; they hold for any glibc 2.34 or later.
+    await unpackTar(path.join(bin, "al2023.tar.br"), staging);
+    try {
+      renameSync(staging, folder);
+    } catch (error) {
+      // Another test file's unpacking won the race; its folder is complete.
+      if (!existsSync(unpacked.binary)) throw error;
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return unpacked;
+}
+
+/** Launches headless Chromium: QUIVER_TEST_CHROMIUM when set, else the packaged one. */
+export async function launchChromium(): Promise<Browser> {
+  const timeout = 60_000;
+  const chosen = process.env.QUIVER_TEST_CHROMIUM;
+  if (chosen) return chromium.launch({ executablePath: chosen, headless: true, args: launchFlags, timeout });
+  const { binary, libraries } = await packagedChromium();
+  const env = { ...process.env, LD_LIBRARY_PATH: [libraries, process.env.LD_LIBRARY_PATH].filter(Boolean).join(":") };
+  return chromium.launch({ executablePath: binary, headless: true, args: launchFlags, env, timeout });
+}
+
+/** An HTTP answer of 400 or more the page received. */
+export interface HttpError {
+  method: string;
+  path: string;
+  status: number;
+}
+
+/** What went wrong in a page; a clean page has nothing but the HTTP errors the test expects. */
+export interface PageProblems {
+  failedRequests: string[];
+  httpErrors: HttpError[];
+  pageErrors: string[];
+  consoleErrors: string[];
+}
+
+/** A page in a fresh browser context (own storage), recording its problems from the start. */
+export class ConsolePage {
+  private readonly failedRequests: string[] = [];
+  private readonly httpErrors: HttpError[] = [];
+  private readonly pageErrors: string[] = [];
+  /** Console errors with the URL they were logged for. */
+  private readonly consoleErrors: Array<{ text: string; url: string }> = [];
 
   private constructor(
-    private readonly child: ChildProcess,
-    private readonly profile: string,
+    private readonly context: BrowserContext,
+    readonly page: Page,
   ) {
-    // A browser that fails to start or dies fails every call instead of leaving it hanging.
-    const failAll = (reason: string) => {
-      for (const waiter of this.pending.values()) waiter.reject(new Error(reason));
-      this.pending.clear();
+    page.on("requestfailed", (request) => this.failedRequests.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+    page.on("response", (response) => {
+      if (response.status() < 400) return;
+      const url = new URL(response.url());
+      this.httpErrors.push({ method: response.request().method(), path: url.pathname + url.search, status: response.status() });
+    });
+    page.on("pageerror", (error) => this.pageErrors.push(error.stack ?? error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") this.consoleErrors.push({ text: message.text(), url: message.location().url });
+    });
+  }
+
+  /** Opens `url` and waits until the page loaded. */
+  static async open(browser: Browser, url: string): Promise<ConsolePage> {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    const opened = new ConsolePage(context, page);
+    await page.goto(url);
+    return opened;
+  }
+
+  /**
+   * The page's problems. Chromium logs every HTTP error answer as a console error too; those
+   * ("Failed to load resource") are left out, as `httpErrors` already lists them.
+   */
+  problems(): PageProblems {
+    const echoesAnHttpError = (entry: { text: string; url: string }) =>
+      entry.text.startsWith("Failed to load resource: the server responded with a status of ") &&
+      this.httpErrors.some((error) => new URL(entry.url).pathname + new URL(entry.url).search === error.path);
+    return {
+      failedRequests: [...this.failedRequests],
+      httpErrors: [...this.httpErrors],
+      pageErrors: [...this.pageErrors],
+      consoleErrors: this.consoleErrors.filter((entry) => !echoesAnHttpError(entry)).map((entry) => `${entry.text} (${entry.url})`),
     };
-    child.on("error", (error) => failAll(`Chromium failed: ${error.message}`));
-    child.on("exit", (code) => failAll(`Chromium exited (${code})`));
-    let buffered = "";
-    (child.stdio[4] as Readable).on("data", (chunk: Buffer) => {
-      buffered += chunk.toString("utf8");
-      let end: number;
-      while ((end = buffered.indexOf("\0")) >= 0) {
-        const message = JSON.parse(buffered.slice(0, end));
-        buffered = buffered.slice(end + 1);
-        const waiter = message.id === undefined ? undefined : this.pending.get(message.id);
-        if (!waiter) continue;
-        this.pending.delete(message.id);
-        if (message.error) waiter.reject(new Error(`${message.error.message}`));
-        else waiter.resolve(message.result);
-      }
-    });
   }
 
-  /** Starts Chromium and opens `url` in a fresh profile. */
-  static async open(url: string): Promise<HeadlessPage> {
-    const profile = mkdtempSync(path.join(os.tmpdir(), "quiver-chromium-"));
-    const child = spawn(
-      chromiumPath,
-      ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-pipe", `--user-data-dir=${profile}`, "about:blank"],
-      { stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"] },
-    );
-    const page = new HeadlessPage(child, profile);
-    const { targetId } = await page.send("Target.createTarget", { url });
-    page.sessionId = (await page.send("Target.attachToTarget", { targetId, flatten: true })).sessionId;
-    return page;
-  }
-
-  private send(method: string, params: Record<string, unknown>): Promise<any> {
-    const id = this.nextId++;
-    const message = { id, method, params, ...(this.sessionId ? { sessionId: this.sessionId } : {}) };
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      (this.child.stdio[3] as Writable).write(`${JSON.stringify(message)}\0`);
-    });
-  }
-
-  /** The value of `expression` in the page (promises awaited). */
-  async evaluate<T = unknown>(expression: string): Promise<T> {
-    const answer = await this.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true });
-    if (answer.exceptionDetails) throw new Error(`page threw: ${answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text}`);
-    return answer.result.value as T;
-  }
-
-  /** Polls `expression` until it is truthy; throws with `what` after `timeoutMs`. */
-  async waitFor<T = unknown>(expression: string, what: string, timeoutMs = 10_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await this.evaluate<T>(expression).catch(() => undefined);
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  /** Closes the browser the polite way, then removes its profile (helpers may still be exiting). */
   async close(): Promise<void> {
-    const exited = new Promise((resolve) => this.child.once("exit", resolve));
-    this.sessionId = undefined;
-    const timer = setTimeout(() => this.child.kill(), 5000);
-    await Promise.race([this.send("Browser.close", {}).catch(() => undefined), exited]);
-    await exited;
-    clearTimeout(timer);
-    rmSync(this.profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    await this.context.close();
   }
 }

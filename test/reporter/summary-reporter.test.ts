@@ -1,0 +1,90 @@
+// The summary `npm test` ends with, from a real `node --test` run of a file with failing, skipped
+// and todo tests.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const reporter = fileURLToPath(new URL("./summary-reporter.js", import.meta.url));
+
+const sample = `import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+test("adds", () => {});
+test("compares numbers", () => {
+  assert.equal(1 + 1, 3, "one plus one is three");
+});
+test("needs a network", { skip: "offline" }, () => {});
+test("reads gzip", { todo: "not yet" }, () => {});
+describe("a suite", () => {
+  describe("inner", () => {
+    test("throws", () => {
+      throw new TypeError("boom");
+    });
+  });
+});
+test("parent", async (t) => {
+  await t.test("child", () => assert.deepEqual({ a: 1 }, { a: 2 }));
+});
+`;
+
+/** Runs `node --test` on the sample with the summary reporter alone; its output and exit code. */
+async function summaryOfSample(): Promise<{ output: string; exitCode: number }> {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "quiver-reporter-"));
+  try {
+    writeFileSync(path.join(folder, "sample.test.mjs"), sample);
+    // Without the parent run's context variable, the child is a run of its own with its own reporter.
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    const args = ["--test", `--test-reporter=${reporter}`, "--test-reporter-destination=stdout", "sample.test.mjs"];
+    try {
+      const { stdout } = await run(process.execPath, args, { cwd: folder, env });
+      return { output: stdout, exitCode: 0 };
+    } catch (error) {
+      const failed = error as { stdout: string; code: number };
+      return { output: failed.stdout, exitCode: failed.code };
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+test("Summary reporter on a run with failures → failures first with file:line, names and messages, then skipped, todo and the runner's totals", async () => {
+  const { output, exitCode } = await summaryOfSample();
+  assert.equal(exitCode, 1, "a failing run still fails");
+  assert.equal(
+    output.replace(/duration \d+\.\d s/, "duration <s>"),
+    [
+      "",
+      "Failed:",
+      "  ✖ sample.test.mjs:5 › compares numbers",
+      "      one plus one is three",
+      "",
+      "      2 !== 3",
+      "  ✖ sample.test.mjs:12 › a suite › inner › throws",
+      "      TypeError: boom",
+      "  ✖ sample.test.mjs:17 › parent › child",
+      "      Expected values to be strictly deep-equal:",
+      "      + actual - expected",
+      "",
+      "        {",
+      "      +   a: 1",
+      "      -   a: 2",
+      "        }",
+      "",
+      "Skipped:",
+      "  - sample.test.mjs › needs a network",
+      "      offline",
+      "",
+      "Todo:",
+      "  - sample.test.mjs › reads gzip",
+      "      not yet",
+      "",
+      "tests 7 · suites 2 · pass 1 · fail 4 · cancelled 0 · skipped 1 · todo 1 · duration <s>",
+      "",
+    ].join("\n"),
+  );
+});

@@ -1,0 +1,116 @@
+/**
+ * A test reporter for `node --test --test-reporter=…` that prints one summary when the run ends:
+ * the failed tests first (file, test name with its parents, the assertion's message), then the
+ * skipped and todo ones, then the totals the runner reported. It writes nothing while tests run,
+ * so it sits after a streaming reporter such as tap.
+ */
+import path from "node:path";
+import type { TestEvent } from "node:test/reporters";
+
+/** A test worth naming in the summary, with its parents' names once they finished. */
+interface Listed {
+  file: string | undefined;
+  names: string[];
+  /** Nesting of the outermost name so far; its parent, when it finishes, is one less. */
+  nesting: number;
+  /** Where the test is declared, or for a failure the line in the test file that threw. */
+  line: number | undefined;
+  /** The failure's message, or the skip or todo reason. */
+  detail: string;
+}
+
+/** The runner's closing counts, in the order they are printed. */
+const totalKeys = ["tests", "suites", "pass", "fail", "cancelled", "skipped", "todo", "duration_ms"] as const;
+type TotalKey = (typeof totalKeys)[number];
+
+/** Lines of a failure message shown; a long diff is cut there. */
+const messageLines = 30;
+
+export default async function* summaryReporter(source: AsyncIterable<TestEvent>): AsyncGenerator<string, void> {
+  const failed: Listed[] = [];
+  const skipped: Listed[] = [];
+  const todo: Listed[] = [];
+  const waitingForParent: Listed[] = [];
+  const totals = new Map<TotalKey, number>();
+
+  for await (const event of source) {
+    if (event.type === "test:diagnostic") {
+      const total = /^(\w+) ([\d.]+)$/.exec(event.data.message);
+      if (event.data.nesting === 0 && total && (totalKeys as readonly string[]).includes(total[1]!)) totals.set(total[1] as TotalKey, Number(total[2]));
+      continue;
+    }
+    if (event.type !== "test:pass" && event.type !== "test:fail") continue;
+    const { data } = event;
+    // Subtests finish before their parent, so the ones waiting one level deeper are its own.
+    for (const child of waitingForParent) {
+      if (child.file === data.file && child.nesting === data.nesting + 1) {
+        child.names.unshift(data.name);
+        child.nesting = data.nesting;
+      }
+    }
+    const listed = (detail: string, line = data.line): Listed => ({ file: data.file, names: [data.name], nesting: data.nesting, line, detail });
+    let entry: Listed | undefined;
+    if (data.todo !== undefined && data.todo !== false) todo.push((entry = listed(reason(data.todo))));
+    else if (data.skip !== undefined && data.skip !== false) skipped.push((entry = listed(reason(data.skip))));
+    else if (event.type === "test:fail") {
+      const error = event.data.details.error as RunnerError;
+      // A parent that failed only because a subtest did adds nothing to the subtest's own entry.
+      if (error.failureType !== "subtestsFailed") {
+        const thrown = thrownError(error);
+        failed.push((entry = listed(failureMessage(error, thrown), throwingLine(thrown, data.file) ?? data.line)));
+      }
+    }
+    if (entry && data.nesting > 0) waitingForParent.push(entry);
+  }
+
+  let out = "\n";
+  // No counts here: the runner's fail total also counts each parent of a failed subtest.
+  if (failed.length > 0) out += section("Failed", "✖", failed, true);
+  if (skipped.length > 0) out += section("Skipped", "-", skipped, false);
+  if (todo.length > 0) out += section("Todo", "-", todo, false);
+  out += totals.size > 0 ? `${totalKeys.filter((key) => totals.has(key)).map((key) => totalText(key, totals.get(key)!)).join(" · ")}\n` : "The runner reported no totals.\n";
+  yield out;
+}
+
+function reason(value: string | boolean): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** The runner's wrapper around what a test threw. */
+type RunnerError = Error & { failureType?: string; cause?: unknown };
+
+/** The assertion or exception inside the runner's wrapper. */
+function thrownError(error: RunnerError): Error {
+  return error.cause instanceof Object && "message" in error.cause ? (error.cause as Error) : error;
+}
+
+/** The line of the test file in the thrown error's stack, the assertion that failed. */
+function throwingLine(thrown: Error, file: string | undefined): number | undefined {
+  if (!file || !thrown.stack) return undefined;
+  const frame = thrown.stack.split("\n").find((line) => line.includes(file));
+  const line = frame && /:(\d+):\d+\)?$/.exec(frame);
+  return line ? Number(line[1]) : undefined;
+}
+
+/** The thrown error's message, named unless it is an assertion, and how the runner saw it fail. */
+function failureMessage(error: RunnerError, thrown: Error): string {
+  const named = thrown.name && thrown.name !== "AssertionError" && thrown !== error ? `${thrown.name}: ${thrown.message}` : thrown.message;
+  const kind = error.failureType && error.failureType !== "testCodeFailure" ? ` [${error.failureType}]` : "";
+  const lines = `${named.trimEnd()}${kind}`.split("\n");
+  return lines.length > messageLines ? [...lines.slice(0, messageLines), `… ${lines.length - messageLines} more lines`].join("\n") : lines.join("\n");
+}
+
+function section(title: string, mark: string, entries: Listed[], withLocation: boolean): string {
+  let text = `${title}:\n`;
+  for (const entry of entries) {
+    const file = entry.file ? path.relative(process.cwd(), entry.file) : "";
+    const where = withLocation && file ? `${file}${entry.line ? `:${entry.line}` : ""} › ` : file ? `${file} › ` : "";
+    text += `  ${mark} ${where}${entry.names.join(" › ")}\n`;
+    if (entry.detail) text += `${entry.detail.replace(/^(?=.)/gm, "      ")}\n`;
+  }
+  return `${text}\n`;
+}
+
+function totalText(key: TotalKey, value: number): string {
+  return key === "duration_ms" ? `duration ${(value / 1000).toFixed(1)} s` : `${key} ${value}`;
+}
