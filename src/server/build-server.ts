@@ -10,6 +10,7 @@ import { resolveCatalog } from "./database-resolution.js";
 import { registerErrorMapper } from "./error-mapper.js";
 import { OperationRegistry } from "./operation-registry.js";
 import { registerRequestLog } from "./request-log.js";
+import { registerUnreadBodyHandling } from "./unread-body.js";
 import { registerValidation } from "./validation.js";
 import { extendedRoutes } from "./routes/extended-routes.js";
 import { namespaceRoutes } from "./routes/namespace-routes.js";
@@ -67,6 +68,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   registerBodyParsers(app);
   registerErrorMapper(app);
   registerRequestLog(app);
+  registerUnreadBodyHandling(app);
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
     reply.header("phalanx-version", announcedServerVersion);
