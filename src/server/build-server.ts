@@ -7,7 +7,7 @@ import type { CatalogRegistry } from "../catalog/databases.js";
 import { sharedSchemas, JsonArrowSchema } from "../model/schema-json.js";
 import { registerBodyParsers } from "./body-parsing.js";
 import { resolveCatalog } from "./database-resolution.js";
-import { registerErrorMapper } from "./error-mapper.js";
+import { frameworkErrorOptions, registerErrorMapper } from "./error-mapper.js";
 import { OperationRegistry } from "./operation-registry.js";
 import { registerRequestLog } from "./request-log.js";
 import { registerUnreadBodyHandling } from "./unread-body.js";
@@ -55,6 +55,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 4096 },
+    ...frameworkErrorOptions,
   });
   const gate = options.auth?.gate;
   const services: ServerServices = {

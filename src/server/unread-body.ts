@@ -12,10 +12,20 @@ import type { FastifyInstance } from "fastify";
 /** Past this, a fresh connection costs the client less than sending the rest of a refused body. */
 export const unreadBodyDrainLimit = 8 * 1024 * 1024;
 
+/**
+ * Whether part of the body declared by the request's framing has not been read. A request without
+ * a body can still look incomplete when a synchronous handler answers before Node's parser marks
+ * it complete, so `complete` alone does not say it.
+ */
+function hasUnreadBody(raw: IncomingMessage): boolean {
+  if (raw.complete) return false;
+  return raw.headers["transfer-encoding"] !== undefined || Number(raw.headers["content-length"] ?? 0) > 0;
+}
+
 /** Whether the rest of this body is known to be small enough to drain. */
 function drainable(raw: IncomingMessage): boolean {
   const declared = raw.headers["content-length"];
-  return declared !== undefined && Number(declared) <= unreadBodyDrainLimit;
+  return raw.headers["transfer-encoding"] === undefined && declared !== undefined && Number(declared) <= unreadBodyDrainLimit;
 }
 
 /** Reads and discards what is left of `raw`, so its connection parses the next request. */
@@ -33,11 +43,11 @@ function drain(raw: IncomingMessage): void {
 
 export function registerUnreadBodyHandling(app: FastifyInstance): void {
   app.addHook("onSend", async (request, reply, payload) => {
-    if (!request.raw.complete && !drainable(request.raw)) reply.header("connection", "close");
+    if (hasUnreadBody(request.raw) && !drainable(request.raw)) reply.header("connection", "close");
     return payload;
   });
   app.addHook("onResponse", async (request) => {
     const raw = request.raw;
-    if (!raw.complete && !raw.destroyed && drainable(raw)) drain(raw);
+    if (hasUnreadBody(raw) && !raw.destroyed && drainable(raw)) drain(raw);
   });
 }

@@ -32,6 +32,16 @@ test("a refused upload leaves its keep-alive connection usable", async (t) => {
     });
   }
 
+  await t.test("answers given before a request is fully parsed keep the connection", async () => {
+    const connection = await RawConnection.open(server.url);
+    t.after(() => connection.close());
+    for (const [method, path] of [["GET", "/nowhere"], ["POST", "/v1/table/t/teleport"], ["GET", "/health"]]) {
+      connection.request(method, path, method === "POST" ? { headers: { "content-type": "application/json" }, body: "{}" } : {});
+      const response = await connection.response();
+      assert.notEqual(response.headers.connection, "close", `${method} ${path}`);
+    }
+  });
+
   await t.test("past the drain limit the refusal closes the connection instead of waiting for the rest", async () => {
     const connection = await RawConnection.open(server.url);
     t.after(() => connection.close());
