@@ -32,6 +32,20 @@ test("a refused upload leaves its keep-alive connection usable", async (t) => {
     });
   }
 
+  await t.test("a body that is not JSON, or not UTF-8, is refused (400, code 13) without closing the connection", async () => {
+    const connection = await RawConnection.open(server.url);
+    t.after(() => connection.close());
+    for (const body of [Buffer.from('{"version":'), Buffer.from([0x7b, 0xff, 0xfe, 0x7d])]) {
+      connection.request("POST", "/v1/table/t/describe", { headers: { "content-type": "application/json" }, body });
+      const refused = await connection.response();
+      assert.equal(refused.status, 400);
+      assert.equal(errorBodyOf(refused).code, 13);
+      assert.notEqual(refused.headers.connection, "close");
+    }
+    connection.request("POST", "/v1/table/t/describe", { headers: { "content-type": "application/json" }, body: "{}" });
+    assert.equal((await connection.response()).status, 200);
+  });
+
   await t.test("answers given before a request is fully parsed keep the connection", async () => {
     const connection = await RawConnection.open(server.url);
     t.after(() => connection.close());
