@@ -78,7 +78,7 @@ function answerUnparsableRequest(error: Error & { code?: string }, socket: Socke
   socket.end(head + body, () => socket.destroy());
 }
 
-/** Fastify options that route its own failures before routing through the mapper. */
+/** Fastify options sending the failures met before routing (bad URL, unparsable request) through the mapper. */
 export const frameworkErrorOptions = {
   frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => sendError(reply, mapError(error, request)),
   clientErrorHandler: answerUnparsableRequest,
@@ -86,7 +86,7 @@ export const frameworkErrorOptions = {
 
 /** `/v1/<resource>` of a route, the part that says which kind of object its operation acts on. */
 function resourceOf(path: string): string {
-  return path.split("/", 3).join("/");
+  return path.replace(/\/{2,}/g, "/").split("/", 3).join("/");
 }
 
 export function registerErrorMapper(app: FastifyInstance): void {

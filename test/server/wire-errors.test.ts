@@ -44,7 +44,7 @@ test("errors below the operations keep the ErrorResponse shape", async (t) => {
   });
 
   await t.test("an unknown operation on a known resource → 406, code 0", async () => {
-    for (const request of ["POST /v1/table/t/teleport", "GET /v1/namespace/n/create", "POST /v1/tables/t/teleport"]) {
+    for (const request of ["POST /v1/table/t/teleport", "GET /v1/namespace/n/create", "POST /v1/tables/t/teleport", "POST /v1//table/t/teleport"]) {
       const answer = await exchange(`${request} HTTP/1.1\r\nhost: q\r\n\r\n`);
       assert.deepEqual([answer.status, answer.code], [406, 0], request);
     }
