@@ -50,6 +50,8 @@ const patterns: [RegExp, EngineErrorKind][] = [
   [/invalid (input|user input|argument)|sql parser|parse error|error during planning|syntax error|invalid expression|expected .* but found|unsupported/i, "invalid-input"],
   // Index builds the data cannot support: a type the index does not cover, too few rows to train.
   [/index cannot be created on the field|not enough rows to train/i, "invalid-input"],
+  // A vector search or index build that names no column, on a table with several vector columns.
+  [/more than one vector column/i, "invalid-input"],
 ];
 
 /** Classifies an error thrown by the native binding. */

@@ -20,14 +20,26 @@ export function parseJsonText(text: string): unknown {
   }
 }
 
+/**
+ * A JSON body that did not parse, refused once parsing is over: Fastify answers a parser's own
+ * error with `Connection: close`, dropping a keep-alive connection whose body was read whole.
+ */
+class UnparsableJson {
+  constructor(readonly error: Error) {}
+}
+
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeContentTypeParser(["application/json", "text/plain"]);
-  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: jsonBodyLimit }, (_request, body, done) => {
+  // Read as bytes: read as a string, a body that is not UTF-8 miscounts against its Content-Length.
+  app.addContentTypeParser("application/json", { parseAs: "buffer", bodyLimit: jsonBodyLimit }, (_request, body, done) => {
     try {
-      done(null, parseJsonText(body as string));
+      done(null, parseJsonText((body as Buffer).toString("utf8")));
     } catch (error) {
-      done(error as Error, undefined);
+      done(null, new UnparsableJson(error as Error));
     }
+  });
+  app.addHook("preValidation", async (request) => {
+    if (request.body instanceof UnparsableJson) throw request.body.error;
   });
   // Arrow streams (with or without a content type) and anything else: hand over the stream.
   app.addContentTypeParser("*", (_request, payload, done) => done(null, payload));

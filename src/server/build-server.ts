@@ -7,10 +7,11 @@ import type { CatalogRegistry } from "../catalog/databases.js";
 import { sharedSchemas, JsonArrowSchema } from "../model/schema-json.js";
 import { registerBodyParsers } from "./body-parsing.js";
 import { resolveCatalog } from "./database-resolution.js";
-import { registerErrorMapper } from "./error-mapper.js";
+import { frameworkErrorOptions, registerErrorMapper } from "./error-mapper.js";
 import { OperationRegistry } from "./operation-registry.js";
 import { registerRequestLog } from "./request-log.js";
 import { registerUnusedConnectionDrop } from "./unused-connections.js";
+import { registerUnreadBodyHandling } from "./unread-body.js";
 import { registerValidation } from "./validation.js";
 import { extendedRoutes } from "./routes/extended-routes.js";
 import { namespaceRoutes } from "./routes/namespace-routes.js";
@@ -55,6 +56,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 4096 },
+    ...frameworkErrorOptions,
   });
   const gate = options.auth?.gate;
   const services: ServerServices = {
@@ -69,6 +71,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   registerErrorMapper(app);
   registerRequestLog(app);
   registerUnusedConnectionDrop(app);
+  registerUnreadBodyHandling(app);
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
     reply.header("phalanx-version", announcedServerVersion);

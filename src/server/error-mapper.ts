@@ -1,9 +1,13 @@
 /**
  * @module The only code that writes an `ErrorResponse` (spec/errors.md §1). Catalog errors keep
  * their code; framework failures become InvalidInput (13) or Unsupported (0); anything else is
- * Internal (18) without internals leaking.
+ * Internal (18) without internals leaking. This holds below the router too: a path that is not
+ * valid percent-encoding, and requests Node's HTTP parser refuses (oversized headers, broken
+ * `Content-Length` or chunked framing), get the same JSON shape.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from "fastify";
 import { CatalogError } from "../catalog/catalog-error.js";
 import { isCloudClientRequest } from "./cloud-client.js";
 import { ErrorCode, type ErrorCodeValue, errorStatus, permanentConflictCodes } from "../model/error-codes.js";
@@ -57,17 +61,53 @@ export function sendError(reply: FastifyReply, mapped: MappedError): FastifyRepl
   return reply.status(mapped.status).type("application/json").send(mapped.body);
 }
 
+/** The answer to a request Node's parser refused; the connection is closed after it. */
+function answerUnparsableRequest(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+  const message =
+    status === 431 ? "request headers are too large" : status === 408 ? "the request was not received in time" : `malformed HTTP request: ${error.message}`;
+  const body = JSON.stringify({ code: ErrorCode.InvalidInput, error: message } satisfies ErrorResponse);
+  // Like Node's own answer: never inside a response already being written on this socket.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n`;
+  socket.end(head + body, () => socket.destroy());
+}
+
+/** Fastify options sending the failures met before routing (bad URL, unparsable request) through the mapper. */
+export const frameworkErrorOptions = {
+  frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => sendError(reply, mapError(error, request)),
+  clientErrorHandler: answerUnparsableRequest,
+} satisfies Partial<FastifyServerOptions>;
+
+/** `/v1/<resource>` of a route, the part that says which kind of object its operation acts on. */
+function resourceOf(path: string): string {
+  return path.replace(/\/{2,}/g, "/").split("/", 3).join("/");
+}
+
 export function registerErrorMapper(app: FastifyInstance): void {
+  const resources = new Set<string>();
+  app.addHook("onRoute", (route) => {
+    if (route.url.startsWith("/v1/")) resources.add(resourceOf(route.url));
+  });
   app.setErrorHandler((error, request, reply) => {
     const mapped = mapError(error, request);
     if (mapped.status >= 500) request.log.error({ err: error }, "request failed");
     else request.log.debug({ err: error }, "request refused");
     return sendError(reply, mapped);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, {
-      status: errorStatus[ErrorCode.Unsupported],
-      body: { code: ErrorCode.Unsupported, error: `no operation at ${request.method} ${request.url.split("?", 1)[0]}`, instance: request.url.split("?", 1)[0] },
-    }),
-  );
+  // An unknown operation on a resource this server has is Unsupported (406); a path outside
+  // every resource is 404, keeping code 0 since the spec has no code for a missing route.
+  app.setNotFoundHandler((request, reply) => {
+    const instance = request.url.split("?", 1)[0] as string;
+    const unknownOperation = resources.has(resourceOf(instance));
+    return sendError(reply, {
+      status: unknownOperation ? errorStatus[ErrorCode.Unsupported] : 404,
+      body: { code: ErrorCode.Unsupported, error: `${unknownOperation ? "no operation" : "nothing"} at ${request.method} ${instance}`, instance },
+    });
+  });
 }

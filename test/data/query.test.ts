@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { Field, FixedSizeList, Float32, Int32, Table, vectorFromArray } from "apache-arrow-21";
 import { readArrow, rowsOf } from "../helpers/arrow.js";
 import { type TestServer, expectError, expectJson, startTestServer } from "../helpers/test-server.js";
-import { createRowsTable, range, rowsTable, streamOf, vectorOf } from "./fixtures.js";
+import { createRowsTable, dim, range, rowsTable, streamOf, vectorOf } from "./fixtures.js";
 
 function idsOf(table: Awaited<ReturnType<typeof readArrow>>): number[] {
   return [...(table.getChild("id")?.toArray() ?? [])].map(Number);
@@ -129,6 +130,25 @@ test("QueryTable errors: missing table → 404 code 4; bad filter → 400 code 1
   await expectError(await server.post("/v1/table/t/query", { k: 1, vector: { single_vector: ["a"] } }), 400, 13);
   await expectError(await server.post("/v1/table/t/query", { k: -1, vector: null }), 400, 13);
   await expectError(await server.post("/v1/table/t/query", { k: 1, vector: null, full_text_query: { structured_query: { query: { match: { terms: "x" }, phrase: { terms: "y" } } } } }), 400, 13);
+});
+
+test("QueryTable vector search that cannot choose a vector column → 400, code 13, with Lance's reason; naming the column → 200", async (t) => {
+  const server = await startTestServer();
+  t.after(() => server.close());
+  const ids = range(0, 4);
+  const vectorType = new FixedSizeList(dim, new Field("item", new Float32(), true));
+  const vectors = () => vectorFromArray(ids.map(vectorOf), vectorType);
+  const twoVectors = new Table({ id: vectorFromArray(ids, new Int32()), vector: vectors(), other: vectors() });
+  await expectJson(await server.upload("/v1/table/two/create", streamOf(twoVectors)));
+  for (const route of ["/v1/table/two/query", "/v1/table/two/query/"]) {
+    const refused = await expectError(await server.post(route, { k: 2, vector: vectorOf(1) }), 400, 13);
+    assert.match(refused.error, /more than one vector column/i);
+  }
+  const chosen = await readArrow(await query(server, { k: 2, vector: vectorOf(1), vector_column: "other", columns: { column_names: ["id"] } }, "two"));
+  assert.equal(idsOf(chosen)[0], 1);
+
+  await expectJson(await server.upload("/v1/table/none/create", streamOf(new Table({ id: vectorFromArray(ids, new Int32()) }))));
+  await expectError(await server.post("/v1/table/none/query", { k: 2, vector: vectorOf(1) }), 400, 13);
 });
 
 test("QueryTable on a declared-only table → 409, code 19", async (t) => {

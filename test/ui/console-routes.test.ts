@@ -52,7 +52,7 @@ test("GET of a file that is not a console asset → the server's not-found answe
   const server = await startTestServer();
   t.after(() => server.close());
   for (const name of ["nope.js", "console.html", "..%2F..%2Fpackage.json", "%2Fetc%2Fpasswd"]) {
-    const body = await expectError(await server.get(`/console/assets/${name}`), 406, 0);
+    const body = await expectError(await server.get(`/console/assets/${name}`), 404, 0);
     assert.doesNotMatch(body.error, /version|root:/);
   }
 });

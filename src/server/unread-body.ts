@@ -1,0 +1,53 @@
+/**
+ * @module What happens to a request body the handler stopped reading: a rejected Arrow upload
+ * (the reader gives up at the first corrupt message), or bytes after an IPC stream's end. Node
+ * leaves a body it saw being read paused, so its connection would never parse the next request
+ * and a pooling client would wait forever. A remainder of known, modest length is read and
+ * discarded after the answer, keeping the connection; a larger or unknown-length one is answered
+ * with `Connection: close`, so the client opens a fresh connection instead of sending the rest.
+ */
+import type { IncomingMessage } from "node:http";
+import type { FastifyInstance } from "fastify";
+
+/** Past this, a fresh connection costs the client less than sending the rest of a refused body. */
+export const unreadBodyDrainLimit = 8 * 1024 * 1024;
+
+/**
+ * Whether part of the body declared by the request's framing has not been read. A request without
+ * a body can still look incomplete when a synchronous handler answers before Node's parser marks
+ * it complete, so `complete` alone does not say it.
+ */
+function hasUnreadBody(raw: IncomingMessage): boolean {
+  if (raw.complete) return false;
+  return raw.headers["transfer-encoding"] !== undefined || Number(raw.headers["content-length"] ?? 0) > 0;
+}
+
+/** Whether the rest of this body is known to be small enough to drain. */
+function drainable(raw: IncomingMessage): boolean {
+  const declared = raw.headers["content-length"];
+  return raw.headers["transfer-encoding"] === undefined && declared !== undefined && Number(declared) <= unreadBodyDrainLimit;
+}
+
+/** Reads and discards what is left of `raw`, so its connection parses the next request. */
+function drain(raw: IncomingMessage): void {
+  // A reader that stopped early may still listen for 'readable', which keeps the stream out of
+  // flowing mode, so the rest is pulled with read() rather than resume().
+  const discard = (): void => {
+    while (raw.read() !== null);
+  };
+  raw.on("readable", discard);
+  raw.once("end", () => raw.off("readable", discard));
+  raw.once("error", () => raw.off("readable", discard));
+  discard();
+}
+
+export function registerUnreadBodyHandling(app: FastifyInstance): void {
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (hasUnreadBody(request.raw) && !drainable(request.raw)) reply.header("connection", "close");
+    return payload;
+  });
+  app.addHook("onResponse", async (request) => {
+    const raw = request.raw;
+    if (hasUnreadBody(raw) && !raw.destroyed && drainable(raw)) drain(raw);
+  });
+}
