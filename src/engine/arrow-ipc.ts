@@ -6,6 +6,7 @@
  */
 import { Buffer } from "node:buffer";
 import * as lz4 from "lz4js";
+import "./flatbuffer-bounds.js";
 import {
   CompressionType,
   RecordBatch,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CompressionType, RecordBatchFileWriter, type Table, tableFromArrays, tableFromIPC } from "apache-arrow-21";
-import "../../src/engine/arrow-ipc.js";
+import { CompressionType, RecordBatchFileWriter, RecordBatchStreamWriter, type Table, tableFromArrays, tableFromIPC } from "apache-arrow-21";
+import { ArrowDecodeError, ipcStreamToFile } from "../../src/engine/arrow-ipc.js";
 import { EngineError, classifyEngineError } from "../../src/engine/engine-errors.js";
 import { formatFieldPath, parseFieldPath, sqlReference } from "../../src/engine/field-paths.js";
 import { mergeIpcFiles } from "../../src/engine/ipc-file-merge.js";
@@ -59,4 +59,26 @@ test("Lance's incompatible-transaction error is a commit conflict, answered Conc
   );
   assert.equal(classifyEngineError(lance).kind, "commit-conflict");
   assert.equal(toCatalogError(lance, "table 't'").code, 14);
+});
+
+test("ipcStreamToFile answers at once for an upload with any length field corrupted: refused as not Arrow, never a loop over billions", { timeout: 30_000 }, async () => {
+  const table = tableFromArrays({ id: Int32Array.from([1, 2, 3]), name: ["a", "b", "c"] });
+  table.schema.metadata.set("origin", "test");
+  const writer = new RecordBatchStreamWriter();
+  writer.write(table);
+  writer.finish();
+  const stream = Buffer.from(writer.toUint8Array(true));
+  const slow: string[] = [];
+  for (let offset = 0; offset + 4 <= stream.length; offset += 4) {
+    const corrupt = Buffer.from(stream);
+    corrupt.writeInt32LE(0x7ffffff0, offset);
+    const started = performance.now();
+    await ipcStreamToFile(corrupt).then(
+      () => undefined,
+      (error: unknown) => assert.ok(error instanceof ArrowDecodeError, `offset ${offset}: ${String(error)}`),
+    );
+    const elapsed = performance.now() - started;
+    if (elapsed > 500) slow.push(`offset ${offset}: ${Math.round(elapsed)} ms`);
+  }
+  assert.deepEqual(slow, []);
 });
