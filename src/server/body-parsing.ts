@@ -49,18 +49,28 @@ export function isStream(body: unknown): body is Readable {
   return typeof body === "object" && body !== null && typeof (body as Readable).pipe === "function";
 }
 
+/**
+ * Reads a streamed body whole, refusing it with `tooLarge()` past `limit` bytes. The stream is
+ * left open when refused, so the rest of the body can still be drained and the keep-alive
+ * connection kept (`for await` alone would destroy it and wedge the connection).
+ */
+export async function readStreamUpTo(body: Readable, limit: number, tooLarge: () => Error): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body.iterator({ destroyOnReturn: false })) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
 /** A JSON route's body: a streamed body (sent without content type) is read and parsed here. */
 export async function jsonBodyOf(request: FastifyRequest): Promise<unknown> {
   const body = request.body;
   if (!isStream(body)) return body;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > jsonBodyLimit) throw invalidInput(`JSON body is larger than ${jsonBodyLimit} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return parseJsonText(Buffer.concat(chunks).toString("utf8"));
+  const bytes = await readStreamUpTo(body, jsonBodyLimit, () => invalidInput(`JSON body is larger than ${jsonBodyLimit} bytes`));
+  return parseJsonText(bytes.toString("utf8"));
 }
 
 /** preValidation hook of JSON routes: JSON sent without a content type arrives as a stream. */

@@ -22,10 +22,10 @@ function hasUnreadBody(raw: IncomingMessage): boolean {
   return raw.headers["transfer-encoding"] !== undefined || Number(raw.headers["content-length"] ?? 0) > 0;
 }
 
-/** Whether the rest of this body is known to be small enough to drain. */
+/** Whether the rest of this body can be read, and is known to be small enough to drain. */
 function drainable(raw: IncomingMessage): boolean {
   const declared = raw.headers["content-length"];
-  return raw.headers["transfer-encoding"] === undefined && declared !== undefined && Number(declared) <= unreadBodyDrainLimit;
+  return !raw.destroyed && raw.headers["transfer-encoding"] === undefined && declared !== undefined && Number(declared) <= unreadBodyDrainLimit;
 }
 
 /** Reads and discards what is left of `raw`, so its connection parses the next request. */
@@ -48,6 +48,6 @@ export function registerUnreadBodyHandling(app: FastifyInstance): void {
   });
   app.addHook("onResponse", async (request) => {
     const raw = request.raw;
-    if (hasUnreadBody(raw) && !raw.destroyed && drainable(raw)) drain(raw);
+    if (hasUnreadBody(raw) && drainable(raw)) drain(raw);
   });
 }

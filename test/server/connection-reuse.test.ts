@@ -32,6 +32,18 @@ test("a refused upload leaves its keep-alive connection usable", async (t) => {
     });
   }
 
+  await t.test("an OAuth token request over the form limit, then a second request on the same connection", async () => {
+    const connection = await RawConnection.open(server.url);
+    t.after(() => connection.close());
+    connection.request("POST", "/oauth/token", { headers: { "content-type": "application/x-www-form-urlencoded" }, body: Buffer.alloc(200 * 1024, 0x61) });
+    const refused = await connection.response();
+    assert.equal(refused.status, 400);
+    assert.equal(errorBodyOf(refused).code, 13);
+    connection.request("POST", "/v1/table/t/describe", { headers: { "content-type": "application/json" }, body: "{}" });
+    const next = await connection.response();
+    assert.equal(next.status, 200, next.body.toString());
+  });
+
   await t.test("a body that is not JSON, or not UTF-8, is refused (400, code 13) without closing the connection", async () => {
     const connection = await RawConnection.open(server.url);
     t.after(() => connection.close());

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { CatalogError } from "../../catalog/catalog-error.js";
 import * as M from "../../model/index.js";
-import { isStream } from "../body-parsing.js";
+import { isStream, readStreamUpTo } from "../body-parsing.js";
 import type { AuthGate } from "../auth/auth-gate.js";
 import type { ServerServices } from "../services.js";
 import { defineAdminOperation } from "./admin-route-kit.js";
@@ -16,14 +16,8 @@ const maxFormBytes = 16 * 1024;
 async function formOf(request: FastifyRequest): Promise<Record<string, string>> {
   let body: unknown = request.body;
   if (isStream(body)) {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      size += (chunk as Buffer).length;
-      if (size > maxFormBytes) throw CatalogError.of("InvalidInput", "invalid_request", { detail: "the token request is too large" });
-      chunks.push(chunk as Buffer);
-    }
-    body = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString("utf8")));
+    const bytes = await readStreamUpTo(body, maxFormBytes, () => CatalogError.of("InvalidInput", "invalid_request", { detail: "the token request is too large" }));
+    body = Object.fromEntries(new URLSearchParams(bytes.toString("utf8")));
   }
   const fields: Record<string, string> = {};
   if (typeof body === "object" && body !== null) {

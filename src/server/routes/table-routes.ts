@@ -229,16 +229,13 @@ export function createTableRequestOf(id: string[], query: CreateTableQuery): M.C
 
 /**
  * The raw upload as plain chunks; an absent body is an empty one, which the Arrow reader refuses
- * with 13. The request stream is wrapped because the Arrow reader destroys a Node stream when it
- * is done with it, and destroying the request would close the socket before the response.
+ * with 13. The request stream is wrapped, and left open when the reader stops early, because
+ * destroying the request would close the socket before the response and leave nothing to drain.
  */
 export function arrowBody(body: unknown): AsyncIterable<Uint8Array> | Uint8Array {
   if (body === undefined || body === null) return new Uint8Array();
   if (body instanceof Uint8Array) return body;
-  if (typeof body === "object" && typeof (body as Readable).pipe === "function") return chunksOf(body as Readable);
+  if (typeof body === "object" && typeof (body as Readable).pipe === "function") return (body as Readable).iterator({ destroyOnReturn: false });
   return Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
 }
 
-async function* chunksOf(stream: Readable): AsyncGenerator<Uint8Array> {
-  for await (const chunk of stream) yield chunk as Uint8Array;
-}
