@@ -1,23 +1,19 @@
 /**
- * @module The HS256 secret that signs Quiver's own access tokens: generated once, kept under
- * the root (`auth/token-signing.key`, owner-only), shared by every process using that root.
+ * @module The HS256 secret that signs Quiver's own access tokens: generated once and kept in the
+ * metadata store, so every process serving the catalog signs and checks with the same key.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import type { Store } from "../store/store.js";
 
-export const signingKeyFile = path.join("auth", "token-signing.key");
+const keyName = "access-tokens";
+const minimumKeyBytes = 32;
 
-export function loadSigningKey(root: string): Buffer {
-  const file = path.join(root, signingKeyFile);
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  try {
-    // "wx": when two processes start at once, exactly one creates the file and both read it.
-    writeFileSync(file, randomBytes(32).toString("base64url"), { flag: "wx", mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  }
-  const key = Buffer.from(readFileSync(file, "utf8").trim(), "base64url");
-  if (key.length < 32) throw new Error(`${file} holds fewer than 32 bytes; delete it to generate a new one`);
-  return key;
+/**
+ * The signing key, created on first use. `proposed` (for instance a key an older release kept
+ * in a file) becomes the key only when none is stored yet, so tokens it signed stay valid.
+ */
+export async function loadSigningKey(store: Store, proposed?: Buffer): Promise<Buffer> {
+  const candidate = proposed && proposed.length >= minimumKeyBytes ? proposed : randomBytes(minimumKeyBytes);
+  const row = await store.rows.ensureSigningKey({ name: keyName, secret: candidate.toString("base64url"), created_at: Date.now() });
+  return Buffer.from(row.secret, "base64url");
 }

@@ -46,7 +46,7 @@ export async function alterTableBackfillColumns(
   return translating(subject, async () => {
     // load
     const table = await requireTable(scope.store.rows, scope.database.name, id);
-    if (!scope.engine.datasetExists(table.location)) throw CatalogError.of("InvalidTableState", `${subject} is declared but has no data yet`);
+    if (!(await scope.engine.datasetExists(table.location))) throw CatalogError.of("InvalidTableState", `${subject} is declared but has no data yet`);
     // decide
     const kind = await columnKind(scope.engine, table.location, column);
     if (kind === "missing") throw CatalogError.of("TableColumnNotFound", `${subject} has no column '${column}'`);

@@ -2,7 +2,7 @@
  * @module Database (tenant) administration: create, list, drop. Each database has its own
  * storage root under `<dataRoot>/databases/<name>` and its own catalog.
  */
-import { rm } from "node:fs/promises";
+import { storageFor } from "../storage/storage-for.js";
 import type { Store } from "../store/store.js";
 import { CatalogError } from "./catalog-error.js";
 import type { DatabaseInfo } from "./catalog-scope.js";
@@ -46,6 +46,6 @@ export async function dropDatabase(store: Store, name: string, options: { cascad
     return toDatabaseInfo(row);
   });
   // finalize: the rows are gone, so nothing can reach these files any more.
-  await rm(info.storageRoot, { recursive: true, force: true });
+  await storageFor(info.storageRoot).deletePrefix(info.storageRoot);
   return info;
 }

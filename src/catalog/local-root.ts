@@ -3,9 +3,9 @@
  * engine, and the default database. The server, the admin commands and the `dir` client all open
  * a root through here, so they agree on its layout.
  */
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { Engine } from "../engine/engine.js";
+import { storageFor } from "../storage/storage-for.js";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
 import type { JobSettings } from "./catalog-scope.js";
@@ -33,7 +33,7 @@ export interface LocalRootOptions {
 /** Opens (creating and migrating when needed) the root at `root`. */
 export async function openLocalRoot(root: string, options: LocalRootOptions = {}): Promise<LocalRoot> {
   const dir = path.resolve(root);
-  mkdirSync(dir, { recursive: true });
+  await storageFor(dir).preparePrefix(dir);
   const store = await openSqliteStore(path.join(dir, metadataFileName));
   const engine = new Engine();
   let closed = false;

@@ -4,9 +4,9 @@
  * names (declare, register) must resolve inside the database's storage root.
  */
 import { randomUUID } from "node:crypto";
-import { realpathSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { isUri, storageFor } from "../storage/storage-for.js";
 import { invalidInput } from "./catalog-error.js";
 import type { DatabaseInfo } from "./catalog-scope.js";
 
@@ -29,7 +29,7 @@ export function isPlacedTableName(name: string): boolean {
  * Resolves a client-named location (absolute, relative to the storage root, or `file://`) and
  * refuses anything outside the storage root, through `..` or through symbolic links.
  */
-export function resolveClientLocation(database: DatabaseInfo, location: string): string {
+export async function resolveClientLocation(database: DatabaseInfo, location: string): Promise<string> {
   let candidate = location.trim();
   if (candidate.startsWith("file://")) {
     try {
@@ -37,13 +37,14 @@ export function resolveClientLocation(database: DatabaseInfo, location: string):
     } catch {
       throw invalidInput(`location '${location}' is not a valid file URI`);
     }
-  } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(candidate)) {
+  } else if (isUri(candidate)) {
     throw invalidInput(`location '${location}' uses a storage scheme this deployment does not serve; use a path under the database root`);
   }
   if (candidate.includes("\0")) throw invalidInput("location must not contain NUL characters");
   const root = path.resolve(database.storageRoot);
   const resolved = path.resolve(root, candidate);
-  if (!isInside(root, resolved) || !isInside(realPath(root), realPathOfNearest(resolved))) {
+  const storage = storageFor(root);
+  if (!isInside(root, resolved) || !isInside(await storage.canonical(root), await storage.canonical(resolved))) {
     throw invalidInput(`location '${location}' is outside the database's storage root`);
   }
   if (!resolved.endsWith(".lance")) throw invalidInput(`location '${location}' must name a directory ending in '.lance'`);
@@ -53,28 +54,4 @@ export function resolveClientLocation(database: DatabaseInfo, location: string):
 function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
-}
-
-function realPath(target: string): string {
-  try {
-    return realpathSync(target);
-  } catch {
-    return target;
-  }
-}
-
-/** The real path of the deepest existing ancestor, with the rest appended: catches symlinks. */
-function realPathOfNearest(target: string): string {
-  let existing = target;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return path.join(realpathSync(existing), ...rest.reverse());
-    } catch {
-      const parent = path.dirname(existing);
-      if (parent === existing) return target;
-      rest.push(path.basename(existing));
-      existing = parent;
-    }
-  }
 }

@@ -86,7 +86,7 @@ export async function createMaterializedView(
     if (await findTable(scope.store.rows, database, id)) throw alreadyExists(id);
     await requireNoNamespaceNamed(scope.store.rows, database, namespace, name);
     const source = await requireTable(scope.store.rows, database, parsed.source);
-    if (!scope.engine.datasetExists(source.location)) throw invalidInput(`source ${describeTable(parsed.source)} has no data yet`);
+    if (!(await scope.engine.datasetExists(source.location))) throw invalidInput(`source ${describeTable(parsed.source)} has no data yet`);
 
     // decide: the definition, with "all columns" resolved now so later source changes
     // cannot silently change the view's columns.

@@ -8,11 +8,9 @@
  * - anything in it changed within the grace period (a create still writing, perhaps in another
  *   process sharing the root, whose row is yet to come).
  */
-import type { Dirent } from "node:fs";
-import { lstat, readdir } from "node:fs/promises";
-import path from "node:path";
 import type { Engine } from "../engine/engine.js";
 import { hasKeptProperties } from "../engine/kept-properties.js";
+import { joinLocation, normalizeLocation, storageFor } from "../storage/storage-for.js";
 import type { Store } from "../store/store.js";
 import { isPlacedTableName, placedTablesDir } from "./locations.js";
 
@@ -32,13 +30,14 @@ export async function sweepOrphanedTableFolders(store: Store, engine: Engine, op
   const databases = await store.rows.listDatabases();
   const referenced = new Set<string>();
   for (const database of databases) {
-    for (const row of await store.rows.listAllTables(database.name)) referenced.add(path.resolve(row.location));
+    for (const row of await store.rows.listAllTables(database.name)) referenced.add(normalizeLocation(row.location));
   }
   for (const database of databases) {
     for (const location of await placedFolders(database.storage_root)) {
-      if (referenced.has(location) || hasKeptProperties(location)) continue;
+      if (referenced.has(location) || (await hasKeptProperties(location))) continue;
       try {
-        if (Date.now() - (await newestChange(location)) < options.graceMs) continue;
+        const changed = await storageFor(location).newestChange(location);
+        if (changed === undefined || Date.now() - changed < options.graceMs) continue;
         // Read the rows again just before deleting: a create may have committed its row since.
         const claimed = (await store.rows.findTableByLocation(database.name, location)) ?? (await store.rows.findTableBelowLocation(database.name, location));
         if (claimed) continue;
@@ -52,25 +51,9 @@ export async function sweepOrphanedTableFolders(store: Store, engine: Engine, op
   return removed;
 }
 
-/** The real folders (not links) named like placed tables under the storage root. */
+/** The folders (not links) named like placed tables under the storage root. */
 async function placedFolders(storageRoot: string): Promise<string[]> {
-  const dir = path.resolve(placedTablesDir(storageRoot));
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.filter((entry) => entry.isDirectory() && isPlacedTableName(entry.name)).map((entry) => path.join(dir, entry.name));
-}
-
-/** The newest modification time of `dir` and everything below it, in epoch milliseconds. */
-async function newestChange(dir: string): Promise<number> {
-  let newest = (await lstat(dir)).mtimeMs;
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const child = path.join(dir, entry.name);
-    const changed = entry.isDirectory() ? await newestChange(child) : (await lstat(child)).mtimeMs;
-    newest = Math.max(newest, changed);
-  }
-  return newest;
+  const dir = normalizeLocation(placedTablesDir(storageRoot));
+  const entries = await storageFor(dir).list(dir);
+  return entries.filter((entry) => entry.kind === "prefix" && isPlacedTableName(entry.name)).map((entry) => joinLocation(dir, entry.name));
 }

@@ -25,7 +25,7 @@ export function loadTable(scope: CatalogScope, id: readonly string[]): Promise<T
 /** The table's row when it has data; a declared-only table is InvalidTableState (19). */
 export async function loadTableWithData(scope: CatalogScope, id: readonly string[]): Promise<TableRow> {
   const row = await loadTable(scope, id);
-  if (!scope.engine.datasetExists(row.location)) {
+  if (!(await scope.engine.datasetExists(row.location))) {
     throw CatalogError.of("InvalidTableState", `${describeTable(id)} is declared but has no data yet`);
   }
   return row;

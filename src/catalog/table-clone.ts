@@ -28,7 +28,7 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
     throw CatalogError.of("Unsupported", "deep clone (is_shallow false) is not supported: this server's Lance engine makes only shallow clones, which read the source's data files in place");
   }
   if (request.source_version != null && request.source_tag != null) throw invalidInput("give source_version or source_tag, not both");
-  const sourceLocation = resolveClientLocation(scope.database, request.source_location);
+  const sourceLocation = await resolveClientLocation(scope.database, request.source_location);
   const subject = describeTable(id);
   const database = scope.database.name;
 
@@ -37,7 +37,7 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
     const source = await scope.store.rows.findTableByLocation(database, sourceLocation);
     if (!source) throw CatalogError.of("TableNotFound", `no table of database '${database}' is at '${request.source_location}'`);
     const sourceSubject = describeTable([...namespaceIdOfKey(source.namespace_path), source.name]);
-    if (!scope.engine.datasetExists(source.location)) throw CatalogError.of("InvalidTableState", `${sourceSubject} is declared but has no data yet`);
+    if (!(await scope.engine.datasetExists(source.location))) throw CatalogError.of("InvalidTableState", `${sourceSubject} is declared but has no data yet`);
     // decide
     if (await findTable(scope.store.rows, database, id)) throw alreadyExists(id);
     await requireNoNamespaceNamed(scope.store.rows, database, namespace, name);

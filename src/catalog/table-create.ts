@@ -79,7 +79,7 @@ export async function declareTable(scope: CatalogScope, request: WithId<DeclareT
 /** DeclareTable's decision and write inside a caller's transaction (also used by batch commits). */
 export async function declareTableIn(tx: StoreTx, scope: CatalogScope, request: WithId<DeclareTableRequest>): Promise<DeclareTableResponse> {
   const placed = newTableLocation(scope.database);
-  const location = request.location ? resolveClientLocation(scope.database, request.location) : placed.location;
+  const location = request.location ? await resolveClientLocation(scope.database, request.location) : placed.location;
   if (request.location) await requireLocationFree(tx, scope.database.name, scope.database.storageRoot, location);
   const properties = request.properties ?? {};
   await insertTableRow(tx, scope, request.id, { id: placed.id, location, managed: !request.location, properties, storageOptions: {} });
@@ -114,7 +114,7 @@ export async function createTable(
 
     // decide
     if (existing) {
-      const hasData = scope.engine.datasetExists(existing.location);
+      const hasData = await scope.engine.datasetExists(existing.location);
       const properties = { ...fromJsonColumn(existing.properties), ...(request.properties ?? {}) };
       if (hasData && mode === "Create") throw alreadyExists(id);
       if (hasData && mode === "ExistOk") {
@@ -157,8 +157,8 @@ export async function registerTable(scope: CatalogScope, request: WithId<Registe
   const parsedMode = parseMode(request.mode, RegisterModes);
   if (parsedMode === null) throw invalidInput(`mode must be one of ${RegisterModes.join(", ")}; got ${JSON.stringify(request.mode)}`);
   const mode = parsedMode ?? "Create";
-  const location = resolveClientLocation(scope.database, request.location);
-  if (!scope.engine.datasetExists(location)) throw invalidInput(`no Lance table found at location '${request.location}'`);
+  const location = await resolveClientLocation(scope.database, request.location);
+  if (!(await scope.engine.datasetExists(location))) throw invalidInput(`no Lance table found at location '${request.location}'`);
   const properties = request.properties ?? (await readKeptProperties(location)) ?? {};
   const database = scope.database.name;
 

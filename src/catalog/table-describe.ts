@@ -31,7 +31,7 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
   return translating(subject, async () => {
     // load
     const row = await requireTable(scope.store.rows, scope.database.name, id);
-    const hasData = scope.engine.datasetExists(row.location);
+    const hasData = await scope.engine.datasetExists(row.location);
     const response: DescribeTableResponse = {
       table: name,
       namespace,

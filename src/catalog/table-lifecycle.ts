@@ -34,7 +34,7 @@ type WithId<T> = T & { id: string[] };
  */
 export async function deregisterTable(scope: CatalogScope, request: WithId<DeregisterTableRequest>): Promise<DeregisterTableResponse> {
   const current = await translating(describeTable(request.id), () => requireTable(scope.store.rows, scope.database.name, request.id));
-  const hasData = scope.engine.datasetExists(current.location);
+  const hasData = await scope.engine.datasetExists(current.location);
   if (hasData) await keepProperties(current.location, fromJsonColumn(current.properties));
   const row = await forgetTable(scope, request);
   // The properties changed between the two reads: keep the newer ones (the answer carries them too).

@@ -26,7 +26,7 @@ export async function listTables(scope: CatalogScope, request: WithId<ListTables
     // Declared-only filtering needs storage, so it cannot be pushed into the query's LIMIT.
     const fetchLimit = includeDeclared && limit !== undefined ? limit + 1 : undefined;
     const rows = await scope.store.rows.listTablesIn(database, key, after, fetchLimit);
-    const visible = includeDeclared ? rows : rows.filter((row) => scope.engine.datasetExists(row.location));
+    const visible = includeDeclared ? rows : await withData(scope, rows);
     return toResponse(toPage(visible.map((row) => row.name), limit, (name) => name));
   });
 }
@@ -44,8 +44,7 @@ export async function listAllTables(
   const includeDeclared = request.include_declared ?? true;
   return translating("the table listing", async () => {
     const rows = await scope.store.rows.listAllTables(scope.database.name);
-    const ids = rows
-      .filter((row) => includeDeclared || scope.engine.datasetExists(row.location))
+    const ids = (includeDeclared ? rows : await withData(scope, rows))
       .map((row) => fullId(row, delimiter))
       .sort()
       .filter((id) => after === undefined || id > after);
@@ -59,4 +58,10 @@ function fullId(row: TableRow, delimiter: string): string {
 
 function toResponse(page: Page<string>): ListTablesResponse {
   return page.page_token ? { tables: page.items, page_token: page.page_token } : { tables: page.items };
+}
+
+/** The rows whose table has data (declared-only tables have none yet). */
+async function withData<Row extends { location: string }>(scope: CatalogScope, rows: Row[]): Promise<Row[]> {
+  const hasData = await Promise.all(rows.map((row) => scope.engine.datasetExists(row.location)));
+  return rows.filter((_row, i) => hasData[i]);
 }

@@ -40,7 +40,7 @@ export async function countTableRows(scope: CatalogScope, request: WithId<CountT
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
     // A declared-only table has no rows yet.
-    if (!scope.engine.datasetExists(row.location)) return 0;
+    if (!(await scope.engine.datasetExists(row.location))) return 0;
     return countRows(scope.engine, row.location, ref, request.predicate || null);
   }, refOverrides(subject, ref));
 }

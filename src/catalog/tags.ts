@@ -95,7 +95,7 @@ export async function createTableTag(scope: CatalogScope, request: WithId<Create
     // load + decide
     const { table, branch } = await loadTagTarget(scope, request.id, request.branch);
     if (await readTag(table.location, request.tag)) throw CatalogError.of("TableTagAlreadyExists", `${subject} already has a tag '${request.tag}'`);
-    if (!scope.engine.datasetExists(table.location)) throw versionNotFound(request.id, request.version, branch);
+    if (!(await scope.engine.datasetExists(table.location))) throw versionNotFound(request.id, request.version, branch);
     // write
     await createTag(scope.engine, table.location, request.tag, request.version, branch || null);
     return { transaction_id: await record(scope, "CreateTableTag", request.id, { tag: request.tag, version: String(request.version) }) };

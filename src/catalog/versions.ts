@@ -25,8 +25,8 @@ import { translating } from "./failures.js";
 import { describeTable } from "./identifiers.js";
 import { requireTable } from "./lookups.js";
 import { recordTransaction } from "./transactions.js";
-import { finalizeCommitted, insertVersionEntry, validateVersionEntry } from "./version-commit.js";
-import { branchKey, branchLabel, requireBranch, settlePendingVersions, toTableVersion } from "./version-records.js";
+import { finalizeCommitted, insertVersionEntry, settlePendingVersions, validateVersionEntry } from "./version-commit.js";
+import { branchKey, branchLabel, requireBranch, toTableVersion } from "./version-records.js";
 
 type WithId<T> = T & { id: string[] };
 

@@ -58,7 +58,7 @@ export async function autoRefreshMaterializedView(
   if (!table) return { action: "skipped", reason: "gone" };
   const definition = JSON.parse(view.definition) as ViewDefinition;
   const source = await findSource(scope, definition);
-  if (!source || !scope.engine.datasetExists(source.location)) return { action: "skipped", reason: "no-source" };
+  if (!source || !(await scope.engine.datasetExists(source.location))) return { action: "skipped", reason: "no-source" };
 
   // decide: the cheap store checks first, the source's version next, a row-id scan last
   if (await rows.findActiveJobOn(table.id, refreshViewJobKind)) return { action: "skipped", reason: "pending" };

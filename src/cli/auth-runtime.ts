@@ -1,10 +1,12 @@
 /**
  * @module Builds the auth services of a runtime from its configuration: the token signing key
- * under the root, the authenticator (API keys, Quiver tokens, an external OIDC issuer), the
+ * from the store, the authenticator (API keys, Quiver tokens, an external OIDC issuer), the
  * gate. Refuses to serve without authentication beyond the loopback interface unless the
  * operator explicitly chose to.
  */
+import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
+import path from "node:path";
 import { Authenticator } from "../auth/authenticator.js";
 import { ExternalIssuer, type ExternalIssuerConfig } from "../auth/external-issuer.js";
 import { loadSigningKey } from "../auth/signing-key.js";
@@ -40,8 +42,21 @@ export function checkAuthExposure(host: string, auth: AuthConfig): void {
   }
 }
 
-export function buildAuthGate(root: string, registry: CatalogRegistry, auth: AuthConfig): AuthGate {
-  const tokens = new TokenService(registry.store, loadSigningKey(root), auth.tokenTtlSeconds ?? 3600);
+/** Where releases before the key moved into the store kept it under the root. */
+const legacySigningKeyFile = path.join("auth", "token-signing.key");
+
+export async function buildAuthGate(root: string, registry: CatalogRegistry, auth: AuthConfig): Promise<AuthGate> {
+  const signingKey = await loadSigningKey(registry.store, legacySigningKey(root));
+  const tokens = new TokenService(registry.store, signingKey, auth.tokenTtlSeconds ?? 3600);
   const external = auth.oidc ? new ExternalIssuer(auth.oidc) : undefined;
   return new AuthGate(auth.mode, new Authenticator(registry.store, tokens, external), registry);
+}
+
+/** The key an older release kept in a file under the root, if any, so its tokens stay valid. */
+function legacySigningKey(root: string): Buffer | undefined {
+  try {
+    return Buffer.from(readFileSync(path.join(root, legacySigningKeyFile), "utf8").trim(), "base64url");
+  } catch {
+    return undefined;
+  }
 }

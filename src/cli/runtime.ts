@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import type { CatalogRegistry } from "../catalog/databases.js";
 import { openLocalRoot } from "../catalog/local-root.js";
 import { defaultOrphanGraceMs, sweepOrphanedTableFolders } from "../catalog/orphaned-folders.js";
-import { settlePendingVersions } from "../catalog/version-records.js";
+import { settlePendingVersions } from "../catalog/version-commit.js";
 import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
 import type { Store } from "../store/store.js";
@@ -45,7 +45,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   const { root, store, engine, registry } = local;
   // Versions committed before a crash but not yet finalized are rolled forward before serving.
   await settlePendingVersions(store);
-  const gate = buildAuthGate(root, registry, config.auth ?? { mode: "none" });
+  const gate = await buildAuthGate(root, registry, config.auth ?? { mode: "none" });
   const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, dataRoot: root } });
   // Folders left by a create or drop that crashed half-way are reclaimed before serving.
   const swept = await sweepOrphanedTableFolders(store, engine, {

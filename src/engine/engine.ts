@@ -2,14 +2,13 @@
  * @module The engine: the only code that touches Lance. Tables are addressed by location (an
  * absolute directory path ending in `.lance`); the catalog decides locations.
  */
-import { existsSync, readdirSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { JsonArrowSchema } from "../model/schema-json.js";
 import { type DecodedUpload, schemaOfIpcFile } from "./arrow-ipc.js";
 import { EngineError, classifyEngineError } from "./engine-errors.js";
 import { type NativeConnection, type NativeTable, native } from "./lance-native.js";
 import { toJsonSchema } from "./lance-schema-json.js";
+import { joinLocation, storageFor } from "../storage/storage-for.js";
 
 export interface TableRef {
   version?: number | null | undefined;
@@ -42,10 +41,9 @@ export class Engine {
   }
 
   /** Whether a Lance dataset has been written at `location` (any committed version). */
-  datasetExists(location: string): boolean {
-    const versions = path.join(location, "_versions");
-    if (!existsSync(versions)) return false;
-    return readdirSync(versions).some((name) => name.endsWith(".manifest"));
+  async datasetExists(location: string): Promise<boolean> {
+    const versions = joinLocation(location, "_versions");
+    return (await storageFor(versions).list(versions)).some((entry) => entry.kind === "object" && entry.name.endsWith(".manifest"));
   }
 
   /** Writes a new dataset (mode "create") or replaces the rows of one ("overwrite"). */
@@ -62,7 +60,7 @@ export class Engine {
 
   /** Opens the latest version of the main branch, or the version/tag/branch in `ref`. */
   async openTable(location: string, ref: TableRef = {}, storageOptions?: StorageOptions): Promise<NativeTable> {
-    if (!this.datasetExists(location)) throw new EngineError("dataset-not-found", `no Lance dataset at ${location}`);
+    if (!(await this.datasetExists(location))) throw new EngineError("dataset-not-found", `no Lance dataset at ${location}`);
     const { dir, name } = splitLocation(location);
     const connection = await this.connection(dir);
     let table = await this.call(() => connection.openTable(name, [], storageOptions ?? null));
@@ -114,7 +112,7 @@ export class Engine {
 
   /** Deletes everything stored at `location`. */
   async removeTableData(location: string): Promise<void> {
-    await rm(location, { recursive: true, force: true });
+    await storageFor(location).deletePrefix(location);
   }
 
   close(): void {

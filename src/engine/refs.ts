@@ -4,8 +4,7 @@
  * branch's creation time, which clients need, so listings read the files directly; every change
  * still goes through Lance.
  */
-import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
+import { joinLocation, storageFor } from "../storage/storage-for.js";
 
 export interface TagRef {
   name: string;
@@ -26,26 +25,22 @@ export interface BranchRef {
 }
 
 function refsDirectory(location: string, kind: "tags" | "branches"): string {
-  return path.join(location, "_refs", kind);
+  return joinLocation(location, "_refs", kind);
 }
 
 async function readRef(location: string, kind: "tags" | "branches", name: string): Promise<Record<string, unknown> | undefined> {
-  try {
-    return JSON.parse(await readFile(path.join(refsDirectory(location, kind), `${name}.json`), "utf8")) as Record<string, unknown>;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+  const file = joinLocation(refsDirectory(location, kind), `${name}.json`);
+  const bytes = await storageFor(file).read(file);
+  return bytes && (JSON.parse(bytes.toString("utf8")) as Record<string, unknown>);
 }
 
 async function refNames(location: string, kind: "tags" | "branches"): Promise<string[]> {
-  try {
-    const names = await readdir(refsDirectory(location, kind));
-    return names.filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -".json".length)).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
+  const directory = refsDirectory(location, kind);
+  const entries = await storageFor(directory).list(directory);
+  return entries
+    .filter((entry) => entry.kind === "object" && entry.name.endsWith(".json"))
+    .map((entry) => entry.name.slice(0, -".json".length))
+    .sort();
 }
 
 function toTag(name: string, json: Record<string, unknown>): TagRef {

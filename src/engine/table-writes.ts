@@ -142,11 +142,11 @@ export async function deleteRows(engine: Engine, location: string, ref: TableRef
  * when the dataset exists (or a concurrent creator won the race), so the caller writes into it.
  */
 async function createIfAbsent(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload): Promise<number | undefined> {
-  if (ref.branch || engine.datasetExists(location)) return undefined;
+  if (ref.branch || (await engine.datasetExists(location))) return undefined;
   try {
     return await engine.createTable(location, upload, "create");
   } catch (error) {
-    if (!engine.datasetExists(location)) throw error;
+    if (!(await engine.datasetExists(location))) throw error;
     return undefined;
   }
 }

@@ -10,6 +10,7 @@ import { databaseRows } from "./rows/database-rows.js";
 import { namespaceRows } from "./rows/namespace-rows.js";
 import { tableRows } from "./rows/table-rows.js";
 import { credentialRows } from "./rows/credential-rows.js";
+import { signingKeyRows } from "./rows/signing-key-rows.js";
 import { auditRows } from "./rows/audit-rows.js";
 import { transactionRows } from "./rows/transaction-rows.js";
 import { versionRows } from "./rows/version-rows.js";
@@ -25,6 +26,7 @@ function bindRows(db: Kysely<Database>): StoreTx {
     ...namespaceRows(db),
     ...tableRows(db),
     ...credentialRows(db),
+    ...signingKeyRows(db),
     ...auditRows(db),
     ...versionRows(db),
     ...transactionRows(db),

@@ -99,6 +99,13 @@ export interface TransactionsTable {
   updated_at: number;
 }
 
+/** A secret named by its use (e.g. `access-tokens`), base64url. */
+export interface SigningKeysTable {
+  name: string;
+  secret: string;
+  created_at: number;
+}
+
 export interface Database {
   databases: DatabasesTable;
   namespaces: NamespacesTable;
@@ -108,6 +115,7 @@ export interface Database {
   audit_log: AuditLogTable;
   table_versions: TableVersionsTable;
   transactions: TransactionsTable;
+  signing_keys: SigningKeysTable;
 }
 
 export type DatabaseRow = Selectable<DatabasesTable>;
@@ -128,3 +136,4 @@ export type NewTableVersionRow = Insertable<TableVersionsTable>;
 export type TransactionRow = Selectable<TransactionsTable>;
 export type NewTransactionRow = Insertable<TransactionsTable>;
 export type TransactionRowUpdate = Updateable<TransactionsTable>;
+export type SigningKeyRow = Selectable<SigningKeysTable>;

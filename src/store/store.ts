@@ -6,6 +6,7 @@ import type { DatabaseRows } from "./rows/database-rows.js";
 import type { NamespaceRows } from "./rows/namespace-rows.js";
 import type { TableRows } from "./rows/table-rows.js";
 import type { CredentialRows } from "./rows/credential-rows.js";
+import type { SigningKeyRows } from "./rows/signing-key-rows.js";
 import type { AuditRows } from "./rows/audit-rows.js";
 import type { TransactionRows } from "./rows/transaction-rows.js";
 import type { VersionRows } from "./rows/version-rows.js";
@@ -18,6 +19,7 @@ export interface StoreTx
     NamespaceRows,
     TableRows,
     CredentialRows,
+    SigningKeyRows,
     AuditRows,
     VersionRows,
     TransactionRows,

@@ -1,4 +1,5 @@
-// Imports flow cli → server → catalog → {store, engine}; model sits at the bottom.
+// Imports flow cli → server → catalog → {store, engine → storage}; model sits at the bottom, and
+// only the storage layer touches files at table locations.
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -10,9 +11,10 @@ const srcRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../.
 /** Which top-level folders each folder may import from. */
 const allowed: Record<string, string[]> = {
   model: [],
+  storage: [],
   store: ["model"],
-  engine: ["model"],
-  catalog: ["model", "store", "engine"],
+  engine: ["model", "storage"],
+  catalog: ["model", "store", "engine", "storage"],
   jobs: ["model", "store", "engine", "catalog"],
   auth: ["model", "store", "catalog"],
   server: ["model", "catalog", "auth", "jobs", "engine", "store"],
@@ -51,4 +53,17 @@ test("only the engine imports @lancedb/lancedb, and the catalog never imports fa
       assert.ok(!/from\s+"fastify"/.test(text), `${relative} imports fastify`);
     }
   }
+});
+
+/** Besides the storage layer, only the CLI and the server's static files read the file system. */
+const fileSystemUsers = ["storage/", "cli/", "server/console-assets.ts", "server/version.ts"];
+
+test("only the storage layer, the CLI and the static-file server import node:fs", () => {
+  const violations: string[] = [];
+  for (const file of sourceFiles(srcRoot)) {
+    const relative = path.relative(srcRoot, file).split(path.sep).join("/");
+    if (fileSystemUsers.some((allowedPath) => relative.startsWith(allowedPath))) continue;
+    if (/from\s+"(node:)?fs(\/promises)?"/.test(readFileSync(file, "utf8"))) violations.push(relative);
+  }
+  assert.deepEqual(violations, []);
 });

@@ -7,12 +7,14 @@ import * as m0001 from "./0001-catalog.js";
 import * as m0002 from "./0002-versions.js";
 import * as m0003 from "./0003-auth.js";
 import * as m0004 from "./0004-jobs.js";
+import * as m0005 from "./0005-signing-keys.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
   "0002-versions": m0002,
   "0003-auth": m0003,
   "0004-jobs": m0004,
+  "0005-signing-keys": m0005,
 };
 
 export const migrationProvider: MigrationProvider = {
