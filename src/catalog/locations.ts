@@ -30,17 +30,7 @@ export function isPlacedTableName(name: string): boolean {
  * refuses anything outside the storage root, through `..` or through symbolic links.
  */
 export async function resolveClientLocation(database: DatabaseInfo, location: string): Promise<string> {
-  let candidate = location.trim();
-  if (candidate.startsWith("file://")) {
-    try {
-      candidate = fileURLToPath(candidate);
-    } catch {
-      throw invalidInput(`location '${location}' is not a valid file URI`);
-    }
-  } else if (isUri(candidate)) {
-    throw invalidInput(`location '${location}' uses a storage scheme this deployment does not serve; use a path under the database root`);
-  }
-  if (candidate.includes("\0")) throw invalidInput("location must not contain NUL characters");
+  const candidate = clientPath(location, "location");
   const root = path.resolve(database.storageRoot);
   const resolved = path.resolve(root, candidate);
   const storage = storageFor(root);
@@ -49,6 +39,25 @@ export async function resolveClientLocation(database: DatabaseInfo, location: st
   }
   if (!resolved.endsWith(".lance")) throw invalidInput(`location '${location}' must name a directory ending in '.lance'`);
   return resolved;
+}
+
+/**
+ * A path a client sent (plain, or a `file://` URI) as a local path. Other schemes and NUL
+ * characters are refused (13): this deployment serves local folders only.
+ */
+export function clientPath(text: string, field: string): string {
+  let candidate = text.trim();
+  if (candidate.startsWith("file://")) {
+    try {
+      candidate = fileURLToPath(candidate);
+    } catch {
+      throw invalidInput(`${field} '${text}' is not a valid file URI`);
+    }
+  } else if (isUri(candidate)) {
+    throw invalidInput(`${field} '${text}' uses a storage scheme this deployment does not serve; use a path under the database root`);
+  }
+  if (candidate.includes("\0")) throw invalidInput(`${field} must not contain NUL characters`);
+  return candidate;
 }
 
 function isInside(root: string, candidate: string): boolean {

@@ -12,7 +12,6 @@
  * Finalizing is idempotent, so the writer, a reader and start-up may all attempt it.
  */
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   StagedManifestMissing,
   hasLanceFooter,
@@ -28,7 +27,6 @@ import {
 } from "../engine/manifests.js";
 import { readBranch } from "../engine/refs.js";
 import type { CreateTableVersionRequest, TableVersion } from "../model/versions.js";
-import { isUri } from "../storage/storage-for.js";
 import type { ObjectInfo } from "../storage/table-storage.js";
 import { toJsonColumn } from "../store/rows/json-columns.js";
 import type { TableRow, TableVersionRow } from "../store/schema.js";
@@ -36,6 +34,7 @@ import type { Store, StoreTx } from "../store/store.js";
 import { CatalogError, invalidInput } from "./catalog-error.js";
 import type { CatalogScope } from "./catalog-scope.js";
 import { describeTable } from "./identifiers.js";
+import { clientPath } from "./locations.js";
 import { requireTable } from "./lookups.js";
 import { branchKey, branchLabel, parseNamingScheme, requireBranch, subjectOf, toTableVersion } from "./version-records.js";
 
@@ -113,17 +112,7 @@ export function refuseSharedStagedManifests(planned: readonly PlannedVersion[]):
  * may not have Quiver install, or delete, any other file.
  */
 async function resolveStagedManifest(table: TableRow, manifestPathText: string): Promise<string> {
-  let candidate = manifestPathText.trim();
-  if (candidate.startsWith("file://")) {
-    try {
-      candidate = fileURLToPath(candidate);
-    } catch {
-      throw invalidInput(`manifest_path '${manifestPathText}' is not a valid file URI`);
-    }
-  } else if (isUri(candidate)) {
-    throw invalidInput(`manifest_path '${manifestPathText}' uses a storage scheme this deployment does not serve`);
-  }
-  if (candidate.includes("\0")) throw invalidInput("manifest_path must not contain NUL characters");
+  const candidate = clientPath(manifestPathText, "manifest_path");
   const resolved = path.resolve("/", candidate);
   const relative = path.relative(table.location, resolved);
   if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) {
