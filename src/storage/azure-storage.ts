@@ -1,0 +1,151 @@
+/**
+ * @module `TableStorage` on Azure Blob Storage, for locations `az://<container>/<path>`. It reads
+ * the same storage options Lance does (`azure_storage_account_name`, `azure_storage_account_key`,
+ * `azure_storage_sas_token`, `azure_endpoint`), so one map configures Quiver and every Lance
+ * client alike. Conditional creates use `If-None-Match: *`, which Blob Storage enforces.
+ */
+import { AnonymousCredential, BlobServiceClient, type ContainerClient, RestError, StorageSharedKeyCredential } from "@azure/storage-blob";
+import type { ListedEntry, ObjectInfo, TableStorage } from "./table-storage.js";
+
+export type AzureStorageOptions = Record<string, string>;
+
+interface BlobAddress {
+  container: string;
+  /** The blob name, or a prefix of blob names, without a leading or trailing `/`. */
+  name: string;
+}
+
+/** Splits `az://container/a/b` into its container and blob name. */
+export function parseAzureLocation(location: string): BlobAddress {
+  const match = /^az:\/\/([^/]+)\/?(.*)$/.exec(location);
+  if (!match) throw new Error(`'${location}' is not an az:// location`);
+  return { container: match[1] as string, name: (match[2] as string).replace(/\/+$/, "") };
+}
+
+function serviceClientOf(options: AzureStorageOptions): BlobServiceClient {
+  const account = options.azure_storage_account_name;
+  if (!account) throw new Error("azure_storage_account_name is required for az:// locations");
+  const endpoint = (options.azure_endpoint ?? `https://${account}.blob.core.windows.net`).replace(/\/+$/, "");
+  const key = options.azure_storage_account_key;
+  if (key) return new BlobServiceClient(endpoint, new StorageSharedKeyCredential(account, key));
+  const sas = options.azure_storage_sas_token;
+  if (sas) return new BlobServiceClient(`${endpoint}?${sas.replace(/^\?/, "")}`, new AnonymousCredential());
+  throw new Error("az:// locations need azure_storage_account_key or azure_storage_sas_token");
+}
+
+function statusOf(error: unknown): number | undefined {
+  return error instanceof RestError ? error.statusCode : undefined;
+}
+
+async function orUndefinedWhenMissing<T>(operation: Promise<T>): Promise<T | undefined> {
+  try {
+    return await operation;
+  } catch (error) {
+    if (statusOf(error) === 404) return undefined;
+    throw error;
+  }
+}
+
+export class AzureStorage implements TableStorage {
+  private readonly service: BlobServiceClient;
+
+  constructor(options: AzureStorageOptions) {
+    this.service = serviceClientOf(options);
+  }
+
+  async head(location: string): Promise<ObjectInfo | undefined> {
+    const properties = await orUndefinedWhenMissing(this.blob(location).getProperties());
+    if (!properties) return undefined;
+    return { size: properties.contentLength ?? 0, eTag: properties.etag ?? "", modifiedMillis: properties.lastModified?.getTime() ?? 0 };
+  }
+
+  async read(location: string): Promise<Buffer | undefined> {
+    return orUndefinedWhenMissing(this.blob(location).downloadToBuffer());
+  }
+
+  async readTail(location: string, length: number): Promise<Buffer | undefined> {
+    const info = await this.head(location);
+    if (!info) return undefined;
+    const count = Math.min(length, info.size);
+    if (count === 0) return Buffer.alloc(0);
+    return orUndefinedWhenMissing(this.blob(location).downloadToBuffer(info.size - count, count));
+  }
+
+  async list(prefix: string): Promise<ListedEntry[]> {
+    const { container, name } = parseAzureLocation(prefix);
+    const under = name === "" ? "" : `${name}/`;
+    const entries: ListedEntry[] = [];
+    try {
+      for await (const item of this.container(container).listBlobsByHierarchy("/", { prefix: under })) {
+        const relative = item.name.slice(under.length).replace(/\/$/, "");
+        if (relative !== "") entries.push({ name: relative, kind: item.kind === "prefix" ? "prefix" : "object" });
+      }
+    } catch (error) {
+      if (statusOf(error) === 404) return [];
+      throw error;
+    }
+    return entries;
+  }
+
+  async put(location: string, bytes: Uint8Array): Promise<void> {
+    await this.blob(location).uploadData(bytes);
+  }
+
+  async putIfAbsent(location: string, bytes: Uint8Array): Promise<"created" | "exists"> {
+    try {
+      await this.blob(location).uploadData(bytes, { conditions: { ifNoneMatch: "*" } });
+      return "created";
+    } catch (error) {
+      // 409 BlobAlreadyExists, or 412 when the condition is evaluated against a blob written meanwhile.
+      if (statusOf(error) === 409 || statusOf(error) === 412) return "exists";
+      throw error;
+    }
+  }
+
+  async delete(location: string): Promise<void> {
+    await this.blob(location).deleteIfExists();
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    const container = this.container(parseAzureLocation(prefix).container);
+    for (const blob of await this.blobsUnder(prefix)) await container.getBlockBlobClient(blob.name).deleteIfExists();
+  }
+
+  async newestChange(prefix: string): Promise<number | undefined> {
+    const blobs = await this.blobsUnder(prefix);
+    return blobs.length === 0 ? undefined : Math.max(...blobs.map((blob) => blob.modifiedMillis));
+  }
+
+  async preparePrefix(prefix: string): Promise<void> {
+    await this.container(parseAzureLocation(prefix).container).createIfNotExists();
+  }
+
+  async canonical(location: string): Promise<string> {
+    // Blob names have no links: a location is its own canonical form.
+    return location.replace(/\/+$/, "");
+  }
+
+  private container(name: string): ContainerClient {
+    return this.service.getContainerClient(name);
+  }
+
+  private blob(location: string) {
+    const { container, name } = parseAzureLocation(location);
+    return this.container(container).getBlockBlobClient(name);
+  }
+
+  /** Every blob at or below `prefix` (as a folder), with its modification time. */
+  private async blobsUnder(prefix: string): Promise<{ name: string; modifiedMillis: number }[]> {
+    const { container, name } = parseAzureLocation(prefix);
+    const blobs: { name: string; modifiedMillis: number }[] = [];
+    try {
+      for await (const blob of this.container(container).listBlobsFlat({ prefix: name === "" ? "" : `${name}/` })) {
+        blobs.push({ name: blob.name, modifiedMillis: blob.properties.lastModified.getTime() });
+      }
+    } catch (error) {
+      if (statusOf(error) === 404) return [];
+      throw error;
+    }
+    return blobs;
+  }
+}

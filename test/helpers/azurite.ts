@@ -1,0 +1,52 @@
+/**
+ * Starts Azurite's Blob service (the npm package, in memory, on a free port) as a child process:
+ * a faithful Azure Blob endpoint for tests, conditional creates included.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+/** Azurite's well-known development account. */
+export const azuriteAccount = "devstoreaccount1";
+export const azuriteKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+
+export interface Azurite {
+  /** Blob endpoint including the account, e.g. `http://127.0.0.1:41234/devstoreaccount1`. */
+  endpoint: string;
+  /** Lance's storage options for this endpoint. */
+  storageOptions: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+const blobMain = path.join(path.dirname(createRequire(import.meta.url).resolve("azurite/package.json")), "dist/src/blob/main.js");
+
+export async function startAzurite(): Promise<Azurite> {
+  const child: ChildProcess = spawn(process.execPath, [blobMain, "--blobHost", "127.0.0.1", "--blobPort", "0", "--inMemoryPersistence", "--silent", "--skipApiVersionCheck"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const port = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Azurite did not start: ${output}`)), 20_000);
+    child.stdout?.on("data", (chunk) => {
+      output += chunk;
+      const match = /listens on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1] as string);
+      }
+    });
+    child.stderr?.on("data", (chunk) => (output += chunk));
+    void exited.then(() => reject(new Error(`Azurite exited: ${output}`)));
+  });
+  const endpoint = `http://127.0.0.1:${port}/${azuriteAccount}`;
+  return {
+    endpoint,
+    storageOptions: { azure_storage_account_name: azuriteAccount, azure_storage_account_key: azuriteKey, azure_endpoint: endpoint, allow_http: "true" },
+    stop: async () => {
+      // In memory, nothing to keep; a graceful stop would wait out the clients' idle keep-alive sockets.
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
