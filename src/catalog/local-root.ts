@@ -28,6 +28,8 @@ export interface LocalRootOptions {
   managedVersioning?: boolean;
   /** Worker pools that refresh jobs may name; see `JobSettings`. */
   jobs?: JobSettings;
+  /** Attempts of a write whose commits keep conflicting (default 6). */
+  commitAttempts?: number;
 }
 
 /** Opens (creating and migrating when needed) the root at `root`. */
@@ -35,7 +37,7 @@ export async function openLocalRoot(root: string, options: LocalRootOptions = {}
   const dir = path.resolve(root);
   await storageFor(dir).preparePrefix(dir);
   const store = await openSqliteStore(path.join(dir, metadataFileName));
-  const engine = new Engine();
+  const engine = new Engine({ commitAttempts: options.commitAttempts });
   let closed = false;
   const close = async () => {
     if (closed) return;

@@ -29,6 +29,7 @@ async function serve(argv: string[]): Promise<void> {
     root: options.root,
     managedVersioning: options.managedVersioning,
     auth: options.auth,
+    commitAttempts: options.commitAttempts,
     logger: { level: options.logLevel },
   });
   console.log(`Quiver listening on ${runtime.url}`);

@@ -25,6 +25,8 @@ export interface RuntimeConfig {
   auth?: AuthConfig;
   /** Job system settings (worker pools, lease); environment defaults otherwise. */
   jobs?: JobSystemConfig;
+  /** Attempts of a write whose Lance commits keep conflicting before it answers 409 (default 6). */
+  commitAttempts?: number;
   /** Table folders without a catalog row are removed at start-up once unchanged this long (default 1 hour). */
   orphanGraceMs?: number;
 }
@@ -41,7 +43,11 @@ export interface Runtime {
 
 export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   const jobConfig = jobSettings(config.jobs);
-  const local = await openLocalRoot(config.root, { managedVersioning: config.managedVersioning, jobs: { pools: jobConfig.pools } });
+  const local = await openLocalRoot(config.root, {
+    managedVersioning: config.managedVersioning,
+    jobs: { pools: jobConfig.pools },
+    commitAttempts: config.commitAttempts,
+  });
   const { root, store, engine, registry } = local;
   // Versions committed before a crash but not yet finalized are rolled forward before serving.
   await settlePendingVersions(store);

@@ -12,6 +12,8 @@ export interface ServeOptions {
   logLevel: string;
   managedVersioning: boolean;
   auth: AuthConfig;
+  /** Attempts of a write whose commits keep conflicting; undefined leaves the engine's default. */
+  commitAttempts: number | undefined;
 }
 
 export const serveUsage = `Usage: quiver serve [options]
@@ -29,7 +31,18 @@ export const serveUsage = `Usage: quiver serve [options]
   --oidc-jwks-url URL    where the issuer publishes its keys (env QUIVER_OIDC_JWKS_URL)
   --oidc-role-claim C    claim holding the role or a database-to-role map (default quiver_role)
   --oidc-database-claim C  claim naming the database of a single role (default quiver_database)
-  -h, --help             show this help`;
+  -h, --help             show this help
+
+Environment only:
+  QUIVER_COMMIT_ATTEMPTS           attempts of a write whose commits keep conflicting before it answers 409 code 14 (default 6)
+  QUIVER_WORKER_POOLS              comma-separated worker pools a job's cluster may name; the first is the default (default "default")
+  QUIVER_JOB_LEASE_MS              how long a job's claim lasts without a heartbeat (default 15000)
+  QUIVER_JOB_POLL_MS               how often an idle worker looks for due jobs (default 200)
+  QUIVER_JOB_CONCURRENCY           jobs this process runs at once (default 2)
+  QUIVER_AUTO_REFRESH_ROWS         source rows changed that make an auto-refresh view due (default 1000)
+  QUIVER_AUTO_REFRESH_VERSIONS     source versions committed that make it due (default 20)
+  QUIVER_AUTO_REFRESH_COOLDOWN_MS  least time between two refreshes of a view (default 60000)
+  QUIVER_AUTO_REFRESH_INTERVAL_MS  how often views are checked; 0 turns auto refresh off (default 5000)`;
 
 export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): ServeOptions | "help" {
   const { values } = parseArgs({
@@ -64,7 +77,15 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     logLevel: values["log-level"] ?? env.QUIVER_LOG_LEVEL ?? "info",
     managedVersioning: values["managed-versioning"] ?? flag(env.QUIVER_MANAGED_VERSIONING),
     auth: parseAuthOptions(values, env),
+    commitAttempts: parseCommitAttempts(env.QUIVER_COMMIT_ATTEMPTS),
   };
+}
+
+function parseCommitAttempts(text: string | undefined): number | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  const attempts = Number(text);
+  if (!Number.isInteger(attempts) || attempts < 1) throw new Error(`QUIVER_COMMIT_ATTEMPTS must be an integer of at least 1, got '${text}'`);
+  return attempts;
 }
 
 function parseAuthOptions(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): AuthConfig {

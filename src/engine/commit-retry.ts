@@ -5,21 +5,24 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { EngineError, classifyEngineError } from "./engine-errors.js";
 
-/** Attempts in all, and the first backoff; measured: 8 writers on one row settle within 5. */
-export const commitAttempts = 6;
+/**
+ * Attempts in all unless the operator sets QUIVER_COMMIT_ATTEMPTS, and the first backoff;
+ * measured: 8 writers on one row settle within 5.
+ */
+export const defaultCommitAttempts = 6;
 const firstBackoffMs = 10;
 
 /**
- * Runs `write` until it commits or fails for another reason. After the last attempt the
- * conflict is rethrown (the catalog answers ConcurrentModification, 14).
+ * Runs `write` until it commits or fails for another reason, at most `attempts` times. After the
+ * last attempt the conflict is rethrown (the catalog answers ConcurrentModification, 14).
  */
-export async function withCommitRetry<T>(write: () => Promise<T>): Promise<T> {
+export async function withCommitRetry<T>(attempts: number, write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await write();
     } catch (error) {
       const engineError = error instanceof EngineError ? error : classifyEngineError(error);
-      if (engineError.kind !== "commit-conflict" || attempt >= commitAttempts) throw engineError;
+      if (engineError.kind !== "commit-conflict" || attempt >= attempts) throw engineError;
       // Jittered exponential backoff spreads the racing writers apart.
       await sleep(firstBackoffMs * 2 ** (attempt - 1) * (0.5 + Math.random()));
     }

@@ -5,6 +5,7 @@
 import path from "node:path";
 import type { JsonArrowSchema } from "../model/schema-json.js";
 import { type DecodedUpload, schemaOfIpcFile } from "./arrow-ipc.js";
+import { defaultCommitAttempts } from "./commit-retry.js";
 import { EngineError, classifyEngineError } from "./engine-errors.js";
 import { type NativeConnection, type NativeTable, native } from "./lance-native.js";
 import { toJsonSchema } from "./lance-schema-json.js";
@@ -28,8 +29,18 @@ export interface TableSnapshot {
 
 export type StorageOptions = Record<string, string>;
 
+export interface EngineOptions {
+  /** Attempts of a write whose commits keep conflicting, the first included (default 6). */
+  commitAttempts?: number;
+}
+
 export class Engine {
   private readonly connections = new Map<string, Promise<NativeConnection>>();
+  readonly commitAttempts: number;
+
+  constructor(options: EngineOptions = {}) {
+    this.commitAttempts = options.commitAttempts ?? defaultCommitAttempts;
+  }
 
   /** Runs a native call and turns its failure into an EngineError. */
   async call<T>(fn: () => Promise<T>): Promise<T> {

@@ -72,7 +72,7 @@ function nativeIndex(spec: IndexSpec): NativeIndex | null {
 /** Builds an index and returns the version that records it. */
 export async function createIndex(engine: Engine, location: string, ref: TableRef, spec: IndexSpec): Promise<number> {
   const index = nativeIndex(spec);
-  return withCommitRetry(async () => {
+  return withCommitRetry(engine.commitAttempts, async () => {
     const table = await engine.openTable(location, ref);
     await engine.call(() => table.createIndex(index, spec.column, spec.replace, null, spec.name ?? null, null));
     return engine.call(() => table.version());
@@ -99,7 +99,7 @@ export async function prewarmIndex(engine: Engine, location: string, ref: TableR
 }
 
 export async function dropIndex(engine: Engine, location: string, ref: TableRef, name: string): Promise<number> {
-  return withCommitRetry(async () => {
+  return withCommitRetry(engine.commitAttempts, async () => {
     const table = await engine.openTable(location, ref);
     await engine.call(() => table.dropIndex(name));
     return engine.call(() => table.version());

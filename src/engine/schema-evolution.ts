@@ -20,7 +20,7 @@ export interface NewColumn {
 }
 
 async function writing(engine: Engine, location: string, ref: TableRef, fn: (table: NativeTable) => Promise<{ version: number }>): Promise<number> {
-  return withCommitRetry(async () => {
+  return withCommitRetry(engine.commitAttempts, async () => {
     const table = await engine.openTable(location, ref);
     return (await engine.call(() => fn(table))).version;
   });

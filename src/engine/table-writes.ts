@@ -28,7 +28,7 @@ export async function insertRows(
 ): Promise<InsertOutcome> {
   const created = await createIfAbsent(engine, location, ref, upload);
   if (created !== undefined) return { version: created, numInsertedRows: upload.numRows };
-  const version = await withCommitRetry(async () => {
+  const version = await withCommitRetry(engine.commitAttempts, async () => {
     const table = await engine.openTable(location, ref);
     const result = await engine.call(() => table.add(upload.file, mode)).catch(asSchemaMismatch);
     return result.version;
@@ -80,7 +80,7 @@ async function mergeInsertNow(engine: Engine, location: string, ref: TableRef, u
     return { version: created, numInsertedRows: upload.numRows, numUpdatedRows: 0, numDeletedRows: 0, numAttempts: 1, numRows: upload.numRows };
   }
   let conflicts = -1;
-  const result = await withCommitRetry(async () => {
+  const result = await withCommitRetry(engine.commitAttempts, async () => {
     conflicts += 1;
     const table = await engine.openTable(location, ref);
     return engine.call(() => {
@@ -115,7 +115,7 @@ export interface UpdateOutcome {
  * rewritten into an update of their top-level column (nested-updates.ts).
  */
 export async function updateRows(engine: Engine, location: string, ref: TableRef, predicate: string | null | undefined, updates: [string, string][]): Promise<UpdateOutcome> {
-  return withCommitRetry(async () => {
+  return withCommitRetry(engine.commitAttempts, async () => {
     const table = await engine.openTable(location, ref);
     const columns = await rewriteNestedUpdates(engine, table, updates);
     const result = await engine.call(() => table.update(predicate ?? null, columns));
@@ -130,7 +130,7 @@ export interface DeleteOutcome {
 
 /** Deletes the rows matching `predicate`; returns the version committed and the rows deleted. */
 export async function deleteRows(engine: Engine, location: string, ref: TableRef, predicate: string): Promise<DeleteOutcome> {
-  return withCommitRetry(async () => {
+  return withCommitRetry(engine.commitAttempts, async () => {
     const table = await engine.openTable(location, ref);
     const result = await engine.call(() => table.delete(predicate));
     return { version: result.version, numDeletedRows: result.numDeletedRows };

@@ -1,26 +1,47 @@
 /**
- * Runs `quiver serve` as a child process, the way users start it, and waits for its ready line.
+ * Runs `quiver serve` as a child process, the way users start it, and waits for its ready line;
+ * runs the other commands and the example programs to completion.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const cliEntry = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
+export const examplesDir = fileURLToPath(new URL("../../examples/", import.meta.url));
+
+/** Environment additions; an `undefined` value removes the variable from the inherited environment. */
+export type EnvChanges = Record<string, string | undefined>;
 
 export interface ServeProcess {
   child: ChildProcess;
   url: string;
+  /** Everything written so far, stdout and stderr interleaved. */
   output(): string;
+  /** What was written to stdout so far. */
+  stdout(): string;
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
 }
 
-export async function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [cliEntry, "serve", ...args], {
-    env: { ...process.env, QUIVER_LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+function childEnv(changes: EnvChanges): NodeJS.ProcessEnv {
+  // Tests keep the request log quiet unless they ask for a level.
+  const env: NodeJS.ProcessEnv = { ...process.env, QUIVER_LOG_LEVEL: "warn" };
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+export async function spawnServe(args: string[], env: EnvChanges = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [cliEntry, "serve", ...args], { env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
-  child.stdout?.on("data", (chunk) => (output += chunk));
+  let stdout = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+    stdout += chunk;
+  });
   child.stderr?.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
@@ -42,9 +63,39 @@ export async function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): P
     child,
     url,
     output: () => output,
+    stdout: () => stdout,
+    exited,
     stop: (signal = "SIGTERM") => {
-      child.kill(signal);
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
   };
+}
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a Node program to completion (killed after `timeoutMs`). */
+export function runNode(script: string, args: string[], env: EnvChanges = {}, timeoutMs = 30_000): Promise<Finished> {
+  const child = spawn(process.execPath, [script, ...args], { env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Runs `quiver <args>` to completion. */
+export function runCli(args: string[], env: EnvChanges = {}): Promise<Finished> {
+  return runNode(cliEntry, args, env);
 }
