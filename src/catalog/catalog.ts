@@ -4,7 +4,7 @@
  * both call it. Every method throws `CatalogError` with a spec code.
  */
 import type * as M from "../model/index.js";
-import type { CallContext, CatalogScope } from "./catalog-scope.js";
+import type { CatalogScope } from "./catalog-scope.js";
 import * as namespaces from "./namespaces.js";
 import * as tableCreate from "./table-create.js";
 import * as tableClone from "./table-clone.js";
@@ -36,219 +36,219 @@ export class Catalog {
   }
 
   // Namespaces
-  createNamespace(request: WithId<M.CreateNamespaceRequest>, _call?: CallContext) {
+  createNamespace(request: WithId<M.CreateNamespaceRequest>) {
     return namespaces.createNamespace(this.scope, request);
   }
-  listNamespaces(request: WithId<M.ListNamespacesRequest>, _call?: CallContext) {
+  listNamespaces(request: WithId<M.ListNamespacesRequest>) {
     return namespaces.listNamespaces(this.scope, request);
   }
-  describeNamespace(request: WithId<M.DescribeNamespaceRequest>, _call?: CallContext) {
+  describeNamespace(request: WithId<M.DescribeNamespaceRequest>) {
     return namespaces.describeNamespaceOp(this.scope, request);
   }
-  dropNamespace(request: WithId<M.DropNamespaceRequest>, _call?: CallContext) {
+  dropNamespace(request: WithId<M.DropNamespaceRequest>) {
     return namespaces.dropNamespace(this.scope, request);
   }
-  namespaceExists(request: WithId<M.NamespaceExistsRequest>, _call?: CallContext) {
+  namespaceExists(request: WithId<M.NamespaceExistsRequest>) {
     return namespaces.namespaceExistsOp(this.scope, request);
   }
-  listTables(request: WithId<M.ListTablesRequest>, _call?: CallContext) {
+  listTables(request: WithId<M.ListTablesRequest>) {
     return tableListing.listTables(this.scope, request);
   }
-  listAllTables(request: M.ListTablesRequest & { delimiter?: string }, _call?: CallContext) {
+  listAllTables(request: M.ListTablesRequest & { delimiter?: string }) {
     return tableListing.listAllTables(this.scope, request);
   }
 
   // Table metadata
-  declareTable(request: WithId<M.DeclareTableRequest>, _call?: CallContext) {
+  declareTable(request: WithId<M.DeclareTableRequest>) {
     return tableCreate.declareTable(this.scope, request);
   }
-  createTable(request: WithId<M.CreateTableRequest>, body: ArrowStreamBody, _call?: CallContext) {
+  createTable(request: WithId<M.CreateTableRequest>, body: ArrowStreamBody) {
     return tableCreate.createTable(this.scope, request, body);
   }
-  registerTable(request: WithId<M.RegisterTableRequest>, _call?: CallContext) {
+  registerTable(request: WithId<M.RegisterTableRequest>) {
     return tableCreate.registerTable(this.scope, request);
   }
-  cloneTable(request: WithId<M.CloneTableRequest>, _call?: CallContext) {
+  cloneTable(request: WithId<M.CloneTableRequest>) {
     return tableClone.cloneTable(this.scope, request);
   }
-  describeTable(request: WithId<M.DescribeTableRequest>, _call?: CallContext) {
+  describeTable(request: WithId<M.DescribeTableRequest>) {
     return tableDescribe.describeTable(this.scope, request);
   }
-  tableExists(request: WithId<M.TableExistsRequest>, _call?: CallContext) {
+  tableExists(request: WithId<M.TableExistsRequest>) {
     return tableDescribe.tableExists(this.scope, request);
   }
-  deregisterTable(request: WithId<M.DeregisterTableRequest>, _call?: CallContext) {
+  deregisterTable(request: WithId<M.DeregisterTableRequest>) {
     return tableLifecycle.deregisterTable(this.scope, request);
   }
-  dropTable(request: WithId<M.DropTableRequest>, _call?: CallContext) {
+  dropTable(request: WithId<M.DropTableRequest>) {
     return tableLifecycle.dropTable(this.scope, request);
   }
-  renameTable(request: WithId<M.RenameTableRequest>, _call?: CallContext) {
+  renameTable(request: WithId<M.RenameTableRequest>) {
     return tableLifecycle.renameTable(this.scope, request);
   }
-  restoreTable(request: WithId<M.RestoreTableRequest>, _call?: CallContext) {
+  restoreTable(request: WithId<M.RestoreTableRequest>) {
     return tableLifecycle.restoreTable(this.scope, request);
   }
 
   // Rows and queries
-  insertIntoTable(request: WithId<M.InsertIntoTableRequest>, body: ArrowStreamBody, _call?: CallContext) {
+  insertIntoTable(request: WithId<M.InsertIntoTableRequest>, body: ArrowStreamBody) {
     return tableData.insertIntoTable(this.scope, request, body);
   }
-  mergeInsertIntoTable(request: WithId<M.MergeInsertIntoTableRequest>, body: ArrowStreamBody, _call?: CallContext) {
+  mergeInsertIntoTable(request: WithId<M.MergeInsertIntoTableRequest>, body: ArrowStreamBody) {
     return tableData.mergeInsertIntoTable(this.scope, request, body);
   }
-  updateTable(request: WithId<M.UpdateTableRequest>, _call?: CallContext) {
+  updateTable(request: WithId<M.UpdateTableRequest>) {
     return tableData.updateTable(this.scope, request);
   }
-  deleteFromTable(request: WithId<M.DeleteFromTableRequest>, _call?: CallContext) {
+  deleteFromTable(request: WithId<M.DeleteFromTableRequest>) {
     return tableData.deleteFromTable(this.scope, request);
   }
-  queryTable(request: WithId<M.QueryTableRequest>, _call?: CallContext) {
+  queryTable(request: WithId<M.QueryTableRequest>) {
     return tableQuery.queryTable(this.scope, request);
   }
-  countTableRows(request: WithId<M.CountTableRowsRequest>, _call?: CallContext) {
+  countTableRows(request: WithId<M.CountTableRowsRequest>) {
     return tableQuery.countTableRows(this.scope, request);
   }
-  explainTableQueryPlan(request: WithId<M.ExplainTableQueryPlanRequest>, _call?: CallContext) {
+  explainTableQueryPlan(request: WithId<M.ExplainTableQueryPlanRequest>) {
     return tableQuery.explainTableQueryPlan(this.scope, request);
   }
-  analyzeTableQueryPlan(request: WithId<M.AnalyzeTableQueryPlanRequest>, _call?: CallContext) {
+  analyzeTableQueryPlan(request: WithId<M.AnalyzeTableQueryPlanRequest>) {
     return tableQuery.analyzeTableQueryPlan(this.scope, request);
   }
-  getTableStats(request: WithId<M.GetTableStatsRequest>, _call?: CallContext) {
+  getTableStats(request: WithId<M.GetTableStatsRequest>) {
     return tableQuery.getTableStats(this.scope, request);
   }
 
   // Schema evolution
-  alterTableAddColumns(request: WithId<M.AlterTableAddColumnsRequest>, _call?: CallContext) {
+  alterTableAddColumns(request: WithId<M.AlterTableAddColumnsRequest>) {
     return tableSchema.alterTableAddColumns(this.scope, request);
   }
-  alterTableAlterColumns(request: WithId<M.AlterTableAlterColumnsRequest>, _call?: CallContext) {
+  alterTableAlterColumns(request: WithId<M.AlterTableAlterColumnsRequest>) {
     return tableSchema.alterTableAlterColumns(this.scope, request);
   }
-  alterTableDropColumns(request: WithId<M.AlterTableDropColumnsRequest>, _call?: CallContext) {
+  alterTableDropColumns(request: WithId<M.AlterTableDropColumnsRequest>) {
     return tableSchema.alterTableDropColumns(this.scope, request);
   }
-  updateFieldMetadata(request: WithId<M.UpdateFieldMetadataRequest>, _call?: CallContext) {
+  updateFieldMetadata(request: WithId<M.UpdateFieldMetadataRequest>) {
     return tableSchema.updateFieldMetadata(this.scope, request);
   }
-  updateTableSchemaMetadata(request: WithId<M.UpdateTableSchemaMetadataRequest>, _call?: CallContext) {
+  updateTableSchemaMetadata(request: WithId<M.UpdateTableSchemaMetadataRequest>) {
     return tableSchema.updateTableSchemaMetadata(this.scope, request);
   }
 
   // Indexes
-  createTableIndex(request: WithId<M.CreateTableIndexRequest>, _call?: CallContext) {
+  createTableIndex(request: WithId<M.CreateTableIndexRequest>) {
     return tableIndexes.createTableIndex(this.scope, request);
   }
-  createTableScalarIndex(request: WithId<M.CreateTableIndexRequest>, _call?: CallContext) {
+  createTableScalarIndex(request: WithId<M.CreateTableIndexRequest>) {
     return tableIndexes.createTableIndex(this.scope, request);
   }
-  listTableIndices(request: WithId<M.ListTableIndicesRequest>, _call?: CallContext) {
+  listTableIndices(request: WithId<M.ListTableIndicesRequest>) {
     return tableIndexes.listTableIndices(this.scope, request);
   }
-  describeTableIndexStats(request: WithId<M.DescribeTableIndexStatsRequest> & { index_name: string }, _call?: CallContext) {
+  describeTableIndexStats(request: WithId<M.DescribeTableIndexStatsRequest> & { index_name: string }) {
     return tableIndexes.describeTableIndexStats(this.scope, request);
   }
-  dropTableIndex(request: WithId<M.DropTableIndexRequest> & { index_name: string }, _call?: CallContext) {
+  dropTableIndex(request: WithId<M.DropTableIndexRequest> & { index_name: string }) {
     return tableIndexes.dropTableIndex(this.scope, request);
   }
-  prewarmTableIndex(request: WithId<M.PrewarmTableIndexRequest> & { index_name: string }, _call?: CallContext) {
+  prewarmTableIndex(request: WithId<M.PrewarmTableIndexRequest> & { index_name: string }) {
     return tableIndexes.prewarmTableIndex(this.scope, request);
   }
-  prewarmTablePageCache(request: WithId<M.PrewarmTablePageCacheRequest>, _call?: CallContext) {
+  prewarmTablePageCache(request: WithId<M.PrewarmTablePageCacheRequest>) {
     return tableIndexes.prewarmTablePageCache(this.scope, request);
   }
 
 
   // Versions
-  listTableVersions(request: WithId<M.ListTableVersionsRequest>, _call?: CallContext) {
+  listTableVersions(request: WithId<M.ListTableVersionsRequest>) {
     return versions.listTableVersions(this.scope, request);
   }
-  createTableVersion(request: WithId<M.CreateTableVersionRequest>, _call?: CallContext) {
+  createTableVersion(request: WithId<M.CreateTableVersionRequest>) {
     return versions.createTableVersion(this.scope, request);
   }
-  describeTableVersion(request: WithId<M.DescribeTableVersionRequest>, _call?: CallContext) {
+  describeTableVersion(request: WithId<M.DescribeTableVersionRequest>) {
     return versions.describeTableVersion(this.scope, request);
   }
-  batchDeleteTableVersions(request: WithId<M.BatchDeleteTableVersionsRequest>, _call?: CallContext) {
+  batchDeleteTableVersions(request: WithId<M.BatchDeleteTableVersionsRequest>) {
     return versions.batchDeleteTableVersions(this.scope, request);
   }
-  batchCreateTableVersions(request: M.BatchCreateTableVersionsRequest, _call?: CallContext) {
+  batchCreateTableVersions(request: M.BatchCreateTableVersionsRequest) {
     return versionBatches.batchCreateTableVersions(this.scope, request);
   }
-  batchCommitTables(request: M.BatchCommitTablesRequest, _call?: CallContext) {
+  batchCommitTables(request: M.BatchCommitTablesRequest) {
     return versionBatches.batchCommitTables(this.scope, request);
   }
 
   // Tags
-  listTableTags(request: WithId<M.ListTableTagsRequest>, _call?: CallContext) {
+  listTableTags(request: WithId<M.ListTableTagsRequest>) {
     return tags.listTableTags(this.scope, request);
   }
-  getTableTagVersion(request: WithId<M.GetTableTagVersionRequest>, _call?: CallContext) {
+  getTableTagVersion(request: WithId<M.GetTableTagVersionRequest>) {
     return tags.getTableTagVersion(this.scope, request);
   }
-  createTableTag(request: WithId<M.CreateTableTagRequest>, _call?: CallContext) {
+  createTableTag(request: WithId<M.CreateTableTagRequest>) {
     return tags.createTableTag(this.scope, request);
   }
-  updateTableTag(request: WithId<M.UpdateTableTagRequest>, _call?: CallContext) {
+  updateTableTag(request: WithId<M.UpdateTableTagRequest>) {
     return tags.updateTableTag(this.scope, request);
   }
-  deleteTableTag(request: WithId<M.DeleteTableTagRequest>, _call?: CallContext) {
+  deleteTableTag(request: WithId<M.DeleteTableTagRequest>) {
     return tags.deleteTableTag(this.scope, request);
   }
 
   // Branches
-  listTableBranches(request: WithId<M.ListTableBranchesRequest>, _call?: CallContext) {
+  listTableBranches(request: WithId<M.ListTableBranchesRequest>) {
     return branches.listTableBranches(this.scope, request);
   }
-  createTableBranch(request: WithId<M.CreateTableBranchRequest>, _call?: CallContext) {
+  createTableBranch(request: WithId<M.CreateTableBranchRequest>) {
     return branches.createTableBranch(this.scope, request);
   }
-  deleteTableBranch(request: WithId<M.DeleteTableBranchRequest>, _call?: CallContext) {
+  deleteTableBranch(request: WithId<M.DeleteTableBranchRequest>) {
     return branches.deleteTableBranch(this.scope, request);
   }
-  diffTableBranch(request: WithId<M.DiffTableBranchRequest>, _call?: CallContext) {
+  diffTableBranch(request: WithId<M.DiffTableBranchRequest>) {
     return branches.diffTableBranch(this.scope, request);
   }
-  cherryPickTableBranch(request: WithId<M.CherryPickTableBranchRequest>, _call?: CallContext) {
+  cherryPickTableBranch(request: WithId<M.CherryPickTableBranchRequest>) {
     return branches.cherryPickTableBranch(this.scope, request);
   }
 
 
   // Transactions
-  describeTransaction(transactionId: string, _call?: CallContext) {
-    return transactions.describeTransaction(this.scope, transactionId);
+  describeTransaction(request: M.DescribeTransactionRequest & { transaction_id: string }) {
+    return transactions.describeTransaction(this.scope, request.transaction_id);
   }
-  alterTransaction(transactionId: string, request: M.AlterTransactionRequest, _call?: CallContext) {
-    return transactions.alterTransaction(this.scope, transactionId, request);
+  alterTransaction(request: M.AlterTransactionRequest & { transaction_id: string }) {
+    return transactions.alterTransaction(this.scope, request.transaction_id, request);
   }
 
   // Materialized views and jobs
-  createMaterializedView(request: WithId<M.CreateMaterializedViewRequest>, _call?: CallContext) {
+  createMaterializedView(request: WithId<M.CreateMaterializedViewRequest>) {
     return materializedViews.createMaterializedView(this.scope, request);
   }
-  refreshMaterializedView(request: WithId<M.RefreshMaterializedViewRequest>, _call?: CallContext) {
+  refreshMaterializedView(request: WithId<M.RefreshMaterializedViewRequest>) {
     return materializedViews.refreshMaterializedView(this.scope, request);
   }
-  describeJob(request: M.DescribeJobRequest, _call?: CallContext) {
+  describeJob(request: M.DescribeJobRequest) {
     return jobs.describeJob(this.scope, request);
   }
-  listJobs(request: M.ListJobsRequest, _call?: CallContext) {
+  listJobs(request: M.ListJobsRequest) {
     return jobs.listJobs(this.scope, request);
   }
-  cancelJob(request: M.CancelJobRequest, _call?: CallContext) {
+  cancelJob(request: M.CancelJobRequest) {
     return jobs.cancelJob(this.scope, request);
   }
-  queryJobEvents(request: M.QueryJobEventsRequest, _call?: CallContext) {
+  queryJobEvents(request: M.QueryJobEventsRequest) {
     return jobs.queryJobEvents(this.scope, request);
   }
-  alterTableBackfillColumns(request: WithId<M.AlterTableBackfillColumnsRequest>, _call?: CallContext) {
+  alterTableBackfillColumns(request: WithId<M.AlterTableBackfillColumnsRequest>) {
     return backfill.alterTableBackfillColumns(this.scope, request);
   }
-  createTableIndexJob(request: WithId<M.CreateTableIndexRequest>, _call?: CallContext) {
+  createTableIndexJob(request: WithId<M.CreateTableIndexRequest>) {
     return indexJobs.createTableIndexJob(this.scope, request);
   }
-  dropTableIndexJob(request: WithId<M.DropTableIndexRequest> & { index_name: string }, _call?: CallContext) {
+  dropTableIndexJob(request: WithId<M.DropTableIndexRequest> & { index_name: string }) {
     return indexJobs.dropTableIndexJob(this.scope, request);
   }
 }

@@ -3,16 +3,14 @@
  * catalog code the server runs. Answers are shaped as the server would send them (JSON answers
  * are copied through JSON), so both implementations resolve with equal values.
  */
-import { randomUUID } from "node:crypto";
 import { CatalogError } from "../catalog/catalog-error.js";
-import type { CallContext } from "../catalog/catalog-scope.js";
 import type { LocalCatalog } from "../catalog/local-catalog.js";
 import { fromIpc } from "./arrow-io.js";
 import { NamespaceError } from "./namespace-error.js";
-import type { ResponseSpec } from "./operation-types.js";
+import type { ResponseShape } from "../model/wire-shapes.js";
 import { type PreparedCall, type Transport, collectBytes } from "./transport.js";
 
-type CatalogMethod = (...args: unknown[]) => Promise<unknown>;
+type CatalogMethod = (this: unknown, ...args: unknown[]) => Promise<unknown>;
 
 export class DirTransport implements Transport {
   readonly implName = "dir" as const;
@@ -22,25 +20,14 @@ export class DirTransport implements Transport {
     readonly delimiter: string,
   ) {}
 
-  async invoke({ name, entry, request, context, data }: PreparedCall): Promise<unknown> {
+  async invoke({ name, entry, request, data }: PreparedCall): Promise<unknown> {
     const method = (this.local.catalog as unknown as Record<string, CatalogMethod | undefined>)[name];
     if (typeof method !== "function") throw NamespaceError.of("Unsupported", `${entry.operationId} is not supported by this catalog`);
-    const call: CallContext = { requestId: randomUUID(), context };
     // Operations without a path id render identifiers with the delimiter, as `?delimiter=` does in REST.
     const fields: Record<string, unknown> = entry.target === "none" ? { ...request, delimiter: this.delimiter } : { ...request };
-    // Path arguments (a transaction id) lead the catalog call and are not part of its request.
-    const leading = (entry.pathArgs ?? []).map((field) => {
-      const value = fields[field];
-      delete fields[field];
-      return value;
-    });
-    const args: unknown[] = [...leading];
-    if (entry.catalogRequest !== false) args.push(fields);
-    if (entry.body === "arrow") args.push(data ?? new Uint8Array());
-    args.push(call);
     let result: unknown;
     try {
-      result = await method.apply(this.local.catalog, args);
+      result = await (entry.body === "arrow" ? method.call(this.local.catalog, fields, data ?? new Uint8Array()) : method.call(this.local.catalog, fields));
     } catch (error) {
       throw toNamespaceError(error);
     }
@@ -60,7 +47,7 @@ export function toNamespaceError(error: unknown): NamespaceError {
   return NamespaceError.of("Internal", `internal error: ${message}`, { cause: error });
 }
 
-async function shapeResult(response: ResponseSpec, result: unknown): Promise<unknown> {
+async function shapeResult(response: ResponseShape, result: unknown): Promise<unknown> {
   switch (response.kind) {
     case "empty":
       return undefined;

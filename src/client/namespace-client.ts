@@ -74,7 +74,7 @@ async function invoke(transport: Transport, name: OperationName, input: unknown,
     throw NamespaceError.of("InvalidInput", `${entry.operationId} takes a request object`);
   }
   const request = resolveRequest(entry, (input ?? {}) as Input);
-  checkRequest(entry.request, request, entry.operationId);
+  checkRequest(entry, request);
   checkIdentifier(request.id);
   const context = checkContext(request.context);
   if (entry.body !== "arrow") return transport.invoke({ name, entry, request, context });

@@ -1,27 +1,15 @@
 /**
- * @module The client's operation table: one entry per spec operation, keyed by the camelCase
- * operation name, which is also the `Catalog` method `dir` calls and the `Namespace` method
- * users call. The entries live in one file per spec area; adding an operation to the client is
- * adding its entry there (see `operation-types.ts` for what an entry holds).
+ * @module The client's operations: every entry of the operation table (`model/operations/`)
+ * not marked `client: false`. An entry's key is the `Catalog` method `dir` calls and the
+ * `Namespace` method users call.
  */
-import { dataOperations } from "./data-operations.js";
-import { namespaceOperations } from "./namespace-operations.js";
-import { schemaIndexOperations } from "./schema-index-operations.js";
-import { tableOperations } from "./table-operations.js";
-import { versionOperations } from "./version-operations.js";
-import { viewOperations } from "./view-operations.js";
+import { type OperationEntry, type Operations as AllOperations, operations as allOperations } from "../model/operations/index.js";
 
-export const operations = {
-  ...namespaceOperations,
-  ...tableOperations,
-  ...dataOperations,
-  ...schemaIndexOperations,
-  ...versionOperations,
-  ...viewOperations,
-};
-
-export type Operations = typeof operations;
+export type Operations = { [K in keyof AllOperations as AllOperations[K] extends { client: false } ? never : K]: AllOperations[K] };
 export type OperationName = keyof Operations;
+
+const entries: [string, OperationEntry][] = Object.entries(allOperations);
+export const operations = Object.fromEntries(entries.filter(([, entry]) => entry.client !== false)) as unknown as Operations;
 
 /** Names of the operations whose path id is a table: the methods of an opened table. */
 export type TableOperationName = {

@@ -2,8 +2,9 @@
  * @module Checks every call makes before either implementation runs it, so that `dir` and
  * `rest` refuse the same requests with the same code (13) and message.
  */
-import type { TObject } from "@sinclair/typebox";
+import { type TObject, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import type { OperationEntry } from "../model/operations/operation-entry.js";
 import { NamespaceError } from "./namespace-error.js";
 
 /**
@@ -19,8 +20,26 @@ function withoutNulls(value: unknown): unknown {
   return Object.fromEntries(entries.map(([k, v]) => [k, withoutNulls(v)]));
 }
 
-/** Throws 13 naming the first field of `request` that does not fit `schema`. */
-export function checkRequest(schema: TObject, request: Record<string, unknown>, operationId: string): void {
+const checkedModels = new WeakMap<OperationEntry, TObject>();
+
+/**
+ * The entry's request model with the fields its path carries made required: without them the
+ * client could not address the route, so both implementations refuse the call alike (13).
+ */
+function checkedModelOf(entry: OperationEntry): TObject {
+  if (entry.pathFields === undefined) return entry.request;
+  let model = checkedModels.get(entry);
+  if (!model) {
+    model = Type.Object({ ...entry.request.properties, ...entry.pathFields }, { title: entry.request.title, additionalProperties: true });
+    checkedModels.set(entry, model);
+  }
+  return model;
+}
+
+/** Throws 13 naming the first field of `request` that does not fit the entry's request model. */
+export function checkRequest(entry: OperationEntry, request: Record<string, unknown>): void {
+  const schema = checkedModelOf(entry);
+  const operationId = entry.operationId;
   const candidate = withoutNulls(request);
   if (Value.Check(schema, candidate)) return;
   const first = Value.Errors(schema, candidate).First();

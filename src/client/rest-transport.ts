@@ -6,7 +6,7 @@
  */
 import { fromIpc } from "./arrow-io.js";
 import { NamespaceError } from "./namespace-error.js";
-import type { OperationEntry } from "./operation-types.js";
+import type { OperationEntry } from "../model/operations/operation-entry.js";
 import type { PreparedCall, Transport } from "./transport.js";
 
 export interface RestTransportOptions {
@@ -47,7 +47,7 @@ export class RestTransport implements Transport {
 
     let response: Response;
     try {
-      response = await fetch(url, { method: entry.method, headers, body });
+      response = await fetch(url, { method: entry.methods[0], headers, body });
     } catch (cause) {
       const reason = (cause as { cause?: { code?: string } }).cause?.code ?? (cause as Error).message;
       throw NamespaceError.of("ServiceUnavailable", `cannot reach ${this.base}: ${reason}`, { cause });
@@ -95,13 +95,13 @@ export class RestTransport implements Transport {
 
 /**
  * The JSON body: the request model without what travels elsewhere (identity and context as
- * headers, spec/endpoints.md §0.1 and the service description: Context; path arguments in the URL), or the bare
- * `bodyField` value.
+ * headers, spec/endpoints.md §0.1 and the service description: Context; path fields the model
+ * lacks, such as the transaction id, in the URL), or the bare `bodyField` value.
  */
 function jsonBodyOf(entry: OperationEntry, request: PreparedCall["request"]): unknown {
   if (entry.bodyField !== undefined) return request[entry.bodyField] ?? {};
   const { identity: _identity, context: _context, ...fields } = request;
-  for (const field of entry.pathArgs ?? []) delete fields[field];
+  for (const field of Object.keys(entry.pathFields ?? {})) if (!(field in entry.request.properties)) delete fields[field];
   return fields;
 }
 

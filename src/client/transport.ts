@@ -2,7 +2,7 @@
  * @module What an implementation does: carry one prepared call to the catalog (in-process for
  * `dir`, over HTTP for `rest`) and hand back the decoded answer, throwing `NamespaceError`.
  */
-import type { OperationEntry } from "./operation-types.js";
+import type { OperationEntry } from "../model/operations/operation-entry.js";
 import type { OperationName } from "./operations.js";
 
 export type ImplName = "dir" | "rest";

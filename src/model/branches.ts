@@ -3,7 +3,7 @@
  * keys the clients parse (`createAt` is Unix seconds).
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, PageLimit, PageLimitValue, PageToken, RequestModel, ResponseModel, StringMap, TransactionResponse, Version } from "./common.js";
+import { delimiterField, Nullable, pageFields, pageQueryFields, PageResponse, RequestModel, ResponseModel, StringMap, TransactionResponse, Version } from "./common.js";
 
 export const BranchContents = Type.Object(
   {
@@ -17,22 +17,17 @@ export const BranchContents = Type.Object(
 );
 export type BranchContents = Static<typeof BranchContents>;
 
-export const ListTableBranchesRequest = RequestModel("ListTableBranchesRequest", {
-  page_token: Type.Optional(PageToken),
-  limit: Type.Optional(PageLimit),
-});
+export const ListTableBranchesRequest = RequestModel("ListTableBranchesRequest", pageFields);
 export type ListTableBranchesRequest = Static<typeof ListTableBranchesRequest>;
 
-export const ListTableBranchesResponse = ResponseModel("ListTableBranchesResponse", {
+export const ListTableBranchesResponse = PageResponse("ListTableBranchesResponse", {
   branches: Type.Record(Type.String(), BranchContents),
-  page_token: Type.Optional(PageToken),
 });
 export type ListTableBranchesResponse = Static<typeof ListTableBranchesResponse>;
 
 export const ListTableBranchesQuery = Type.Object({
-  delimiter: Type.Optional(Type.String({ minLength: 1 })),
-  page_token: Type.Optional(Type.String()),
-  limit: Type.Optional(PageLimitValue),
+  ...delimiterField,
+  ...pageQueryFields,
 });
 export type ListTableBranchesQuery = Static<typeof ListTableBranchesQuery>;
 

@@ -36,8 +36,20 @@ export const maxPageLimit = 2_147_483_647;
 export const PageLimitValue = Type.Integer({ minimum: 0, maximum: maxPageLimit, description: "inclusive maximum of items per page; 0 or absent means no limit" });
 export const PageLimit = Nullable(PageLimitValue);
 
+/** The paging fields of a list request. */
+export const pageFields = { page_token: Type.Optional(PageToken), limit: Type.Optional(PageLimit) };
+
+/** The same in a query string, where they arrive as text. */
+export const pageQueryFields = { page_token: Type.Optional(Type.String()), limit: Type.Optional(PageLimitValue) };
+
+/** The identifier delimiter in a query string (default `$`). */
+export const delimiterField = { delimiter: Type.Optional(Type.String({ minLength: 1 })) };
+
 /** A non-negative version number; beyond 2^53 − 1 a JSON number would no longer be exact. */
 export const Version = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+
+/** Which version of which branch a read sees; absent, the latest of main. */
+export const readAtFields = { version: Type.Optional(Nullable(Version)), branch: Type.Optional(Nullable(Type.String())) };
 
 /** Every request model carries identity, context and id (spec/endpoints.md §0.3). */
 export function RequestModel<P extends TProperties>(name: string, properties: P) {
@@ -55,6 +67,11 @@ export function RequestModel<P extends TProperties>(name: string, properties: P)
 /** Every response model may carry context. */
 export function ResponseModel<P extends TProperties>(name: string, properties: P) {
   return Type.Object({ context: Type.Optional(Context), ...properties }, { title: name });
+}
+
+/** A list answer: its items, then the token of the next page when there is one. */
+export function PageResponse<P extends TProperties>(name: string, properties: P) {
+  return ResponseModel(name, { ...properties, page_token: Type.Optional(PageToken) });
 }
 
 /** A write's answer that carries only its optional transaction id. */
@@ -75,4 +92,4 @@ export const ErrorResponse = Type.Object(
 export type ErrorResponse = Static<typeof ErrorResponse>;
 
 /** The query string of routes whose only parameter is the identifier delimiter (default `$`). */
-export const DelimiterQuery = Type.Object({ delimiter: Type.Optional(Type.String({ minLength: 1 })) });
+export const DelimiterQuery = Type.Object(delimiterField);

@@ -2,11 +2,11 @@
  * @module Row write models: insert, merge-insert, update, delete (spec/endpoints.md §5.2–5.5).
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, RequestModel, ResponseModel, StringMap, Version } from "./common.js";
+import { delimiterField, Nullable, RequestModel, ResponseModel, StringMap, Version } from "./common.js";
 
 /** InsertIntoTable's parameters besides the Arrow body (query string in REST). */
 export const InsertIntoTableQuery = Type.Object({
-  delimiter: Type.Optional(Type.String({ minLength: 1 })),
+  ...delimiterField,
   branch: Type.Optional(Type.String({ minLength: 1 })),
   mode: Type.Optional(Type.String({ description: "Append (default) | Overwrite" })),
 });
@@ -37,7 +37,7 @@ const mergeFlags = {
 
 /** MergeInsertIntoTable's query string; `on` may repeat, once per key column. */
 export const MergeInsertIntoTableQuery = Type.Object({
-  delimiter: Type.Optional(Type.String({ minLength: 1 })),
+  ...delimiterField,
   branch: Type.Optional(Type.String({ minLength: 1 })),
   on: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   ...mergeFlags,

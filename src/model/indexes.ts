@@ -2,7 +2,7 @@
  * @module Index models (spec/endpoints.md §7).
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, PageLimit, PageToken, RequestModel, ResponseModel, Version } from "./common.js";
+import { delimiterField, Nullable, pageFields, PageResponse, readAtFields, RequestModel, ResponseModel } from "./common.js";
 
 const Positive = Type.Optional(Nullable(Type.Integer({ minimum: 1 })));
 
@@ -51,10 +51,8 @@ export const CreateTableScalarIndexResponse = ResponseModel("CreateTableScalarIn
 });
 
 export const ListTableIndicesRequest = RequestModel("ListTableIndicesRequest", {
-  version: Type.Optional(Nullable(Version)),
-  branch: Type.Optional(Nullable(Type.String())),
-  page_token: Type.Optional(PageToken),
-  limit: Type.Optional(PageLimit),
+  ...readAtFields,
+  ...pageFields,
 });
 export type ListTableIndicesRequest = Static<typeof ListTableIndicesRequest>;
 
@@ -78,15 +76,13 @@ export const IndexContent = Type.Object(
 );
 export type IndexContent = Static<typeof IndexContent>;
 
-export const ListTableIndicesResponse = ResponseModel("ListTableIndicesResponse", {
+export const ListTableIndicesResponse = PageResponse("ListTableIndicesResponse", {
   indexes: Type.Array(IndexContent),
-  page_token: Type.Optional(PageToken),
 });
 export type ListTableIndicesResponse = Static<typeof ListTableIndicesResponse>;
 
 export const DescribeTableIndexStatsRequest = RequestModel("DescribeTableIndexStatsRequest", {
-  version: Type.Optional(Nullable(Version)),
-  branch: Type.Optional(Nullable(Type.String())),
+  ...readAtFields,
   index_name: Type.Optional(Nullable(Type.String())),
 });
 export type DescribeTableIndexStatsRequest = Static<typeof DescribeTableIndexStatsRequest>;
@@ -113,9 +109,15 @@ export const DropTableIndexResponse = ResponseModel("DropTableIndexResponse", {
 });
 export type DropTableIndexResponse = Static<typeof DropTableIndexResponse>;
 
+/** Query string of the index builds: `wait=false` runs one as a job (docs/jobs.md). */
+export const IndexJobQuery = Type.Object({
+  ...delimiterField,
+  wait: Type.Optional(Type.Boolean()),
+});
+
 /** Query string of the routes that take `branch` there (index drop). */
 export const BranchQuery = Type.Object({
-  delimiter: Type.Optional(Type.String({ minLength: 1 })),
+  ...delimiterField,
   branch: Type.Optional(Type.String({ minLength: 1 })),
   /** Quiver: false runs the drop as a job (docs/jobs.md). */
   wait: Type.Optional(Type.Boolean()),
@@ -123,7 +125,7 @@ export const BranchQuery = Type.Object({
 
 /** Query string of the prewarm routes, whose bodies carry no branch (the index one has none). */
 export const PrewarmQuery = Type.Object({
-  delimiter: Type.Optional(Type.String({ minLength: 1 })),
+  ...delimiterField,
   branch: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type PrewarmQuery = Static<typeof PrewarmQuery>;

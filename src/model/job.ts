@@ -4,7 +4,7 @@
  * as IN_PROGRESS | DONE | FAILED | CANCELLED; Quiver's own `status` is finer.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, ObjectId, PageToken, RequestModel, ResponseModel } from "./common.js";
+import { Nullable, ObjectId, PageResponse, PageToken, RequestModel, ResponseModel } from "./common.js";
 
 export const JobStatuses = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 
@@ -74,9 +74,8 @@ export const JobListEntry = Type.Object(
   { title: "JobListEntry" },
 );
 
-export const ListJobsResponse = ResponseModel("ListJobsResponse", {
+export const ListJobsResponse = PageResponse("ListJobsResponse", {
   jobs: Type.Array(JobListEntry),
-  page_token: Type.Optional(PageToken),
 });
 export type ListJobsResponse = Static<typeof ListJobsResponse>;
 

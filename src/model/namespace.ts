@@ -2,7 +2,7 @@
  * @module Namespace operation models (spec/endpoints.md §2.1–2.6).
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, PageLimit, PageLimitValue, PageToken, RequestModel, ResponseModel, StringMap } from "./common.js";
+import { delimiterField, Nullable, pageFields, pageQueryFields, PageResponse, RequestModel, ResponseModel, StringMap } from "./common.js";
 
 export const CreateNamespaceRequest = RequestModel("CreateNamespaceRequest", {
   mode: Type.Optional(Nullable(Type.String({ description: "Create | ExistOk | Overwrite (default Create)" }))),
@@ -16,15 +16,11 @@ export const CreateNamespaceResponse = ResponseModel("CreateNamespaceResponse", 
 });
 export type CreateNamespaceResponse = Static<typeof CreateNamespaceResponse>;
 
-export const ListNamespacesRequest = RequestModel("ListNamespacesRequest", {
-  page_token: Type.Optional(PageToken),
-  limit: Type.Optional(PageLimit),
-});
+export const ListNamespacesRequest = RequestModel("ListNamespacesRequest", pageFields);
 export type ListNamespacesRequest = Static<typeof ListNamespacesRequest>;
 
-export const ListNamespacesResponse = ResponseModel("ListNamespacesResponse", {
+export const ListNamespacesResponse = PageResponse("ListNamespacesResponse", {
   namespaces: Type.Array(Type.String()),
-  page_token: Type.Optional(PageToken),
 });
 export type ListNamespacesResponse = Static<typeof ListNamespacesResponse>;
 
@@ -52,23 +48,20 @@ export const NamespaceExistsRequest = RequestModel("NamespaceExistsRequest", {})
 export type NamespaceExistsRequest = Static<typeof NamespaceExistsRequest>;
 
 export const ListTablesRequest = RequestModel("ListTablesRequest", {
-  page_token: Type.Optional(PageToken),
-  limit: Type.Optional(PageLimit),
+  ...pageFields,
   include_declared: Type.Optional(Nullable(Type.Boolean({ default: true }))),
 });
 export type ListTablesRequest = Static<typeof ListTablesRequest>;
 
-export const ListTablesResponse = ResponseModel("ListTablesResponse", {
+export const ListTablesResponse = PageResponse("ListTablesResponse", {
   tables: Type.Array(Type.String()),
-  page_token: Type.Optional(PageToken),
 });
 export type ListTablesResponse = Static<typeof ListTablesResponse>;
 
 /** Query string of the list routes (GET, no body). */
 export const ListQuery = Type.Object({
-  delimiter: Type.Optional(Type.String({ minLength: 1 })),
-  page_token: Type.Optional(Type.String()),
-  limit: Type.Optional(PageLimitValue),
+  ...delimiterField,
+  ...pageQueryFields,
   include_declared: Type.Optional(Type.Boolean()),
 });
 export type ListQuery = Static<typeof ListQuery>;

@@ -4,7 +4,7 @@
  * client's (spec/clients.md §2.4); `catalog/query-spec.ts` normalizes them.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, RequestModel, ResponseModel, Version } from "./common.js";
+import { delimiterField, Nullable, readAtFields, RequestModel, ResponseModel, Version } from "./common.js";
 
 const NonNegative = Nullable(Type.Integer({ minimum: 0 }));
 
@@ -56,8 +56,7 @@ export const QueryTableRequest = RequestModel("QueryTableRequest", queryFields);
 export type QueryTableRequest = Static<typeof QueryTableRequest>;
 
 export const CountTableRowsRequest = RequestModel("CountTableRowsRequest", {
-  version: Type.Optional(Nullable(Version)),
-  branch: Type.Optional(Nullable(Type.String())),
+  ...readAtFields,
   predicate: Type.Optional(Nullable(Type.String())),
 });
 export type CountTableRowsRequest = Static<typeof CountTableRowsRequest>;
@@ -72,6 +71,12 @@ export type ExplainTableQueryPlanRequest = Static<typeof ExplainTableQueryPlanRe
 /** Flat: the fields of a query at the top level (spec/endpoints.md §5.9). */
 export const AnalyzeTableQueryPlanRequest = RequestModel("AnalyzeTableQueryPlanRequest", queryFields);
 export type AnalyzeTableQueryPlanRequest = Static<typeof AnalyzeTableQueryPlanRequest>;
+
+/** AnalyzeTableQueryPlan's query string; the LanceDB clients' `distributed_metrics` is accepted and ignored. */
+export const AnalyzeTableQueryPlanQuery = Type.Object({
+  ...delimiterField,
+  distributed_metrics: Type.Optional(Type.String()),
+});
 
 export const GetTableStatsRequest = RequestModel("GetTableStatsRequest", {
   branch: Type.Optional(Nullable(Type.String())),

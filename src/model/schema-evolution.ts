@@ -2,7 +2,7 @@
  * @module Schema evolution models (spec/endpoints.md §3.10, §6.1–6.4).
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, RequestModel, ResponseModel, StringMap, Version } from "./common.js";
+import { delimiterField, Nullable, RequestModel, ResponseModel, StringMap, Version } from "./common.js";
 
 const Branch = Type.Optional(Nullable(Type.String()));
 const FieldPath = Type.String({ minLength: 1 });
@@ -113,6 +113,6 @@ export const UpdateTableSchemaMetadataRequest = RequestModel("UpdateTableSchemaM
 export type UpdateTableSchemaMetadataRequest = Static<typeof UpdateTableSchemaMetadataRequest>;
 
 export const UpdateTableSchemaQuery = Type.Object({
-  delimiter: Type.Optional(Type.String({ minLength: 1 })),
+  ...delimiterField,
   branch: Type.Optional(Type.String({ minLength: 1 })),
 });

@@ -2,7 +2,7 @@
  * @module Table metadata operation models (spec/endpoints.md §3, §5.1).
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, ObjectId, RequestModel, ResponseModel, StringMap, TransactionResponse, Version } from "./common.js";
+import { delimiterField, Nullable, ObjectId, readAtFields, RequestModel, ResponseModel, StringMap, TransactionResponse, Version } from "./common.js";
 import type { JsonArrowSchema } from "./schema-json.js";
 
 export const RegisterTableRequest = RequestModel("RegisterTableRequest", {
@@ -57,16 +57,13 @@ export type DescribeTableResponse = Static<typeof DescribeTableResponse>;
 
 /** Describe's switches travel as query parameters in REST and win over the body. */
 export const DescribeTableQuery = Type.Object({
-  delimiter: Type.Optional(Type.String({ minLength: 1 })),
+  ...delimiterField,
   with_table_uri: Type.Optional(Type.Boolean()),
   load_detailed_metadata: Type.Optional(Type.Boolean()),
   check_declared: Type.Optional(Type.Boolean()),
 });
 
-export const TableExistsRequest = RequestModel("TableExistsRequest", {
-  version: Type.Optional(Nullable(Version)),
-  branch: Type.Optional(Nullable(Type.String())),
-});
+export const TableExistsRequest = RequestModel("TableExistsRequest", readAtFields);
 export type TableExistsRequest = Static<typeof TableExistsRequest>;
 
 export const DropTableRequest = RequestModel("DropTableRequest", {});
@@ -137,7 +134,7 @@ export const CreateTableRequest = RequestModel("CreateTableRequest", {
 export type CreateTableRequest = Static<typeof CreateTableRequest>;
 
 export const CreateTableQuery = Type.Object({
-  delimiter: Type.Optional(Type.String({ minLength: 1 })),
+  ...delimiterField,
   mode: Type.Optional(Type.String()),
   properties: Type.Optional(Type.String({ description: "JSON-encoded map of table properties" })),
   storage_options: Type.Optional(Type.String({ description: "JSON-encoded map of storage options" })),

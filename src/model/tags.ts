@@ -3,7 +3,7 @@
  * `manifestSize` the clients parse.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, PageLimit, PageLimitValue, PageToken, RequestModel, ResponseModel, TransactionResponse, Version } from "./common.js";
+import { delimiterField, Nullable, pageFields, pageQueryFields, PageResponse, RequestModel, ResponseModel, TransactionResponse, Version } from "./common.js";
 
 export const TagContents = Type.Object(
   {
@@ -15,15 +15,11 @@ export const TagContents = Type.Object(
 );
 export type TagContents = Static<typeof TagContents>;
 
-export const ListTableTagsRequest = RequestModel("ListTableTagsRequest", {
-  page_token: Type.Optional(PageToken),
-  limit: Type.Optional(PageLimit),
-});
+export const ListTableTagsRequest = RequestModel("ListTableTagsRequest", pageFields);
 export type ListTableTagsRequest = Static<typeof ListTableTagsRequest>;
 
-export const ListTableTagsResponse = ResponseModel("ListTableTagsResponse", {
+export const ListTableTagsResponse = PageResponse("ListTableTagsResponse", {
   tags: Type.Record(Type.String(), TagContents),
-  page_token: Type.Optional(PageToken),
 });
 export type ListTableTagsResponse = Static<typeof ListTableTagsResponse>;
 
@@ -68,8 +64,7 @@ export type DeleteTableTagResponse = Static<typeof DeleteTableTagResponse>;
 
 /** Query string of tags/list (GET or bodiless POST). */
 export const ListTableTagsQuery = Type.Object({
-  delimiter: Type.Optional(Type.String({ minLength: 1 })),
-  page_token: Type.Optional(Type.String()),
-  limit: Type.Optional(PageLimitValue),
+  ...delimiterField,
+  ...pageQueryFields,
 });
 export type ListTableTagsQuery = Static<typeof ListTableTagsQuery>;

@@ -3,7 +3,7 @@
  * batch-create and batch-commit.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, ObjectId, PageLimit, PageLimitValue, PageToken, RequestModel, ResponseModel, StringMap, Version } from "./common.js";
+import { delimiterField, Nullable, ObjectId, pageFields, pageQueryFields, PageResponse, readAtFields, RequestModel, ResponseModel, StringMap, Version } from "./common.js";
 import { DeclareTableRequest, DeclareTableResponse, DeregisterTableRequest, DeregisterTableResponse } from "./table.js";
 
 export const ManifestNamingSchemes = ["V1", "V2"] as const;
@@ -24,25 +24,22 @@ export type TableVersion = Static<typeof TableVersion>;
 
 export const ListTableVersionsRequest = RequestModel("ListTableVersionsRequest", {
   branch: Type.Optional(Nullable(Type.String())),
-  page_token: Type.Optional(PageToken),
-  limit: Type.Optional(PageLimit),
+  ...pageFields,
   descending: Type.Optional(Nullable(Type.Boolean())),
 });
 export type ListTableVersionsRequest = Static<typeof ListTableVersionsRequest>;
 
 /** ListTableVersions takes its parameters in the query string (its body is `null` or absent). */
 export const ListTableVersionsQuery = Type.Object({
-  delimiter: Type.Optional(Type.String({ minLength: 1 })),
+  ...delimiterField,
   branch: Type.Optional(Type.String()),
-  page_token: Type.Optional(Type.String()),
-  limit: Type.Optional(PageLimitValue),
+  ...pageQueryFields,
   descending: Type.Optional(Type.Boolean()),
 });
 export type ListTableVersionsQuery = Static<typeof ListTableVersionsQuery>;
 
-export const ListTableVersionsResponse = ResponseModel("ListTableVersionsResponse", {
+export const ListTableVersionsResponse = PageResponse("ListTableVersionsResponse", {
   versions: Type.Array(TableVersion),
-  page_token: Type.Optional(PageToken),
 });
 export type ListTableVersionsResponse = Static<typeof ListTableVersionsResponse>;
 
@@ -65,10 +62,7 @@ export const CreateTableVersionResponse = ResponseModel("CreateTableVersionRespo
 });
 export type CreateTableVersionResponse = Static<typeof CreateTableVersionResponse>;
 
-export const DescribeTableVersionRequest = RequestModel("DescribeTableVersionRequest", {
-  version: Type.Optional(Nullable(Version)),
-  branch: Type.Optional(Nullable(Type.String())),
-});
+export const DescribeTableVersionRequest = RequestModel("DescribeTableVersionRequest", readAtFields);
 export type DescribeTableVersionRequest = Static<typeof DescribeTableVersionRequest>;
 
 export const DescribeTableVersionResponse = ResponseModel("DescribeTableVersionResponse", {

@@ -10,28 +10,16 @@ import { resolveCatalog } from "./database-resolution.js";
 import { frameworkErrorOptions, registerErrorMapper } from "./error-mapper.js";
 import { OperationRegistry } from "./operation-registry.js";
 import { registerRequestLog } from "./request-log.js";
+import { registerOperations } from "./route-kit.js";
 import { registerUnusedConnectionDrop } from "./unused-connections.js";
 import { registerUnreadBodyHandling } from "./unread-body.js";
 import { registerValidation } from "./validation.js";
-import { extendedRoutes } from "./routes/extended-routes.js";
-import { namespaceRoutes } from "./routes/namespace-routes.js";
 import { serviceRoutes } from "./routes/service-routes.js";
-import { tableRoutes } from "./routes/table-routes.js";
-import { branchRoutes } from "./routes/branch-routes.js";
-import { tagRoutes } from "./routes/tag-routes.js";
-import { transactionRoutes } from "./routes/transaction-routes.js";
-import { versionRoutes } from "./routes/version-routes.js";
-import { materializedViewRoutes } from "./routes/materialized-view-routes.js";
-import { jobRoutes } from "./routes/job-routes.js";
 import type { ServerServices } from "./services.js";
 import type { AuthGate } from "./auth/auth-gate.js";
 import { registerAuditHook } from "./auth/audit-hook.js";
 import { adminRoutes } from "./routes/admin-routes.js";
 import { oauthRoutes } from "./routes/oauth-routes.js";
-import { dataRoutes } from "./routes/data-routes.js";
-import { indexRoutes } from "./routes/index-routes.js";
-import { queryRoutes } from "./routes/query-routes.js";
-import { schemaRoutes } from "./routes/schema-routes.js";
 import { consoleRoutes } from "./routes/console-routes.js";
 
 export interface BuildServerOptions {
@@ -83,23 +71,11 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   }
 
   serviceRoutes(app, services);
-  namespaceRoutes(app, services);
-  tableRoutes(app, services);
-  extendedRoutes(app, services);
+  registerOperations(app, services);
   if (options.auth) {
     adminRoutes(app, services, options.auth.dataRoot);
     oauthRoutes(app, services, options.auth.gate);
   }
-  dataRoutes(app, services);
-  queryRoutes(app, services);
-  schemaRoutes(app, services);
-  indexRoutes(app, services);
-  versionRoutes(app, services);
-  tagRoutes(app, services);
-  branchRoutes(app, services);
-  transactionRoutes(app, services);
-  materializedViewRoutes(app, services);
-  jobRoutes(app, services);
   consoleRoutes(app);
   return app;
 }

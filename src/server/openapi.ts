@@ -5,7 +5,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { sharedSchemas, JsonArrowSchema } from "../model/schema-json.js";
 import { ErrorResponse } from "../model/common.js";
-import type { OperationDef } from "./operation-registry.js";
+import { type ServedOperation, bodySchemaOf } from "../model/operations/operation-entry.js";
 
 type Json = Record<string, unknown>;
 
@@ -34,24 +34,20 @@ function collect(schema: TSchema, components: Record<string, Json>): Json {
   return visit(schema) as Json;
 }
 
-function openApiPath(url: string): string {
-  return url.replace(/:(\w+)/g, "{$1}");
-}
-
-function parameters(def: OperationDef, components: Record<string, Json>): Json[] {
-  const list: Json[] = [...def.url.matchAll(/:(\w+)/g)].map((match) => ({
+function parameters(def: ServedOperation, components: Record<string, Json>): Json[] {
+  const list: Json[] = [...def.path.matchAll(/\{(\w+)\}/g)].map((match) => ({
     name: match[1],
     in: "path",
     required: true,
     schema: { type: "string" },
     description: match[1] === "id" ? "String identifier: parts joined by the delimiter; the delimiter alone is the root namespace." : undefined,
   }));
-  const query = def.querystring ? (collect(def.querystring, components) as { properties?: Record<string, Json> }) : undefined;
+  const query = def.querySchema ? (collect(def.querySchema, components) as { properties?: Record<string, Json> }) : undefined;
   for (const [name, schema] of Object.entries(query?.properties ?? {})) list.push({ name, in: "query", required: false, schema });
   return list;
 }
 
-function successResponse(def: OperationDef, components: Record<string, Json>): Json {
+function successResponse(def: ServedOperation, components: Record<string, Json>): Json {
   switch (def.response.kind) {
     case "json":
       return { description: "Success", content: { [contentTypes.json]: { schema: collect(def.response.schema, components) } } };
@@ -68,7 +64,7 @@ function successResponse(def: OperationDef, components: Record<string, Json>): J
   }
 }
 
-export function buildOpenApiDocument(operations: readonly OperationDef[], version: string): Json {
+export function buildOpenApiDocument(operations: readonly ServedOperation[], version: string): Json {
   const components: Record<string, Json> = {};
   for (const schema of [...sharedSchemas, JsonArrowSchema, ErrorResponse]) collect(schema, components);
   const paths: Record<string, Record<string, Json>> = {};
@@ -84,12 +80,13 @@ export function buildOpenApiDocument(operations: readonly OperationDef[], versio
       },
       "x-quiver-access": def.access,
     };
-    if (def.body.kind === "json") {
-      operation.requestBody = { required: false, content: { [contentTypes.json]: { schema: collect(def.body.schema, components) } } };
-    } else if (def.body.kind === "arrow") {
+    const bodySchema = bodySchemaOf(def);
+    if (bodySchema) {
+      operation.requestBody = { required: false, content: { [contentTypes.json]: { schema: collect(bodySchema, components) } } };
+    } else if (def.body === "arrow") {
       operation.requestBody = { required: true, content: { [contentTypes.arrowStream]: { schema: { type: "string", format: "binary" } } } };
     }
-    const path = (paths[openApiPath(def.url)] ??= {});
+    const path = (paths[def.path] ??= {});
     for (const method of def.methods) path[method.toLowerCase()] = operation;
   }
   return {

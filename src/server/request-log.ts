@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { principalOf } from "./auth/auth-gate.js";
-import { callContextOf } from "./route-kit.js";
+import { callContextOf } from "./call-context.js";
 
 export function registerRequestLog(app: FastifyInstance): void {
   app.addHook("onResponse", async (request, reply) => {

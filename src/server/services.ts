@@ -5,12 +5,13 @@
 import type { FastifyRequest } from "fastify";
 import type { Catalog } from "../catalog/catalog.js";
 import type { CatalogRegistry } from "../catalog/databases.js";
-import type { OperationDef, OperationRegistry } from "./operation-registry.js";
+import type { ServedOperation } from "../model/operations/operation-entry.js";
+import type { OperationRegistry } from "./operation-registry.js";
 
 export interface ServerServices {
   registry: CatalogRegistry;
   operations: OperationRegistry;
   resolveCatalog(request: FastifyRequest): Promise<Catalog>;
   /** Throws 16 or 15 when the caller may not run `operation` on `catalog`'s database. */
-  authorize(request: FastifyRequest, catalog: Catalog, operation: OperationDef): Promise<void>;
+  authorize(request: FastifyRequest, catalog: Catalog, operation: ServedOperation): Promise<void>;
 }

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { recordAudit } from "../../auth/audit.js";
 import type { Store } from "../../store/store.js";
 import { requestedDatabase } from "../database-resolution.js";
-import { callContextOf } from "../route-kit.js";
+import { callContextOf } from "../call-context.js";
 import { type RouteAuthConfig, gatedCatalogOf, principalOf } from "./auth-gate.js";
 
 const errorCodes = new WeakMap<FastifyRequest, number>();

@@ -14,7 +14,7 @@ import type { Catalog } from "../../catalog/catalog.js";
 import type { CatalogRegistry } from "../../catalog/databases.js";
 import { isStream } from "../body-parsing.js";
 import { resolveCatalog } from "../database-resolution.js";
-import type { Access, OperationDef } from "../operation-registry.js";
+import type { Access, ServedOperation } from "../../model/operations/operation-entry.js";
 import { credentialsOf } from "./credentials-of.js";
 
 export type AuthMode = "none" | "required";
@@ -28,7 +28,7 @@ export type AuthMode = "none" | "required";
 export type RouteScope = "database" | "database-admin" | "deployment-admin" | "authenticated" | "public";
 
 export interface RouteAuthConfig {
-  operation?: OperationDef;
+  operation?: ServedOperation;
   scope?: RouteScope;
   /** Record calls in the audit log; default: operations whose access is not `read`. */
   audit?: boolean;
@@ -86,11 +86,11 @@ export class AuthGate {
     return catalog;
   }
 
-  async authorize(request: FastifyRequest, catalog: Catalog, operation: OperationDef): Promise<void> {
+  async authorize(request: FastifyRequest, catalog: Catalog, operation: ServedOperation): Promise<void> {
     requireRole(await this.principalFor(request), catalog.database.name, operation.access);
   }
 
-  private async check(request: FastifyRequest, scope: RouteScope, operation: OperationDef): Promise<void> {
+  private async check(request: FastifyRequest, scope: RouteScope, operation: ServedOperation): Promise<void> {
     if (scope === "public") return;
     const principal = await this.principalFor(request);
     switch (scope) {

@@ -6,10 +6,11 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { CatalogError } from "../../catalog/catalog-error.js";
 import * as M from "../../model/index.js";
+import { json } from "../../model/operations/operation-entry.js";
 import { isStream, readStreamUpTo } from "../body-parsing.js";
 import type { AuthGate } from "../auth/auth-gate.js";
 import type { ServerServices } from "../services.js";
-import { defineAdminOperation } from "./admin-route-kit.js";
+import { adminOperationDefiner } from "./admin-route-kit.js";
 
 const maxFormBytes = 16 * 1024;
 
@@ -42,20 +43,20 @@ function basicCredentials(request: FastifyRequest): { id: string; secret: string
 }
 
 export function oauthRoutes(app: FastifyInstance, services: ServerServices, gate: AuthGate): void {
-  defineAdminOperation<unknown, unknown, unknown>(
-    app,
-    services,
+  const define = adminOperationDefiner(app, services);
+  define(
     {
       operationId: "IssueToken",
       summary: "OAuth 2.0 client-credentials grant: a signed, expiring bearer token",
       tag: "Auth",
       methods: ["POST"],
-      url: "/oauth/token",
-      body: { kind: "none" },
-      response: { kind: "json", schema: M.TokenResponse },
+      path: "/oauth/token",
+      body: "none",
+      response: json(M.TokenResponse),
       access: "read",
+      scope: "public",
+      audit: false,
     },
-    { scope: "public", audit: false },
     async ({ request, reply }) => {
       const form = await formOf(request);
       if (form.grant_type !== "client_credentials") {

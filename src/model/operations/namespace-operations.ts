@@ -1,12 +1,10 @@
 /**
- * @module Client operation entries of the namespace operations (spec/endpoints.md §2).
+ * @module Operation entries of namespaces and the tables directly in one (spec/endpoints.md §2).
  */
-import * as M from "../model/index.js";
-import { operation, pageQuery } from "./operation-types.js";
+import * as M from "../index.js";
+import { json, operation, pageQuery } from "./operation-entry.js";
 
 export const namespaceOperations = {
-  // Namespaces (spec/endpoints.md §2)
-
   /**
    * CreateNamespace: creates namespace `id`; its parent must exist. Mode `Create` (default)
    * fails when it exists, `ExistOk` keeps the existing one, `Overwrite` replaces it with an
@@ -14,35 +12,47 @@ export const namespaceOperations = {
    */
   createNamespace: operation({
     operationId: "CreateNamespace",
-    method: "POST",
+    summary: "Create a namespace",
+    tag: "Namespace",
+    access: "write",
+    methods: ["POST"],
     path: "/v1/namespace/{id}/create",
     target: "namespace",
     body: "json",
     request: M.CreateNamespaceRequest,
-    response: { kind: "json", schema: M.CreateNamespaceResponse },
+    response: json(M.CreateNamespaceResponse),
   }),
 
   /** ListNamespaces: names of the direct children of namespace `id` (default root), paged by `limit` and `page_token`. Throws 1, 13. */
   listNamespaces: operation({
     operationId: "ListNamespaces",
-    method: "GET",
+    summary: "List the child namespaces of a namespace",
+    tag: "Namespace",
+    access: "read",
+    methods: ["GET"],
     path: "/v1/namespace/{id}/list",
+    // With the delimiter ".", URL libraries drop the root id "." (spec/clients.md §2.2).
+    aliases: ["/v1/namespace/list"],
     target: "namespace",
     body: "none",
+    querySchema: M.ListQuery,
     query: pageQuery,
     request: M.ListNamespacesRequest,
-    response: { kind: "json", schema: M.ListNamespacesResponse },
+    response: json(M.ListNamespacesResponse),
   }),
 
   /** DescribeNamespace: the properties of namespace `id` (default root). Throws 1, 13. */
   describeNamespace: operation({
     operationId: "DescribeNamespace",
-    method: "POST",
+    summary: "Describe a namespace",
+    tag: "Namespace",
+    access: "read",
+    methods: ["POST"],
     path: "/v1/namespace/{id}/describe",
     target: "namespace",
     body: "json",
     request: M.DescribeNamespaceRequest,
-    response: { kind: "json", schema: M.DescribeNamespaceResponse },
+    response: json(M.DescribeNamespaceResponse),
   }),
 
   /**
@@ -52,18 +62,24 @@ export const namespaceOperations = {
    */
   dropNamespace: operation({
     operationId: "DropNamespace",
-    method: "POST",
+    summary: "Drop a namespace",
+    tag: "Namespace",
+    access: "write",
+    methods: ["POST"],
     path: "/v1/namespace/{id}/drop",
     target: "namespace",
     body: "json",
     request: M.DropNamespaceRequest,
-    response: { kind: "json", schema: M.DropNamespaceResponse },
+    response: json(M.DropNamespaceResponse),
   }),
 
   /** NamespaceExists: resolves when namespace `id` exists. Throws 1 when it does not, 13. */
   namespaceExists: operation({
     operationId: "NamespaceExists",
-    method: "POST",
+    summary: "Check whether a namespace exists (200 yes, 404 no)",
+    tag: "Namespace",
+    access: "read",
+    methods: ["POST"],
     path: "/v1/namespace/{id}/exists",
     target: "namespace",
     body: "json",
@@ -77,27 +93,16 @@ export const namespaceOperations = {
    */
   listTables: operation({
     operationId: "ListTables",
-    method: "GET",
+    summary: "List the tables directly in a namespace",
+    tag: "Namespace",
+    access: "read",
+    methods: ["GET"],
     path: "/v1/namespace/{id}/table/list",
     target: "namespace",
     body: "none",
+    querySchema: M.ListQuery,
     query: [...pageQuery, "include_declared"],
     request: M.ListTablesRequest,
-    response: { kind: "json", schema: M.ListTablesResponse },
-  }),
-
-  /**
-   * ListAllTables: every table of the database as a full identifier joined with the
-   * connection's delimiter (default `$`), paged. Throws 13.
-   */
-  listAllTables: operation({
-    operationId: "ListAllTables",
-    method: "GET",
-    path: "/v1/table",
-    target: "none",
-    body: "none",
-    query: [...pageQuery, "include_declared"],
-    request: M.ListTablesRequest,
-    response: { kind: "json", schema: M.ListTablesResponse },
+    response: json(M.ListTablesResponse),
   }),
 };

@@ -1,46 +1,57 @@
 /**
- * @module Client operation entries of schema evolution and indexes (spec/endpoints.md §3.10, §6, §7).
+ * @module Operation entries of schema evolution and indexes (spec/endpoints.md §3.10, §6.1–6.4,
+ * §7). Index builds and drops run as jobs when asked not to wait (docs/jobs.md).
  */
 import { Type } from "@sinclair/typebox";
-import * as M from "../model/index.js";
-import { operation, withPathFields } from "./operation-types.js";
+import * as M from "../index.js";
+import { json, operation } from "./operation-entry.js";
 
 const IndexName = { index_name: Type.String({ minLength: 1 }) };
 
 export const schemaIndexOperations = {
-  // Schema evolution (spec/endpoints.md §3.10, §6)
-
   /** AlterTableAddColumns: adds columns computed once from SQL `expression`s over the rows. Throws 0, 1, 4, 12, 13, 14, 19, 20. */
   alterTableAddColumns: operation({
     operationId: "AlterTableAddColumns",
-    method: "POST",
+    summary: "Add columns computed from SQL expressions",
+    tag: "Table",
+    access: "write",
+    methods: ["POST"],
     path: "/v1/table/{id}/add_columns",
     target: "table",
     body: "json",
+    querySchema: M.DelimiterQuery,
     request: M.AlterTableAddColumnsRequest,
-    response: { kind: "json", schema: M.AlterTableAddColumnsResponse },
+    response: json(M.AlterTableAddColumnsResponse),
   }),
 
   /** AlterTableAlterColumns: renames columns, changes their nullability or casts them (`data_type`). Throws 0, 1, 4, 12, 13, 14, 19, 20. */
   alterTableAlterColumns: operation({
     operationId: "AlterTableAlterColumns",
-    method: "POST",
+    summary: "Rename columns, change their nullability or type",
+    tag: "Table",
+    access: "write",
+    methods: ["POST"],
     path: "/v1/table/{id}/alter_columns",
     target: "table",
     body: "json",
+    querySchema: M.DelimiterQuery,
     request: M.AlterTableAlterColumnsRequest,
-    response: { kind: "json", schema: M.AlterTableAlterColumnsResponse },
+    response: json(M.AlterTableAlterColumnsResponse),
   }),
 
   /** AlterTableDropColumns: removes columns by field path. Throws 1, 4, 12, 13, 14, 19. */
   alterTableDropColumns: operation({
     operationId: "AlterTableDropColumns",
-    method: "POST",
+    summary: "Drop columns",
+    tag: "Table",
+    access: "write",
+    methods: ["POST"],
     path: "/v1/table/{id}/drop_columns",
     target: "table",
     body: "json",
+    querySchema: M.DelimiterQuery,
     request: M.AlterTableDropColumnsRequest,
-    response: { kind: "json", schema: M.AlterTableDropColumnsResponse },
+    response: json(M.AlterTableDropColumnsResponse),
   }),
 
   /**
@@ -49,12 +60,16 @@ export const schemaIndexOperations = {
    */
   updateFieldMetadata: operation({
     operationId: "UpdateFieldMetadata",
-    method: "POST",
+    summary: "Merge or replace the metadata of fields",
+    tag: "Table",
+    access: "write",
+    methods: ["POST"],
     path: "/v1/table/{id}/update_field_metadata",
     target: "table",
     body: "json",
+    querySchema: M.DelimiterQuery,
     request: M.UpdateFieldMetadataRequest,
-    response: { kind: "json", schema: M.UpdateFieldMetadataResponse },
+    response: json(M.UpdateFieldMetadataResponse),
   }),
 
   /**
@@ -64,17 +79,20 @@ export const schemaIndexOperations = {
    */
   updateTableSchemaMetadata: operation({
     operationId: "UpdateTableSchemaMetadata",
-    method: "POST",
+    summary: "Replace the table's schema metadata (bare JSON map in and out)",
+    tag: "Table",
+    access: "write",
+    methods: ["POST"],
     path: "/v1/table/{id}/schema_metadata/update",
     target: "table",
     body: "json",
+    bodySchema: M.UpdateTableSchemaMetadataBody,
     bodyField: "metadata",
+    querySchema: M.UpdateTableSchemaQuery,
     query: ["branch"],
     request: M.UpdateTableSchemaMetadataRequest,
-    response: { kind: "json", schema: M.UpdateTableSchemaMetadataBody },
+    response: json(M.UpdateTableSchemaMetadataBody),
   }),
-
-  // Indexes (spec/endpoints.md §7)
 
   /**
    * CreateTableIndex: builds a vector, scalar (BTREE, BITMAP, LABEL_LIST) or full-text (FTS)
@@ -83,79 +101,110 @@ export const schemaIndexOperations = {
    */
   createTableIndex: operation({
     operationId: "CreateTableIndex",
-    method: "POST",
+    summary: "Build a vector, scalar or full-text index",
+    tag: "Index",
+    access: "write",
+    methods: ["POST"],
     path: "/v1/table/{id}/create_index",
     target: "table",
     body: "json",
+    querySchema: M.IndexJobQuery,
     request: M.CreateTableIndexRequest,
-    response: { kind: "json", schema: M.CreateTableIndexResponse },
+    response: json(M.CreateTableIndexResponse),
   }),
 
-  /** CreateTableScalarIndex: CreateTableIndex for scalar and full-text index types. Throws 1, 4, 7, 12, 13, 14, 19. */
+  /** CreateTableScalarIndex: the spec's alias of CreateTableIndex for scalar and full-text index types. Throws 1, 4, 7, 12, 13, 14, 19. */
   createTableScalarIndex: operation({
     operationId: "CreateTableScalarIndex",
-    method: "POST",
+    summary: "Build a scalar or full-text index",
+    tag: "Index",
+    access: "write",
+    methods: ["POST"],
     path: "/v1/table/{id}/create_scalar_index",
     target: "table",
     body: "json",
+    querySchema: M.IndexJobQuery,
     request: M.CreateTableIndexRequest,
-    response: { kind: "json", schema: M.CreateTableScalarIndexResponse },
+    response: json(M.CreateTableScalarIndexResponse),
   }),
 
   /** ListTableIndices: the table's indexes, by name, paged. Throws 1, 4, 11, 19, 22. */
   listTableIndices: operation({
     operationId: "ListTableIndices",
-    method: "POST",
+    summary: "List the indexes of a table",
+    tag: "Index",
+    access: "read",
+    methods: ["POST"],
     path: "/v1/table/{id}/index/list",
     target: "table",
     body: "json",
+    querySchema: M.DelimiterQuery,
     request: M.ListTableIndicesRequest,
-    response: { kind: "json", schema: M.ListTableIndicesResponse },
+    response: json(M.ListTableIndicesResponse),
   }),
 
   /** DescribeTableIndexStats: rows indexed and not, type and metric of index `index_name`. Throws 1, 4, 6, 11, 13, 19, 22. */
   describeTableIndexStats: operation({
     operationId: "DescribeTableIndexStats",
-    method: "POST",
+    summary: "Statistics of one index",
+    tag: "Index",
+    access: "read",
+    methods: ["POST", "GET"],
     path: "/v1/table/{id}/index/{index_name}/stats",
     target: "table",
     body: "json",
-    request: withPathFields(M.DescribeTableIndexStatsRequest, IndexName),
-    response: { kind: "json", schema: M.DescribeTableIndexStatsResponse },
+    querySchema: M.DelimiterQuery,
+    request: M.DescribeTableIndexStatsRequest,
+    pathFields: IndexName,
+    response: json(M.DescribeTableIndexStatsResponse),
   }),
 
   /** DropTableIndex: removes index `index_name` (the data stays). Throws 1, 4, 6, 13, 19, 22. */
   dropTableIndex: operation({
     operationId: "DropTableIndex",
-    method: "POST",
+    summary: "Drop one index",
+    tag: "Index",
+    access: "write",
+    methods: ["POST"],
     path: "/v1/table/{id}/index/{index_name}/drop",
     target: "table",
     body: "none",
+    querySchema: M.BranchQuery,
     query: ["branch"],
-    request: withPathFields(M.DropTableIndexRequest, IndexName),
-    response: { kind: "json", schema: M.DropTableIndexResponse },
+    request: M.DropTableIndexRequest,
+    pathFields: IndexName,
+    response: json(M.DropTableIndexResponse),
   }),
 
   /** PrewarmTableIndex: loads index `index_name` into the server's index cache. Throws 1, 4, 6, 19, 22. */
   prewarmTableIndex: operation({
     operationId: "PrewarmTableIndex",
-    method: "POST",
+    summary: "Load an index into the server's index cache",
+    tag: "Index",
+    access: "read",
+    methods: ["POST"],
     path: "/v1/table/{id}/index/{index_name}/prewarm",
     target: "table",
     body: "none",
+    querySchema: M.PrewarmQuery,
     query: ["branch"],
-    request: withPathFields(M.PrewarmTableIndexRequest, IndexName),
-    response: { kind: "json", schema: M.PrewarmTableIndexResponse },
+    request: M.PrewarmTableIndexRequest,
+    pathFields: IndexName,
+    response: json(M.PrewarmTableIndexResponse),
   }),
 
   /** PrewarmTablePageCache: this server's engine cannot prewarm data pages; throws 0 once the table is found, and 1, 4, 19. */
   prewarmTablePageCache: operation({
     operationId: "PrewarmTablePageCache",
-    method: "POST",
+    summary: "Load columns' data pages into the page cache (unsupported: answers 406)",
+    tag: "Index",
+    access: "read",
+    methods: ["POST"],
     path: "/v1/table/{id}/page_cache/prewarm",
     target: "table",
     body: "json",
+    querySchema: M.DelimiterQuery,
     request: M.PrewarmTablePageCacheRequest,
-    response: { kind: "json", schema: M.PrewarmTablePageCacheResponse },
+    response: json(M.PrewarmTablePageCacheResponse),
   }),
 };

@@ -1,0 +1,78 @@
+/**
+ * @module What a route does once its request is read: by default, call the `Catalog` method the
+ * entry is keyed by with the catalog request (and the upload, for an Arrow body). The few
+ * operations whose answer or call genuinely differs have their own handler here.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { Catalog } from "../catalog/catalog.js";
+import type { OperationEntry, OperationName } from "../model/operations/index.js";
+import { arrowBody } from "./catalog-request.js";
+import { isCloudClientRequest } from "./cloud-client.js";
+import { parsePathId } from "./identifiers.js";
+import { accepted, runsAsJob } from "./job-switch.js";
+
+export interface OperationCall {
+  name: OperationName;
+  entry: OperationEntry;
+  catalog: Catalog;
+  /** The catalog request (see `catalogRequestOf`), checked by the route's schemas. */
+  request: Record<string, unknown>;
+  /** The path id, reconciled with the body's; `[]` for the root or id-less routes. */
+  id: string[];
+  delimiter: string;
+  body: Record<string, unknown>;
+  query: Record<string, unknown>;
+  http: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type OperationHandler = (call: OperationCall) => Promise<unknown>;
+
+type CatalogMethod = (this: Catalog, ...args: unknown[]) => Promise<unknown>;
+/** The request `Catalog[N]` takes; the route's schemas have checked it. */
+type RequestFor<N extends keyof Catalog> = Catalog[N] extends (request: infer R, ...rest: never[]) => unknown ? R : never;
+
+/** The default handler; throws at start-up when `Catalog` has no method of that name. */
+export function catalogMethodHandler(name: OperationName): OperationHandler {
+  const method = (Catalog.prototype as unknown as Record<string, CatalogMethod | undefined>)[name];
+  if (typeof method !== "function") throw new Error(`operation ${name} has neither a Catalog method nor a handler`);
+  return ({ catalog, entry, request, http }) => (entry.body === "arrow" ? method.call(catalog, request, arrowBody(http.body)) : method.call(catalog, request));
+}
+
+/** Index builds and drops run as jobs, answering 202, when the client asked not to wait (docs/jobs.md). */
+const buildIndex: OperationHandler = (call) => {
+  const { catalog, request, body, query, http, reply } = call;
+  if (!runsAsJob(http, body.wait as boolean | null | undefined, query.wait as boolean | undefined)) return catalogMethodHandler(call.name)(call);
+  return accepted(reply, catalog.createTableIndexJob(request as RequestFor<"createTableIndexJob">));
+};
+
+export const customHandlers: Partial<Record<OperationName, OperationHandler>> = {
+  listNamespaces: ({ catalog, request, id, delimiter }) => {
+    // `/v1/namespace/table/list?delimiter=.` is the root's table listing with its "." dropped (spec/clients.md §2.2).
+    if (delimiter === "." && id.length === 1 && id[0] === "table") return catalog.listTables({ ...(request as RequestFor<"listTables">), id: [] });
+    return catalog.listNamespaces(request as RequestFor<"listNamespaces">);
+  },
+  listTablesExtended: ({ catalog, request }) => catalog.listAllTables(request as RequestFor<"listAllTables">),
+  createTableExtended: ({ catalog, request, delimiter, http }) => {
+    const { table_name: tableName, delimiter: _delimiter, ...fields } = request as Omit<RequestFor<"createTable">, "id"> & { table_name: string; delimiter: string };
+    return catalog.createTable({ ...fields, id: parsePathId(tableName, delimiter) }, arrowBody(http.body));
+  },
+  queryTable: async ({ catalog, request, reply }) => {
+    const result = await catalog.queryTable(request as RequestFor<"queryTable">);
+    // The Cloud client echoes this back as its read-freshness hint (spec/clients.md §2.1).
+    reply.header("x-lancedb-version", String(result.version));
+    return result.chunks;
+  },
+  listTableTags: async ({ catalog, request, http }) => {
+    const listed = await catalog.listTableTags(request as RequestFor<"listTableTags">);
+    // The Cloud client parses the bare name → contents map; the spec wraps it in `tags`.
+    return isCloudClientRequest(http) ? listed.tags : listed;
+  },
+  createTableIndex: buildIndex,
+  createTableScalarIndex: buildIndex,
+  dropTableIndex: ({ catalog, request, http, reply }) => {
+    const { wait, ...drop } = request as RequestFor<"dropTableIndex"> & { wait?: boolean };
+    return runsAsJob(http, undefined, wait) ? accepted(reply, catalog.dropTableIndexJob(drop)) : catalog.dropTableIndex(drop);
+  },
+  getJob: ({ catalog, request }) => catalog.describeJob(request as RequestFor<"describeJob">),
+};
