@@ -9,7 +9,7 @@ import { defaultCommitAttempts } from "./commit-retry.js";
 import { EngineError, classifyEngineError } from "./engine-errors.js";
 import { type NativeConnection, type NativeTable, native } from "./lance-native.js";
 import { toJsonSchema } from "./lance-schema-json.js";
-import { joinLocation, storageFor } from "../storage/storage-for.js";
+import { type StorageOptions, isUri, joinLocation, storageFor, storageOptionsFor } from "../storage/storage-for.js";
 
 export interface TableRef {
   version?: number | null | undefined;
@@ -27,7 +27,6 @@ export interface TableSnapshot {
   numDeletedRows: number;
 }
 
-export type StorageOptions = Record<string, string>;
 
 export interface EngineOptions {
   /** Attempts of a write whose commits keep conflicting, the first included (default 6). */
@@ -136,7 +135,7 @@ export class Engine {
     if (!connection) {
       // Consistency interval 0: clients of the namespace API write tables directly, so every
       // read must see their newest commit.
-      connection = native.Connection.new(dir, { readConsistencyInterval: 0 });
+      connection = native.Connection.new(dir, { readConsistencyInterval: 0, storageOptions: storageOptionsFor(dir) });
       connection.catch(() => this.connections.delete(dir));
       this.connections.set(dir, connection);
     }
@@ -144,9 +143,11 @@ export class Engine {
   }
 }
 
-/** A table location is `<dir>/<name>.lance`; the binding opens tables by directory and name. */
+/** A table location is `<dir>/<name>.lance` (a path or a URI); the binding opens tables by directory and name. */
 export function splitLocation(location: string): { dir: string; name: string } {
-  const base = path.basename(location);
-  if (!base.endsWith(".lance")) throw new EngineError("invalid-input", `table location must end in .lance: ${location}`);
-  return { dir: path.dirname(location), name: base.slice(0, -".lance".length) };
+  const trimmed = location.replace(/\/+$/, "");
+  const slash = trimmed.lastIndexOf(isUri(trimmed) ? "/" : path.sep);
+  const base = trimmed.slice(slash + 1);
+  if (slash < 0 || !base.endsWith(".lance")) throw new EngineError("invalid-input", `table location must end in .lance: ${location}`);
+  return { dir: isUri(trimmed) ? trimmed.slice(0, slash) : path.dirname(trimmed), name: base.slice(0, -".lance".length) };
 }
