@@ -3,6 +3,8 @@
  * over the defaults (127.0.0.1, port 2333, ./data).
  */
 import { parseArgs } from "node:util";
+import { defaultCommitAttempts } from "../engine/commit-retry.js";
+import { integerSetting } from "../jobs/job-settings.js";
 import type { AuthConfig } from "./auth-runtime.js";
 
 export interface ServeOptions {
@@ -77,15 +79,8 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     logLevel: values["log-level"] ?? env.QUIVER_LOG_LEVEL ?? "info",
     managedVersioning: values["managed-versioning"] ?? flag(env.QUIVER_MANAGED_VERSIONING),
     auth: parseAuthOptions(values, env),
-    commitAttempts: parseCommitAttempts(env.QUIVER_COMMIT_ATTEMPTS),
+    commitAttempts: integerSetting(env, "QUIVER_COMMIT_ATTEMPTS", 1, defaultCommitAttempts),
   };
-}
-
-function parseCommitAttempts(text: string | undefined): number | undefined {
-  if (text === undefined || text.trim() === "") return undefined;
-  const attempts = Number(text);
-  if (!Number.isInteger(attempts) || attempts < 1) throw new Error(`QUIVER_COMMIT_ATTEMPTS must be an integer of at least 1, got '${text}'`);
-  return attempts;
 }
 
 function parseAuthOptions(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): AuthConfig {

@@ -44,31 +44,33 @@ export type AutoRefreshSettings = Required<AutoRefreshConfig>;
 
 export type JobSystemSettings = Required<Omit<JobSystemConfig, "autoRefresh">> & { autoRefresh: AutoRefreshSettings };
 
-function nonNegative(text: string | undefined, fallback: number): number {
+/**
+ * An integer setting of at least `least` from the environment, or `fallback` when unset. A value
+ * that is set but not such an integer is refused by name, never silently replaced by the default.
+ */
+export function integerSetting(env: NodeJS.ProcessEnv, name: string, least: number, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text.trim() === "") return fallback;
   const value = Number(text);
-  return text !== undefined && text.trim() !== "" && Number.isInteger(value) && value >= 0 ? value : fallback;
-}
-
-function positive(text: string | undefined, fallback: number): number {
-  const value = Number(text);
-  return text !== undefined && Number.isInteger(value) && value > 0 ? value : fallback;
+  if (!Number.isInteger(value) || value < least) throw new Error(`${name} must be an integer of at least ${least}, got '${text}'`);
+  return value;
 }
 
 export function jobSettings(config: JobSystemConfig = {}, env: NodeJS.ProcessEnv = process.env): JobSystemSettings {
   const pools = config.pools ?? (env.QUIVER_WORKER_POOLS ? env.QUIVER_WORKER_POOLS.split(",").map((p) => p.trim()).filter(Boolean) : ["default"]);
   return {
     pools: pools.length > 0 ? pools : ["default"],
-    leaseMs: config.leaseMs ?? positive(env.QUIVER_JOB_LEASE_MS, 15_000),
-    pollMs: config.pollMs ?? positive(env.QUIVER_JOB_POLL_MS, 200),
-    maxConcurrentJobs: config.maxConcurrentJobs ?? positive(env.QUIVER_JOB_CONCURRENCY, 2),
+    leaseMs: config.leaseMs ?? integerSetting(env, "QUIVER_JOB_LEASE_MS", 1, 15_000),
+    pollMs: config.pollMs ?? integerSetting(env, "QUIVER_JOB_POLL_MS", 1, 200),
+    maxConcurrentJobs: config.maxConcurrentJobs ?? integerSetting(env, "QUIVER_JOB_CONCURRENCY", 1, 2),
     backoffBaseMs: config.backoffBaseMs ?? 1_000,
     backoffCapMs: config.backoffCapMs ?? 60_000,
     runWorker: config.runWorker ?? true,
     autoRefresh: {
-      rows: config.autoRefresh?.rows ?? nonNegative(env.QUIVER_AUTO_REFRESH_ROWS, 1_000),
-      versions: config.autoRefresh?.versions ?? nonNegative(env.QUIVER_AUTO_REFRESH_VERSIONS, 20),
-      cooldownMs: config.autoRefresh?.cooldownMs ?? nonNegative(env.QUIVER_AUTO_REFRESH_COOLDOWN_MS, 60_000),
-      intervalMs: config.autoRefresh?.intervalMs ?? nonNegative(env.QUIVER_AUTO_REFRESH_INTERVAL_MS, 5_000),
+      rows: config.autoRefresh?.rows ?? integerSetting(env, "QUIVER_AUTO_REFRESH_ROWS", 0, 1_000),
+      versions: config.autoRefresh?.versions ?? integerSetting(env, "QUIVER_AUTO_REFRESH_VERSIONS", 0, 20),
+      cooldownMs: config.autoRefresh?.cooldownMs ?? integerSetting(env, "QUIVER_AUTO_REFRESH_COOLDOWN_MS", 0, 60_000),
+      intervalMs: config.autoRefresh?.intervalMs ?? integerSetting(env, "QUIVER_AUTO_REFRESH_INTERVAL_MS", 0, 5_000),
     },
   };
 }

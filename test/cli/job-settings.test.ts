@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Field, Int32, Schema } from "apache-arrow-21";
 import { openLocalCatalog } from "../../src/catalog/local-catalog.js";
-import { type EnvChanges, type ServeProcess, spawnServe } from "../helpers/cli-process.js";
+import { type EnvChanges, type ServeProcess, cliEntry, runNode, spawnServe } from "../helpers/cli-process.js";
 import { expectError, expectJson, tempRoot } from "../helpers/test-server.js";
 import { schemaBase64, streamOf, waitForJob } from "../helpers/views.js";
 
@@ -123,4 +123,19 @@ test("QUIVER_JOB_LEASE_MS=1000: the running job of a killed server is resumed by
   const waited = Date.now() - killedAt;
   assert.equal(job.attempts, 2, `resumed by the second server: ${JSON.stringify(job)}`);
   assert.ok(waited < 8000, `resumed ${waited} ms after the kill`);
+});
+
+test("a job setting that is set but not a valid integer stops serve at start-up with exit code 1, naming it", { timeout: 60_000 }, async (t) => {
+  const root = tempRoot();
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const cases: [string, string, string][] = [
+    ["QUIVER_JOB_CONCURRENCY", "0", "at least 1"],
+    ["QUIVER_JOB_LEASE_MS", "soon", "at least 1"],
+    ["QUIVER_AUTO_REFRESH_ROWS", "-5", "at least 0"],
+  ];
+  for (const [name, value, bound] of cases) {
+    const { code, stderr } = await runNode(cliEntry, ["serve", "--port", "0", "--root", root], { [name]: value }, 20_000);
+    assert.equal(code, 1, `${name}=${value}: ${stderr}`);
+    assert.ok(stderr.includes(`${name} must be an integer of ${bound}, got '${value}'`), stderr);
+  }
 });
