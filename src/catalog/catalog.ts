@@ -5,26 +5,26 @@
  */
 import type * as M from "../model/index.js";
 import type { CatalogScope } from "./catalog-scope.js";
-import * as namespaces from "./namespaces.js";
-import * as tableCreate from "./table-create.js";
-import * as tableClone from "./table-clone.js";
-import * as tableDescribe from "./table-describe.js";
-import * as tableLifecycle from "./table-lifecycle.js";
-import * as tableListing from "./table-listing.js";
-import type { ArrowStreamBody } from "./table-create.js";
-import * as tableData from "./table-data.js";
-import * as tableIndexes from "./table-indexes.js";
-import * as tableQuery from "./table-query.js";
-import * as tableSchema from "./table-schema.js";
-import * as branches from "./branches.js";
-import * as tags from "./tags.js";
-import * as transactions from "./transactions.js";
-import * as versionBatches from "./version-batches.js";
-import * as versions from "./versions.js";
-import * as materializedViews from "./materialized-views.js";
-import * as jobs from "./jobs.js";
-import * as backfill from "./backfill.js";
-import * as indexJobs from "./index-jobs.js";
+import * as backfillColumns from "./jobs/backfill-columns.js";
+import * as jobOperations from "./jobs/job-operations.js";
+import * as tableListing from "./namespaces/list-tables.js";
+import * as namespaceLifecycle from "./namespaces/namespace-lifecycle.js";
+import * as tableReads from "./queries/table-reads.js";
+import * as rowWrites from "./rows/row-writes.js";
+import * as queueIndexJobs from "./schema-indexes/queue-index-jobs.js";
+import * as schemaChanges from "./schema-indexes/schema-changes.js";
+import * as tableIndexes from "./schema-indexes/table-indexes.js";
+import * as tableClone from "./tables/clone-table.js";
+import * as tableDescribe from "./tables/describe-table.js";
+import type { ArrowStreamBody } from "./tables/table-creation.js";
+import * as tableCreation from "./tables/table-creation.js";
+import * as tableLifecycle from "./tables/table-lifecycle.js";
+import * as branches from "./tags-branches/table-branches.js";
+import * as tags from "./tags-branches/table-tags.js";
+import * as tableVersions from "./versions/table-versions.js";
+import * as transactions from "./versions/transactions.js";
+import * as versionBatches from "./versions/version-batches.js";
+import * as materializedViews from "./views/materialized-views.js";
 
 type WithId<T> = T & { id: string[] };
 
@@ -37,19 +37,19 @@ export class Catalog {
 
   // Namespaces
   createNamespace(request: WithId<M.CreateNamespaceRequest>) {
-    return namespaces.createNamespace(this.scope, request);
+    return namespaceLifecycle.createNamespace(this.scope, request);
   }
   listNamespaces(request: WithId<M.ListNamespacesRequest>) {
-    return namespaces.listNamespaces(this.scope, request);
+    return namespaceLifecycle.listNamespaces(this.scope, request);
   }
   describeNamespace(request: WithId<M.DescribeNamespaceRequest>) {
-    return namespaces.describeNamespaceOp(this.scope, request);
+    return namespaceLifecycle.describeNamespaceOp(this.scope, request);
   }
   dropNamespace(request: WithId<M.DropNamespaceRequest>) {
-    return namespaces.dropNamespace(this.scope, request);
+    return namespaceLifecycle.dropNamespace(this.scope, request);
   }
   namespaceExists(request: WithId<M.NamespaceExistsRequest>) {
-    return namespaces.namespaceExistsOp(this.scope, request);
+    return namespaceLifecycle.namespaceExistsOp(this.scope, request);
   }
   listTables(request: WithId<M.ListTablesRequest>) {
     return tableListing.listTables(this.scope, request);
@@ -60,13 +60,13 @@ export class Catalog {
 
   // Table metadata
   declareTable(request: WithId<M.DeclareTableRequest>) {
-    return tableCreate.declareTable(this.scope, request);
+    return tableCreation.declareTable(this.scope, request);
   }
   createTable(request: WithId<M.CreateTableRequest>, body: ArrowStreamBody) {
-    return tableCreate.createTable(this.scope, request, body);
+    return tableCreation.createTable(this.scope, request, body);
   }
   registerTable(request: WithId<M.RegisterTableRequest>) {
-    return tableCreate.registerTable(this.scope, request);
+    return tableCreation.registerTable(this.scope, request);
   }
   cloneTable(request: WithId<M.CloneTableRequest>) {
     return tableClone.cloneTable(this.scope, request);
@@ -92,48 +92,48 @@ export class Catalog {
 
   // Rows and queries
   insertIntoTable(request: WithId<M.InsertIntoTableRequest>, body: ArrowStreamBody) {
-    return tableData.insertIntoTable(this.scope, request, body);
+    return rowWrites.insertIntoTable(this.scope, request, body);
   }
   mergeInsertIntoTable(request: WithId<M.MergeInsertIntoTableRequest>, body: ArrowStreamBody) {
-    return tableData.mergeInsertIntoTable(this.scope, request, body);
+    return rowWrites.mergeInsertIntoTable(this.scope, request, body);
   }
   updateTable(request: WithId<M.UpdateTableRequest>) {
-    return tableData.updateTable(this.scope, request);
+    return rowWrites.updateTable(this.scope, request);
   }
   deleteFromTable(request: WithId<M.DeleteFromTableRequest>) {
-    return tableData.deleteFromTable(this.scope, request);
+    return rowWrites.deleteFromTable(this.scope, request);
   }
   queryTable(request: WithId<M.QueryTableRequest>) {
-    return tableQuery.queryTable(this.scope, request);
+    return tableReads.queryTable(this.scope, request);
   }
   countTableRows(request: WithId<M.CountTableRowsRequest>) {
-    return tableQuery.countTableRows(this.scope, request);
+    return tableReads.countTableRows(this.scope, request);
   }
   explainTableQueryPlan(request: WithId<M.ExplainTableQueryPlanRequest>) {
-    return tableQuery.explainTableQueryPlan(this.scope, request);
+    return tableReads.explainTableQueryPlan(this.scope, request);
   }
   analyzeTableQueryPlan(request: WithId<M.AnalyzeTableQueryPlanRequest>) {
-    return tableQuery.analyzeTableQueryPlan(this.scope, request);
+    return tableReads.analyzeTableQueryPlan(this.scope, request);
   }
   getTableStats(request: WithId<M.GetTableStatsRequest>) {
-    return tableQuery.getTableStats(this.scope, request);
+    return tableReads.getTableStats(this.scope, request);
   }
 
   // Schema evolution
   alterTableAddColumns(request: WithId<M.AlterTableAddColumnsRequest>) {
-    return tableSchema.alterTableAddColumns(this.scope, request);
+    return schemaChanges.alterTableAddColumns(this.scope, request);
   }
   alterTableAlterColumns(request: WithId<M.AlterTableAlterColumnsRequest>) {
-    return tableSchema.alterTableAlterColumns(this.scope, request);
+    return schemaChanges.alterTableAlterColumns(this.scope, request);
   }
   alterTableDropColumns(request: WithId<M.AlterTableDropColumnsRequest>) {
-    return tableSchema.alterTableDropColumns(this.scope, request);
+    return schemaChanges.alterTableDropColumns(this.scope, request);
   }
   updateFieldMetadata(request: WithId<M.UpdateFieldMetadataRequest>) {
-    return tableSchema.updateFieldMetadata(this.scope, request);
+    return schemaChanges.updateFieldMetadata(this.scope, request);
   }
   updateTableSchemaMetadata(request: WithId<M.UpdateTableSchemaMetadataRequest>) {
-    return tableSchema.updateTableSchemaMetadata(this.scope, request);
+    return schemaChanges.updateTableSchemaMetadata(this.scope, request);
   }
 
   // Indexes
@@ -162,16 +162,16 @@ export class Catalog {
 
   // Versions
   listTableVersions(request: WithId<M.ListTableVersionsRequest>) {
-    return versions.listTableVersions(this.scope, request);
+    return tableVersions.listTableVersions(this.scope, request);
   }
   createTableVersion(request: WithId<M.CreateTableVersionRequest>) {
-    return versions.createTableVersion(this.scope, request);
+    return tableVersions.createTableVersion(this.scope, request);
   }
   describeTableVersion(request: WithId<M.DescribeTableVersionRequest>) {
-    return versions.describeTableVersion(this.scope, request);
+    return tableVersions.describeTableVersion(this.scope, request);
   }
   batchDeleteTableVersions(request: WithId<M.BatchDeleteTableVersionsRequest>) {
-    return versions.batchDeleteTableVersions(this.scope, request);
+    return tableVersions.batchDeleteTableVersions(this.scope, request);
   }
   batchCreateTableVersions(request: M.BatchCreateTableVersionsRequest) {
     return versionBatches.batchCreateTableVersions(this.scope, request);
@@ -231,24 +231,24 @@ export class Catalog {
     return materializedViews.refreshMaterializedView(this.scope, request);
   }
   describeJob(request: M.DescribeJobRequest) {
-    return jobs.describeJob(this.scope, request);
+    return jobOperations.describeJob(this.scope, request);
   }
   listJobs(request: M.ListJobsRequest) {
-    return jobs.listJobs(this.scope, request);
+    return jobOperations.listJobs(this.scope, request);
   }
   cancelJob(request: M.CancelJobRequest) {
-    return jobs.cancelJob(this.scope, request);
+    return jobOperations.cancelJob(this.scope, request);
   }
   queryJobEvents(request: M.QueryJobEventsRequest) {
-    return jobs.queryJobEvents(this.scope, request);
+    return jobOperations.queryJobEvents(this.scope, request);
   }
   alterTableBackfillColumns(request: WithId<M.AlterTableBackfillColumnsRequest>) {
-    return backfill.alterTableBackfillColumns(this.scope, request);
+    return backfillColumns.alterTableBackfillColumns(this.scope, request);
   }
   createTableIndexJob(request: WithId<M.CreateTableIndexRequest>) {
-    return indexJobs.createTableIndexJob(this.scope, request);
+    return queueIndexJobs.createTableIndexJob(this.scope, request);
   }
   dropTableIndexJob(request: WithId<M.DropTableIndexRequest> & { index_name: string }) {
-    return indexJobs.dropTableIndexJob(this.scope, request);
+    return queueIndexJobs.dropTableIndexJob(this.scope, request);
   }
 }

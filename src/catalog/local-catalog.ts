@@ -5,7 +5,7 @@
  * tables.
  */
 import type { Catalog } from "./catalog.js";
-import { defaultDatabaseName, ensureDatabase } from "./databases.js";
+import { defaultDatabaseName, ensureDatabase } from "./database-registry.js";
 import { openLocalRoot } from "./local-root.js";
 
 export interface LocalCatalogOptions {

@@ -9,7 +9,7 @@ import { storageFor } from "../storage/storage-for.js";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
 import type { JobSettings } from "./catalog-scope.js";
-import { CatalogRegistry, defaultDatabaseName, ensureDatabase } from "./databases.js";
+import { CatalogRegistry, defaultDatabaseName, ensureDatabase } from "./database-registry.js";
 
 export const metadataFileName = "quiver.sqlite";
 

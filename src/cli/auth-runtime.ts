@@ -11,7 +11,7 @@ import { Authenticator } from "../auth/authenticator.js";
 import { ExternalIssuer, type ExternalIssuerConfig } from "../auth/external-issuer.js";
 import { loadSigningKey } from "../auth/signing-key.js";
 import { TokenService } from "../auth/tokens.js";
-import type { CatalogRegistry } from "../catalog/databases.js";
+import type { CatalogRegistry } from "../catalog/database-registry.js";
 import { AuthGate, type AuthMode } from "../server/auth/auth-gate.js";
 
 export interface AuthConfig {

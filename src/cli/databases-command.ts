@@ -1,7 +1,7 @@
 /**
  * @module `quiver databases create|list|drop`: database (tenant) administration on a root.
  */
-import { createDatabase, dropDatabase, listDatabases } from "../catalog/database-admin.js";
+import { createDatabase, dropDatabase, listDatabases } from "../catalog/databases/database-admin.js";
 import { parseAdminArgs, withStore } from "./admin-store.js";
 
 export const databasesUsage = `Usage: quiver databases <create|list|drop> [options]

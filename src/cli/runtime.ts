@@ -4,10 +4,10 @@
  * Quiver through here.
  */
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
-import type { CatalogRegistry } from "../catalog/databases.js";
+import type { CatalogRegistry } from "../catalog/database-registry.js";
 import { openLocalRoot } from "../catalog/local-root.js";
-import { defaultOrphanGraceMs, sweepOrphanedTableFolders } from "../catalog/orphaned-folders.js";
-import { settlePendingVersions } from "../catalog/version-commit.js";
+import { defaultOrphanGraceMs, sweepOrphanedTableFolders } from "../catalog/tables/orphaned-folders.js";
+import { settlePendingVersions } from "../catalog/versions/version-commit.js";
 import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
 import type { Store } from "../store/store.js";

@@ -1,13 +1,13 @@
 /**
  * @module The periodic auto-refresh check: every `intervalMs`, looks at each materialized view
  * with `auto_refresh` on (of every database) and lets the catalog queue a refresh when the
- * view's source moved beyond the deployment's thresholds (src/catalog/view-auto-refresh.ts).
+ * view's source moved beyond the deployment's thresholds (src/catalog/views/view-auto-refresh.ts).
  * Rounds never overlap, and a failure on one view never stops the others. What it queues is an
  * ordinary refresh job, so it survives restarts like any other; the check keeps no state that
  * correctness depends on (the drift memo only saves rescans of a source that did not move).
  */
-import type { CatalogRegistry } from "../catalog/databases.js";
-import { type AutoRefreshOutcome, type DriftMemo, autoRefreshMaterializedView } from "../catalog/view-auto-refresh.js";
+import type { CatalogRegistry } from "../catalog/database-registry.js";
+import { type AutoRefreshOutcome, type DriftMemo, autoRefreshMaterializedView } from "../catalog/views/view-auto-refresh.js";
 import type { Store } from "../store/store.js";
 import type { AutoRefreshSettings } from "./job-settings.js";
 import type { JobWorkerLog } from "./job-worker.js";

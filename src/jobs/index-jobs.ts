@@ -1,8 +1,8 @@
 /**
  * @module The `create_index` and `drop_index` jobs: run the index catalog operations the
- * synchronous routes run (src/catalog/table-indexes.ts) on the table the job targets, found by
- * its immutable id, so a rename between queueing and running does not lose it. A native build
- * cannot be interrupted: a cancel arriving meanwhile takes effect when it returns.
+ * synchronous routes run (src/catalog/schema-indexes/table-indexes.ts) on the table the job
+ * targets, found by its immutable id, so a rename between queueing and running does not lose it.
+ * A native build cannot be interrupted: a cancel arriving meanwhile takes effect when it returns.
  *
  * Idempotent across attempts: the first attempt records whether the index existed before; a
  * resumed attempt that finds an index it did not have before knows an earlier attempt built it
@@ -10,8 +10,8 @@
  * finds the index gone likewise counts as done.
  */
 import { namespaceIdOfKey } from "../catalog/identifiers.js";
-import type { CreateIndexJobParams, DropIndexJobParams } from "../catalog/index-jobs.js";
-import { dropTableIndex, createTableIndex, listTableIndices } from "../catalog/table-indexes.js";
+import type { CreateIndexJobParams, DropIndexJobParams } from "../catalog/schema-indexes/queue-index-jobs.js";
+import { dropTableIndex, createTableIndex, listTableIndices } from "../catalog/schema-indexes/table-indexes.js";
 import type { JobContext, JobHandler } from "./job-handler.js";
 import { PermanentJobError } from "./job-handler.js";
 

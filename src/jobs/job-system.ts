@@ -3,17 +3,17 @@
  * runs them, and the periodic auto-refresh check of materialized views. The runtime starts it
  * after the server is built and stops it before closing the store.
  */
-import type { CatalogRegistry } from "../catalog/databases.js";
-import { refreshViewJobKind } from "../catalog/materialized-views.js";
+import type { CatalogRegistry } from "../catalog/database-registry.js";
+import { refreshViewJobKind } from "../catalog/views/materialized-views.js";
 import type { Store } from "../store/store.js";
 import type { JobHandler } from "./job-handler.js";
 import type { JobSystemSettings } from "./job-settings.js";
 import { type JobWorkerLog, JobWorker } from "./job-worker.js";
 import { refreshViewHandler } from "./refresh-view-job.js";
-import { backfillColumnJobKind } from "../catalog/backfill.js";
+import { backfillColumnJobKind } from "../catalog/jobs/backfill-columns.js";
 import { backfillColumnHandler } from "./backfill-column-job.js";
 import { AutoRefresher } from "./auto-refresh.js";
-import { createIndexJobKind, dropIndexJobKind } from "../catalog/index-jobs.js";
+import { createIndexJobKind, dropIndexJobKind } from "../catalog/schema-indexes/queue-index-jobs.js";
 import { createIndexHandler, dropIndexHandler } from "./index-jobs.js";
 
 export const jobHandlers: ReadonlyMap<string, JobHandler> = new Map([

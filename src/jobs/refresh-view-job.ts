@@ -10,8 +10,8 @@
  * before the job. Why row ids work as change keys, and their limits: docs/materialized-views.md.
  */
 import { createHash } from "node:crypto";
-import type { RefreshJobParams } from "../catalog/materialized-views.js";
-import type { ViewDefinition } from "../catalog/view-definition.js";
+import type { RefreshJobParams } from "../catalog/views/materialized-views.js";
+import type { ViewDefinition } from "../catalog/views/view-definition.js";
 import { type RowBudget, type ViewQuerySpec, ViewIO, diffSortedIds } from "../engine/view-io.js";
 import type { MaterializedViewRow, JobRow } from "../store/job-schema.js";
 import type { TableRow } from "../store/schema.js";

@@ -1,7 +1,7 @@
 /**
  * @module Read models: query, count, explain/analyze, stats (spec/endpoints.md §3.9, §5.6–5.9).
  * `vector`, `columns` and `full_text_query` take both the spec's shapes and the LanceDB Cloud
- * client's (spec/clients.md §2.4); `catalog/query-spec.ts` normalizes them.
+ * client's (spec/clients.md §2.4); `catalog/queries/query-spec.ts` normalizes them.
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { delimiterField, Nullable, readAtFields, RequestModel, ResponseModel, Version } from "./common.js";

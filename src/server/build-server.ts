@@ -3,7 +3,7 @@
  */
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import type { CatalogRegistry } from "../catalog/databases.js";
+import type { CatalogRegistry } from "../catalog/database-registry.js";
 import { sharedSchemas, JsonArrowSchema } from "../model/schema-json.js";
 import { registerBodyParsers } from "./body-parsing.js";
 import { resolveCatalog } from "./database-resolution.js";

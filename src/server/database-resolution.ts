@@ -12,7 +12,7 @@
 import type { FastifyRequest } from "fastify";
 import { CatalogError } from "../catalog/catalog-error.js";
 import type { Catalog } from "../catalog/catalog.js";
-import { type CatalogRegistry, defaultDatabaseName } from "../catalog/databases.js";
+import { type CatalogRegistry, defaultDatabaseName } from "../catalog/database-registry.js";
 
 export const databaseHeaders = ["x-svc-database", "x-lancedb-database"] as const;
 export const databasePrefixHeaders = ["x-svc-database-prefix", "x-lancedb-database-prefix"] as const;

@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApiKey, createOAuthClient } from "../../src/auth/credentials.js";
 import { type JwtClaims, signAsymmetric } from "../../src/auth/jwt.js";
-import { ensureDatabase } from "../../src/catalog/databases.js";
+import { ensureDatabase } from "../../src/catalog/database-registry.js";
 import type { RuntimeConfig } from "../../src/cli/runtime.js";
 import { type TestServer, startTestServer } from "../helpers/test-server.js";
 

@@ -11,7 +11,7 @@ import { type Principal, anonymousPrincipal, homeDatabase, roleOn } from "../../
 import { roleAllows } from "../../auth/roles.js";
 import { CatalogError } from "../../catalog/catalog-error.js";
 import type { Catalog } from "../../catalog/catalog.js";
-import type { CatalogRegistry } from "../../catalog/databases.js";
+import type { CatalogRegistry } from "../../catalog/database-registry.js";
 import { isStream } from "../body-parsing.js";
 import { resolveCatalog } from "../database-resolution.js";
 import type { Access, ServedOperation } from "../../model/operations/operation-entry.js";

@@ -9,7 +9,7 @@ import * as credentials from "../../auth/credentials.js";
 import { roleOn } from "../../auth/principal.js";
 import { CatalogError } from "../../catalog/catalog-error.js";
 import type { DatabaseInfo } from "../../catalog/catalog-scope.js";
-import { createDatabase, dropDatabase, listDatabases } from "../../catalog/database-admin.js";
+import { createDatabase, dropDatabase, listDatabases } from "../../catalog/databases/database-admin.js";
 import * as M from "../../model/index.js";
 import { json } from "../../model/operations/operation-entry.js";
 import { principalOf } from "../auth/auth-gate.js";

@@ -1,0 +1,51 @@
+/**
+ * @module Database (tenant) administration: create, list, drop. Each database has its own
+ * storage root under `<dataRoot>/databases/<name>` and its own catalog.
+ */
+import { storageFor } from "../../storage/storage-for.js";
+import type { Store } from "../../store/store.js";
+import { CatalogError } from "../catalog-error.js";
+import type { DatabaseInfo } from "../catalog-scope.js";
+import { type CreateDatabaseOptions, ensureDatabase, toDatabaseInfo } from "../database-registry.js";
+import { validateName } from "../identifiers.js";
+
+/**
+ * Creates a database. Defaults: managed versioning off. Throws 13 for an invalid name, 2
+ * (NamespaceAlreadyExists: a database is the outermost namespace) when it exists.
+ */
+export async function createDatabase(store: Store, dataRoot: string, name: string, options: CreateDatabaseOptions = {}): Promise<DatabaseInfo> {
+  validateName(name, "database");
+  if (await store.rows.findDatabase(name)) throw CatalogError.of("NamespaceAlreadyExists", `database '${name}' already exists`);
+  return ensureDatabase(store, dataRoot, name, options);
+}
+
+/** Every database, ordered by name; `visible` filters what the caller may see. */
+export async function listDatabases(store: Store, visible: (name: string) => boolean = () => true): Promise<DatabaseInfo[]> {
+  return (await store.rows.listDatabases()).map(toDatabaseInfo).filter((db) => visible(db.name));
+}
+
+/**
+ * Drops a database with its namespaces, tables, API keys and OAuth clients (one commit), then
+ * deletes its storage root. Callers holding a `CatalogRegistry` invalidate it afterwards. Without `cascade` a database holding tables or namespaces is
+ * refused with 3. Throws 1 when it does not exist. Tables registered from outside the
+ * storage root keep their files.
+ */
+export async function dropDatabase(store: Store, name: string, options: { cascade?: boolean } = {}): Promise<DatabaseInfo> {
+  const info = await store.transaction(async (tx) => {
+    const row = await tx.findDatabase(name);
+    if (!row) throw CatalogError.of("NamespaceNotFound", `database '${name}' does not exist`);
+    if (!options.cascade) {
+      const tables = await tx.listAllTables(name);
+      const namespaces = await tx.countChildNamespaces(name, "");
+      if (tables.length > 0 || namespaces > 0) {
+        throw CatalogError.of("NamespaceNotEmpty", `database '${name}' is not empty; drop it with cascade`);
+      }
+    }
+    // Child rows go through ON DELETE CASCADE in the same statement.
+    await tx.deleteDatabase(name);
+    return toDatabaseInfo(row);
+  });
+  // finalize: the rows are gone, so nothing can reach these files any more.
+  await storageFor(info.storageRoot).deletePrefix(info.storageRoot);
+  return info;
+}

@@ -1,0 +1,91 @@
+/**
+ * @module Reads (spec/endpoints.md §3.9, §5.6–5.9): QueryTable, CountTableRows,
+ * ExplainTableQueryPlan, AnalyzeTableQueryPlan, GetTableStats.
+ */
+import { type QueryResult, analyzeQuery, countRows, explainQuery, runQuery, tableStatistics } from "../../engine/table-query.js";
+import type {
+  AnalyzeTableQueryPlanRequest,
+  CountTableRowsRequest,
+  ExplainTableQueryPlanRequest,
+  GetTableStatsRequest,
+  GetTableStatsResponse,
+  QueryTableRequest,
+} from "../../model/query.js";
+import type { CatalogScope } from "../catalog-scope.js";
+import { translating } from "../failures.js";
+import { describeTable } from "../identifiers.js";
+import { toQuerySpec } from "./query-spec.js";
+import { type WithId, loadTable, loadTableWithData } from "../table-lookup.js";
+import { refOf, refOverrides } from "../table-refs.js";
+
+/**
+ * QueryTable: a filtered scan, vector search (one or several query vectors), full-text search
+ * or both, on the latest version of main unless `version`/`branch` say otherwise. Without `k`
+ * a scan returns every row and a search the engine's top 10; `k` ≥ 2^53 means no limit. The
+ * result is one Arrow IPC file, produced batch by batch. Throws 1, 4, 11, 12, 13, 19, 22.
+ */
+export async function queryTable(scope: CatalogScope, request: WithId<QueryTableRequest>): Promise<QueryResult> {
+  const spec = toQuerySpec(request);
+  const subject = describeTable(request.id);
+  const ref = refOf(request);
+  return translating(subject, async () => {
+    const row = await loadTableWithData(scope, request.id);
+    return runQuery(scope.engine, row.location, ref, spec);
+  }, refOverrides(subject, ref));
+}
+
+/** CountTableRows: rows matching `predicate` (all when absent). Throws 1, 4, 11, 12, 13, 22. */
+export async function countTableRows(scope: CatalogScope, request: WithId<CountTableRowsRequest>): Promise<number> {
+  const subject = describeTable(request.id);
+  const ref = refOf(request);
+  return translating(subject, async () => {
+    const row = await loadTable(scope, request.id);
+    // A declared-only table has no rows yet.
+    if (!(await scope.engine.datasetExists(row.location))) return 0;
+    return countRows(scope.engine, row.location, ref, request.predicate || null);
+  }, refOverrides(subject, ref));
+}
+
+/** ExplainTableQueryPlan: the plan of `query`, more detailed with `verbose` (default false). Throws 1, 4, 11, 12, 13, 19. */
+export async function explainTableQueryPlan(scope: CatalogScope, request: WithId<ExplainTableQueryPlanRequest>): Promise<string> {
+  const query = request.query as QueryTableRequest;
+  const spec = toQuerySpec(query);
+  const subject = describeTable(request.id);
+  const ref = refOf({ version: query.version, branch: request.branch ?? query.branch });
+  return translating(subject, async () => {
+    const row = await loadTableWithData(scope, request.id);
+    return explainQuery(scope.engine, row.location, ref, spec, request.verbose ?? false);
+  }, refOverrides(subject, ref));
+}
+
+/** AnalyzeTableQueryPlan: runs the query and answers its plan with execution metrics. Throws 1, 4, 11, 12, 13, 19. */
+export async function analyzeTableQueryPlan(scope: CatalogScope, request: WithId<AnalyzeTableQueryPlanRequest>): Promise<string> {
+  const spec = toQuerySpec(request);
+  const subject = describeTable(request.id);
+  const ref = refOf(request);
+  return translating(subject, async () => {
+    const row = await loadTableWithData(scope, request.id);
+    return analyzeQuery(scope.engine, row.location, ref, spec);
+  }, refOverrides(subject, ref));
+}
+
+/** GetTableStats: size, rows, indices and fragment statistics of a branch (main by default). Throws 1, 4, 19, 22. */
+export async function getTableStats(scope: CatalogScope, request: WithId<GetTableStatsRequest>): Promise<GetTableStatsResponse> {
+  const subject = describeTable(request.id);
+  const ref = refOf({ branch: request.branch });
+  return translating(subject, async () => {
+    const row = await loadTableWithData(scope, request.id);
+    const stats = await tableStatistics(scope.engine, row.location, ref);
+    const l = stats.fragmentStats.lengths;
+    return {
+      total_bytes: stats.totalBytes,
+      num_rows: stats.numRows,
+      num_indices: stats.numIndices,
+      fragment_stats: {
+        num_fragments: stats.fragmentStats.numFragments,
+        num_small_fragments: stats.fragmentStats.numSmallFragments,
+        lengths: { min: l.min, max: l.max, mean: l.mean, p25: l.p25, p50: l.p50, p75: l.p75, p99: l.p99 },
+      },
+    };
+  }, refOverrides(subject, ref));
+}

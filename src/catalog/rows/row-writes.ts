@@ -1,0 +1,157 @@
+/**
+ * @module Row writes (spec/endpoints.md §5.2–5.5): InsertIntoTable, MergeInsertIntoTable,
+ * UpdateTable, DeleteFromTable. Each commits one Lance version and answers it.
+ */
+import { ipcStreamToFile } from "../../engine/arrow-ipc.js";
+import { deleteRows, insertRows, mergeInsertRows, updateRows } from "../../engine/table-writes.js";
+import type {
+  DeleteFromTableRequest,
+  DeleteFromTableResponse,
+  InsertIntoTableRequest,
+  InsertIntoTableResponse,
+  MergeInsertIntoTableRequest,
+  MergeInsertIntoTableResponse,
+  UpdateTableRequest,
+  UpdateTableResponse,
+} from "../../model/data.js";
+import { InsertModes, parseMode } from "../../model/modes.js";
+import { fromJsonColumn, toJsonColumn } from "../../store/rows/json-columns.js";
+import { invalidInput } from "../catalog-error.js";
+import type { CatalogScope } from "../catalog-scope.js";
+import { recordCommittedWrite } from "../versions/transactions.js";
+import { translating } from "../failures.js";
+import { describeTable } from "../identifiers.js";
+import { type WithId, loadTable, loadTableWithData } from "../table-lookup.js";
+import { refOf, refOverrides } from "../table-refs.js";
+import type { ArrowStreamBody } from "../tables/table-creation.js";
+
+/**
+ * InsertIntoTable: appends the rows of an Arrow IPC stream (LZ4 buffers accepted), or with
+ * mode Overwrite replaces every row. `mode` defaults to Append; `branch` to main. On a
+ * declared-only table the rows create the table at its location. Throws 1, 4, 13, 14, 20, 22.
+ */
+export async function insertIntoTable(scope: CatalogScope, request: WithId<InsertIntoTableRequest>, body: ArrowStreamBody): Promise<InsertIntoTableResponse> {
+  // validate
+  const mode = parseMode(request.mode, InsertModes);
+  if (mode === null) throw invalidInput(`mode must be one of ${InsertModes.join(", ")}; got ${JSON.stringify(request.mode)}`);
+  const subject = describeTable(request.id);
+  const ref = refOf({ branch: request.branch });
+  return translating(subject, async () => {
+    // load
+    const row = await loadTable(scope, request.id);
+    const upload = await ipcStreamToFile(body);
+    // write
+    const outcome = await insertRows(scope.engine, row.location, ref, upload, mode === "Overwrite" ? "overwrite" : "append");
+    const transaction = await recordCommittedWrite(scope, "InsertIntoTable", request.id, outcome.version, request.branch);
+    return { version: outcome.version, num_inserted_rows: outcome.numInsertedRows, ...transaction };
+  }, refOverrides(subject, ref));
+}
+
+/** Parses durations such as "30s", "5m", "250ms", "1h"; a bare number is seconds. */
+export function parseDurationMs(text: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(text);
+  if (!match) throw invalidInput(`timeout must be a duration such as 30s or 5m; got ${JSON.stringify(text)}`);
+  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? "s").toLowerCase() as "ms" | "s" | "m" | "h"];
+  return Math.round(Number(match[1]) * factor);
+}
+
+/**
+ * MergeInsertIntoTable: matches uploaded rows to existing ones on `on` (one or more field
+ * paths), then updates matches (all columns, optionally only where
+ * `when_matched_update_all_filt` holds), inserts non-matches and deletes unmatched target rows
+ * as the flags ask (all default false). A declared-only table is created from the rows.
+ * Throws 1, 4, 12, 13, 14, 19, 20, 22.
+ */
+export async function mergeInsertIntoTable(
+  scope: CatalogScope,
+  request: WithId<MergeInsertIntoTableRequest>,
+  body: ArrowStreamBody,
+): Promise<MergeInsertIntoTableResponse> {
+  // validate
+  const on = request.on === undefined ? [] : Array.isArray(request.on) ? request.on : [request.on];
+  if (on.length === 0) throw invalidInput("merge_insert needs at least one `on` column");
+  const timeoutMs = request.timeout ? parseDurationMs(request.timeout) : undefined;
+  const subject = describeTable(request.id);
+  const ref = refOf({ branch: request.branch });
+  return translating(subject, async () => {
+    // load
+    const row = await loadTable(scope, request.id);
+    const upload = await ipcStreamToFile(body);
+    // write
+    const outcome = await mergeInsertRows(scope.engine, row.location, ref, upload, {
+      on,
+      whenMatchedUpdateAll: request.when_matched_update_all ?? false,
+      whenMatchedUpdateAllFilter: request.when_matched_update_all_filt || undefined,
+      whenNotMatchedInsertAll: request.when_not_matched_insert_all ?? false,
+      whenNotMatchedBySourceDelete: request.when_not_matched_by_source_delete ?? false,
+      whenNotMatchedBySourceDeleteFilter: request.when_not_matched_by_source_delete_filt || undefined,
+      timeoutMs,
+      useIndex: request.use_index,
+    });
+    return {
+      version: outcome.version,
+      num_inserted_rows: outcome.numInsertedRows,
+      num_updated_rows: outcome.numUpdatedRows,
+      num_deleted_rows: outcome.numDeletedRows,
+      num_attempts: outcome.numAttempts,
+      num_rows: outcome.numRows,
+      ...(await recordCommittedWrite(scope, "MergeInsertIntoTable", request.id, outcome.version, request.branch)),
+    };
+  }, refOverrides(subject, ref));
+}
+
+/**
+ * UpdateTable: sets each `[field_path, sql_expression]` of `updates` (nested struct fields
+ * included) on the rows matching `predicate` (all rows when absent). `properties` are merged
+ * into the table's stored properties. Answers `updated_rows` (also as `rows_updated`),
+ * `version` and the table's properties. Throws 1, 4, 12, 13, 14, 19, 22.
+ */
+export async function updateTable(scope: CatalogScope, request: WithId<UpdateTableRequest>): Promise<UpdateTableResponse> {
+  // validate
+  if (request.updates.length === 0 && !request.properties) throw invalidInput("updates must name at least one column");
+  const subject = describeTable(request.id);
+  const ref = refOf({ branch: request.branch });
+  return translating(subject, async () => {
+    // load
+    const row = await loadTableWithData(scope, request.id);
+    // write: data first; the properties follow and are read back, so a failure to store them
+    // after the commit is reported in the answer instead of turning a committed write into 5xx.
+    const outcome =
+      request.updates.length > 0
+        ? await updateRows(scope.engine, row.location, ref, request.predicate, request.updates as [string, string][])
+        : { version: (await scope.engine.describeTable(row.location, ref)).version, rowsUpdated: 0 };
+    let properties = fromJsonColumn(row.properties);
+    if (request.properties) {
+      const added = request.properties;
+      try {
+        // Merge into the row as it is now, in one transaction: concurrent updates keep each other's keys.
+        properties = await scope.store.transaction(async (tx) => {
+          const current = await tx.findTableById(row.id);
+          const merged = { ...fromJsonColumn(current?.properties ?? row.properties), ...added };
+          await tx.updateTable(row.id, { properties: toJsonColumn(merged), updated_at: Date.now() });
+          return merged;
+        });
+      } catch {
+        properties = fromJsonColumn((await scope.store.rows.findTableById(row.id).catch(() => row))?.properties ?? row.properties);
+      }
+    }
+    const transaction = await recordCommittedWrite(scope, "UpdateTable", request.id, outcome.version, request.branch);
+    return { updated_rows: outcome.rowsUpdated, rows_updated: outcome.rowsUpdated, version: outcome.version, properties, ...transaction };
+  }, refOverrides(subject, ref));
+}
+
+/**
+ * DeleteFromTable: deletes the rows matching `predicate`; answers the version and, for the
+ * LanceDB Cloud client, `num_deleted_rows`. Throws 1, 4, 12, 13, 14, 19, 22.
+ */
+export async function deleteFromTable(scope: CatalogScope, request: WithId<DeleteFromTableRequest>): Promise<DeleteFromTableResponse> {
+  if (request.predicate.trim() === "") throw invalidInput("predicate must not be empty; use `true` to delete every row");
+  const subject = describeTable(request.id);
+  const ref = refOf({ branch: request.branch });
+  return translating(subject, async () => {
+    const row = await loadTableWithData(scope, request.id);
+    const outcome = await deleteRows(scope.engine, row.location, ref, request.predicate);
+    const transaction = await recordCommittedWrite(scope, "DeleteFromTable", request.id, outcome.version, request.branch);
+    return { version: outcome.version, num_deleted_rows: outcome.numDeletedRows, ...transaction };
+  }, refOverrides(subject, ref));
+}

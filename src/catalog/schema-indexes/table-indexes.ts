@@ -1,0 +1,185 @@
+/**
+ * @module Index operations (spec/endpoints.md §7): CreateTableIndex, CreateTableScalarIndex,
+ * ListTableIndices, DescribeTableIndexStats, DropTableIndex; and the LanceDB clients' cache
+ * prewarming (PrewarmTableIndex, PrewarmTablePageCache). Builds finish before answering.
+ */
+import { type IndexSpec, createIndex, dropIndex, indexStatistics, indexTypes, listIndices, prewarmIndex, specIndexType } from "../../engine/indexes.js";
+import type {
+  CreateTableIndexRequest,
+  CreateTableIndexResponse,
+  DescribeTableIndexStatsRequest,
+  DescribeTableIndexStatsResponse,
+  DropTableIndexRequest,
+  DropTableIndexResponse,
+  IndexContent,
+  ListTableIndicesRequest,
+  ListTableIndicesResponse,
+  PrewarmTableIndexRequest,
+  PrewarmTableIndexResponse,
+  PrewarmTablePageCacheRequest,
+  PrewarmTablePageCacheResponse,
+} from "../../model/indexes.js";
+import { CatalogError, invalidInput } from "../catalog-error.js";
+import type { CatalogScope } from "../catalog-scope.js";
+import { translating } from "../failures.js";
+import { recordCommittedWrite } from "../versions/transactions.js";
+import { describeTable } from "../identifiers.js";
+import { type WithId, loadTableWithData } from "../table-lookup.js";
+import { refOf, refOverrides } from "../table-refs.js";
+
+/**
+ * The engine's build parameters of a request; an unknown `index_type` is InvalidInput (13).
+ * `replace` defaults to true, as the LanceDB clients document it (the Cloud client never sends
+ * it); only an explicit false protects an existing index.
+ */
+export function indexSpecOf(request: CreateTableIndexRequest): IndexSpec {
+  const indexType = (request.index_type ?? "AUTO").trim().replace(/^"+|"+$/g, "").toUpperCase();
+  if (!(indexTypes as readonly string[]).includes(indexType)) {
+    throw invalidInput(`index_type ${JSON.stringify(request.index_type)} is not one of ${indexTypes.join(", ")}`);
+  }
+  const v = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
+  return {
+    column: request.column,
+    indexType,
+    name: v(request.name),
+    replace: request.replace ?? true,
+    distanceType: v(request.distance_type ?? request.metric_type),
+    numPartitions: v(request.num_partitions),
+    numSubVectors: v(request.num_sub_vectors),
+    numBits: v(request.num_bits),
+    sampleRate: v(request.sample_rate),
+    maxIterations: v(request.max_iterations),
+    m: v(request.m),
+    efConstruction: v(request.ef_construction),
+    withPosition: v(request.with_position),
+    baseTokenizer: v(request.base_tokenizer),
+    language: v(request.language),
+    maxTokenLength: v(request.max_token_length),
+    lowerCase: v(request.lower_case),
+    stem: v(request.stem),
+    removeStopWords: v(request.remove_stop_words),
+    asciiFolding: v(request.ascii_folding),
+  };
+}
+
+/**
+ * CreateTableIndex: builds a vector (IVF_FLAT, IVF_PQ, IVF_RQ, IVF_HNSW_SQ, IVF_HNSW_PQ), scalar
+ * (BTREE, BITMAP, LABEL_LIST) or full-text (FTS) index on `column`; without `index_type` the
+ * engine picks by column type. `name` defaults to `<column>_idx`; an index of that name is
+ * rebuilt, unless `replace` is false (then 7). Answers the commit's `transaction_id`.
+ * Throws 1, 4, 7, 12, 13, 14, 19.
+ */
+export async function createTableIndex(scope: CatalogScope, request: WithId<CreateTableIndexRequest>): Promise<CreateTableIndexResponse> {
+  const spec = indexSpecOf(request);
+  const subject = describeTable(request.id);
+  const ref = refOf({ branch: request.branch });
+  const version = await translating(subject, async () => {
+    const row = await loadTableWithData(scope, request.id);
+    return createIndex(scope.engine, row.location, ref, spec);
+  }, {
+    ...refOverrides(subject, ref),
+    "index-exists": CatalogError.of("TableIndexAlreadyExists", `${subject} already has an index named '${spec.name ?? `${spec.column}_idx`}'`),
+  });
+  return recordCommittedWrite(scope, "CreateTableIndex", request.id, version, request.branch);
+}
+
+/**
+ * ListTableIndices: every index of the version/branch asked for, ordered by name, paged by
+ * `limit` with the last name as `page_token`. Throws 1, 4, 11, 19, 22.
+ */
+export async function listTableIndices(scope: CatalogScope, request: WithId<ListTableIndicesRequest>): Promise<ListTableIndicesResponse> {
+  const subject = describeTable(request.id);
+  const ref = refOf(request);
+  return translating(subject, async () => {
+    const row = await loadTableWithData(scope, request.id);
+    const all = (await listIndices(scope.engine, row.location, ref)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const after = request.page_token || undefined;
+    const remaining = after === undefined ? all : all.filter((index) => index.name > after);
+    const limit = request.limit ?? undefined;
+    const page = limit === undefined || limit === 0 ? remaining : remaining.slice(0, limit);
+    const indexes: IndexContent[] = page.map((index) => {
+      const content: IndexContent = {
+        index_name: index.name,
+        index_uuid: index.indexUuid ?? "",
+        columns: index.columns,
+        status: (index.numUnindexedRows ?? 0) > 0 ? "ready, with unindexed rows" : "ready",
+        index_type: specIndexType(index.indexType),
+      };
+      if (index.typeUrl) content.type_url = index.typeUrl;
+      if (index.numIndexedRows !== undefined) content.num_indexed_rows = index.numIndexedRows;
+      if (index.numUnindexedRows !== undefined) content.num_unindexed_rows = index.numUnindexedRows;
+      content.size_bytes = index.sizeBytes ?? null;
+      if (index.numSegments !== undefined) content.num_segments = index.numSegments;
+      content.created_at = index.createdAt ? new Date(index.createdAt).toISOString() : null;
+      if (index.indexVersion !== undefined) content.index_version = index.indexVersion;
+      content.index_details = index.indexDetails === undefined ? null : JSON.stringify(index.indexDetails);
+      return content;
+    });
+    const more = page.length < remaining.length;
+    return more ? { indexes, page_token: page[page.length - 1]?.name ?? null } : { indexes };
+  }, refOverrides(subject, ref));
+}
+
+/** DescribeTableIndexStats: rows indexed and not, type, metric and segments of one index. Throws 1, 4, 6, 11, 19, 22. */
+export async function describeTableIndexStats(
+  scope: CatalogScope,
+  request: WithId<DescribeTableIndexStatsRequest> & { index_name: string },
+): Promise<DescribeTableIndexStatsResponse> {
+  const subject = describeTable(request.id);
+  const ref = refOf(request);
+  return translating(subject, async () => {
+    const row = await loadTableWithData(scope, request.id);
+    const stats = await indexStatistics(scope.engine, row.location, ref, request.index_name);
+    return {
+      index_type: specIndexType(stats.indexType),
+      distance_type: stats.distanceType ?? null,
+      num_indexed_rows: stats.numIndexedRows,
+      num_unindexed_rows: stats.numUnindexedRows,
+      num_indices: stats.numIndices ?? null,
+    };
+  }, {
+    ...refOverrides(subject, ref),
+    "index-not-found": CatalogError.of("TableIndexNotFound", `${subject} has no index named '${request.index_name}'`),
+  });
+}
+
+/** DropTableIndex: removes one index (the data stays); answers the commit's `transaction_id`. Throws 1, 4, 6, 19, 22. */
+export async function dropTableIndex(scope: CatalogScope, request: WithId<DropTableIndexRequest> & { index_name: string }): Promise<DropTableIndexResponse> {
+  const subject = describeTable(request.id);
+  const ref = refOf({ branch: request.branch });
+  const version = await translating(subject, async () => {
+    const row = await loadTableWithData(scope, request.id);
+    return dropIndex(scope.engine, row.location, ref, request.index_name);
+  }, {
+    ...refOverrides(subject, ref),
+    "index-not-found": CatalogError.of("TableIndexNotFound", `${subject} has no index named '${request.index_name}'`),
+  });
+  return recordCommittedWrite(scope, "DropTableIndex", request.id, version, request.branch);
+}
+
+/**
+ * PrewarmTableIndex: loads index `index_name` into the engine's index cache, so the next
+ * searches of the table through this server skip reading it. Throws 1, 4, 6, 19, 22.
+ */
+export async function prewarmTableIndex(scope: CatalogScope, request: WithId<PrewarmTableIndexRequest> & { index_name: string }): Promise<PrewarmTableIndexResponse> {
+  const subject = describeTable(request.id);
+  const ref = refOf({ branch: request.branch });
+  await translating(subject, async () => {
+    const row = await loadTableWithData(scope, request.id);
+    await prewarmIndex(scope.engine, row.location, ref, request.index_name);
+  }, {
+    ...refOverrides(subject, ref),
+    "index-not-found": CatalogError.of("TableIndexNotFound", `${subject} has no index named '${request.index_name}'`),
+  });
+  return {};
+}
+
+/**
+ * PrewarmTablePageCache: the Lance binding prewarms data pages only for tables it reaches over
+ * HTTP, not for the local tables this server opens, so this answers Unsupported (0) once the
+ * table is found. Throws 0, 1, 4, 19.
+ */
+export async function prewarmTablePageCache(scope: CatalogScope, request: WithId<PrewarmTablePageCacheRequest>): Promise<PrewarmTablePageCacheResponse> {
+  await translating(describeTable(request.id), () => loadTableWithData(scope, request.id));
+  throw CatalogError.of("Unsupported", "prewarming the page cache is not supported: this server's Lance engine prewarms data pages only for remote tables; index prewarming (index/{name}/prewarm) is supported");
+}

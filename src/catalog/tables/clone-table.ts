@@ -1,0 +1,62 @@
+/**
+ * @module CloneTable (`POST /v1/table/{id}/clone`, spec/clients.md §2.3): a new table whose
+ * first version is a shallow clone of another table of the same database, at a version or tag.
+ */
+import type { CloneTableRequest, CloneTableResponse } from "../../model/clone.js";
+import { CatalogError, invalidInput } from "../catalog-error.js";
+import type { CatalogScope } from "../catalog-scope.js";
+import { translating } from "../failures.js";
+import { describeTable, namespaceIdOfKey, splitTableId } from "../identifiers.js";
+import { newTableLocation, resolveClientLocation } from "../table-locations.js";
+import { findTable, requireNoNamespaceNamed } from "../table-lookup.js";
+import { alreadyExists, creatingTable, insertTableRow } from "./table-creation.js";
+
+type WithId<T> = T & { id: string[] };
+
+/**
+ * Clones the table at `source_location` (a table of this database) under `id`, at
+ * `source_version` or `source_tag` (its latest version when neither). The clone gets its own
+ * location and history and shares the source's data files, so writes to either leave the other
+ * unchanged. Deep clones (`is_shallow: false`) are Unsupported (0): the engine binding makes
+ * only shallow ones. Throws 0, 1, 4 (no table at the source location), 5, 8, 11, 13, 19.
+ */
+export async function cloneTable(scope: CatalogScope, request: WithId<CloneTableRequest>): Promise<CloneTableResponse> {
+  // validate
+  const { id } = request;
+  const { namespace, name } = splitTableId(id);
+  if (request.is_shallow === false) {
+    throw CatalogError.of("Unsupported", "deep clone (is_shallow false) is not supported: this server's Lance engine makes only shallow clones, which read the source's data files in place");
+  }
+  if (request.source_version != null && request.source_tag != null) throw invalidInput("give source_version or source_tag, not both");
+  const sourceLocation = await resolveClientLocation(scope.database, request.source_location);
+  const subject = describeTable(id);
+  const database = scope.database.name;
+
+  return translating(subject, async () => {
+    // load
+    const source = await scope.store.rows.findTableByLocation(database, sourceLocation);
+    if (!source) throw CatalogError.of("TableNotFound", `no table of database '${database}' is at '${request.source_location}'`);
+    const sourceSubject = describeTable([...namespaceIdOfKey(source.namespace_path), source.name]);
+    if (!(await scope.engine.datasetExists(source.location))) throw CatalogError.of("InvalidTableState", `${sourceSubject} is declared but has no data yet`);
+    // decide
+    if (await findTable(scope.store.rows, database, id)) throw alreadyExists(id);
+    await requireNoNamespaceNamed(scope.store.rows, database, namespace, name);
+    // write: the clone first at a fresh location, then the row; a lost race removes the clone.
+    const placed = newTableLocation(scope.database);
+    const version = await translating(sourceSubject, () =>
+      scope.engine.shallowClone(placed.location, source.location, { version: request.source_version, tag: request.source_tag }),
+    ).catch(async (error: unknown) => {
+      await scope.engine.removeTableData(placed.location);
+      throw error;
+    });
+    try {
+      await creatingTable(scope, id, (tx) =>
+        insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties: {}, storageOptions: {} }),
+      );
+    } catch (error) {
+      await scope.engine.removeTableData(placed.location);
+      throw error;
+    }
+    return { location: placed.location, version };
+  });
+}

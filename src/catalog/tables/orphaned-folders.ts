@@ -1,0 +1,59 @@
+/**
+ * @module Reclaims table folders that no catalog row refers to. A create writes data before its
+ * row and a drop deletes its row before the data, so a crash between the two steps leaves a
+ * folder that nothing will ever read or delete. Only folders in Quiver's own layout
+ * (`<storage root>/tables/<uuid>.lance`) are considered, and a folder is kept when:
+ * - a table row's location is that folder or lies inside it (live, declared, registered tables);
+ * - it holds the properties a deregistered table keeps beside its files (kept by design);
+ * - anything in it changed within the grace period (a create still writing, perhaps in another
+ *   process sharing the root, whose row is yet to come).
+ */
+import type { Engine } from "../../engine/engine.js";
+import { hasKeptProperties } from "../../engine/kept-properties.js";
+import { joinLocation, normalizeLocation, storageFor } from "../../storage/storage-for.js";
+import type { Store } from "../../store/store.js";
+import { isPlacedTableName, placedTablesDir } from "../table-locations.js";
+
+/** Default grace period: far longer than any create takes between writing data and its row. */
+export const defaultOrphanGraceMs = 60 * 60 * 1000;
+
+export interface OrphanSweepOptions {
+  /** Folders changed more recently than this are kept. */
+  graceMs: number;
+  /** Called for a folder that could not be removed; the sweep goes on. */
+  onError?: (location: string, error: unknown) => void;
+}
+
+/** Removes every orphaned table folder of every database; answers the folders removed. */
+export async function sweepOrphanedTableFolders(store: Store, engine: Engine, options: OrphanSweepOptions): Promise<string[]> {
+  const removed: string[] = [];
+  const databases = await store.rows.listDatabases();
+  const referenced = new Set<string>();
+  for (const database of databases) {
+    for (const row of await store.rows.listAllTables(database.name)) referenced.add(normalizeLocation(row.location));
+  }
+  for (const database of databases) {
+    for (const location of await placedFolders(database.storage_root)) {
+      if (referenced.has(location) || (await hasKeptProperties(location))) continue;
+      try {
+        const changed = await storageFor(location).newestChange(location);
+        if (changed === undefined || Date.now() - changed < options.graceMs) continue;
+        // Read the rows again just before deleting: a create may have committed its row since.
+        const claimed = (await store.rows.findTableByLocation(database.name, location)) ?? (await store.rows.findTableBelowLocation(database.name, location));
+        if (claimed) continue;
+        await engine.removeTableData(location);
+        removed.push(location);
+      } catch (error) {
+        options.onError?.(location, error);
+      }
+    }
+  }
+  return removed;
+}
+
+/** The folders (not links) named like placed tables under the storage root. */
+async function placedFolders(storageRoot: string): Promise<string[]> {
+  const dir = normalizeLocation(placedTablesDir(storageRoot));
+  const entries = await storageFor(dir).list(dir);
+  return entries.filter((entry) => entry.kind === "prefix" && isPlacedTableName(entry.name)).map((entry) => joinLocation(dir, entry.name));
+}

@@ -1,0 +1,183 @@
+/**
+ * @module The operations that bring a table into a namespace: DeclareTable (name and location
+ * only), CreateTable (from an Arrow IPC stream) and RegisterTable (an existing Lance table).
+ */
+import { ipcStreamToFile } from "../../engine/arrow-ipc.js";
+import { forgetKeptProperties, readKeptProperties } from "../../engine/kept-properties.js";
+import { CreateModes, RegisterModes, parseMode } from "../../model/modes.js";
+import type {
+  CreateTableRequest,
+  CreateTableResponse,
+  DeclareTableRequest,
+  DeclareTableResponse,
+  RegisterTableRequest,
+  RegisterTableResponse,
+} from "../../model/table.js";
+import { fromJsonColumn, toJsonColumn } from "../../store/rows/json-columns.js";
+import type { StoreTx } from "../../store/store.js";
+import { UniqueViolation } from "../../store/store-errors.js";
+import { CatalogError, invalidInput } from "../catalog-error.js";
+import type { CatalogScope } from "../catalog-scope.js";
+import { translating } from "../failures.js";
+import { describeTable, namespaceKey, splitTableId } from "../identifiers.js";
+import { newTableLocation, resolveClientLocation } from "../table-locations.js";
+import { findTable, requireLocationFree, requireNoNamespaceNamed } from "../table-lookup.js";
+
+type WithId<T> = T & { id: string[] };
+
+/** Arrow IPC stream bytes, whole or as they arrive. */
+export type ArrowStreamBody = AsyncIterable<Uint8Array> | Uint8Array;
+
+export function alreadyExists(id: readonly string[]): CatalogError {
+  return CatalogError.of("TableAlreadyExists", `${describeTable(id)} already exists`);
+}
+
+/** Inserts a new table row; a concurrent insert of the same name is TableAlreadyExists (5). */
+export async function insertTableRow(
+  tx: StoreTx,
+  scope: CatalogScope,
+  id: readonly string[],
+  row: { id: string; location: string; managed: boolean; properties: Record<string, string>; storageOptions: Record<string, string> },
+): Promise<void> {
+  const { namespace, name } = splitTableId(id);
+  if (await findTable(tx, scope.database.name, id)) throw alreadyExists(id);
+  await requireNoNamespaceNamed(tx, scope.database.name, namespace, name);
+  const now = Date.now();
+  await tx.insertTable({
+    id: row.id,
+    database: scope.database.name,
+    namespace_path: namespaceKey(namespace),
+    name,
+    location: row.location,
+    managed_location: row.managed ? 1 : 0,
+    properties: toJsonColumn(row.properties),
+    storage_options: toJsonColumn(row.storageOptions),
+    created_at: now,
+    updated_at: now,
+  });
+}
+
+/** Runs a transaction whose unique-key clash means another writer created the table first. */
+export async function creatingTable<T>(scope: CatalogScope, id: readonly string[], fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+  try {
+    return await scope.store.transaction(fn);
+  } catch (error) {
+    if (error instanceof UniqueViolation) throw alreadyExists(id);
+    throw error;
+  }
+}
+
+/**
+ * DeclareTable: reserves the name and a location without writing storage. The caller writes
+ * the Lance table there itself. Throws 1, 5, 13 (location outside the storage root).
+ */
+export async function declareTable(scope: CatalogScope, request: WithId<DeclareTableRequest>): Promise<DeclareTableResponse> {
+  splitTableId(request.id);
+  return translating(describeTable(request.id), () => creatingTable(scope, request.id, (tx) => declareTableIn(tx, scope, request)));
+}
+
+/** DeclareTable's decision and write inside a caller's transaction (also used by batch commits). */
+export async function declareTableIn(tx: StoreTx, scope: CatalogScope, request: WithId<DeclareTableRequest>): Promise<DeclareTableResponse> {
+  const placed = newTableLocation(scope.database);
+  const location = request.location ? await resolveClientLocation(scope.database, request.location) : placed.location;
+  if (request.location) await requireLocationFree(tx, scope.database.name, scope.database.storageRoot, location);
+  const properties = request.properties ?? {};
+  await insertTableRow(tx, scope, request.id, { id: placed.id, location, managed: !request.location, properties, storageOptions: {} });
+  return { location, storage_options: {}, properties, managed_versioning: scope.database.managedVersioning };
+}
+
+/**
+ * CreateTable from an Arrow IPC stream (LZ4-compressed buffers accepted; a schema-only stream
+ * makes an empty table). Modes: Create (default; 5 if a table with data exists, while a
+ * declared-only table is filled), ExistOk (keep the existing table), Overwrite (replace its rows
+ * in a new version; history and tags stay). Throws 1, 5, 13, 20.
+ */
+export async function createTable(
+  scope: CatalogScope,
+  request: WithId<CreateTableRequest>,
+  body: ArrowStreamBody,
+): Promise<CreateTableResponse> {
+  // validate
+  const { id } = request;
+  const { namespace, name } = splitTableId(id);
+  const parsedMode = parseMode(request.mode, CreateModes);
+  if (parsedMode === null) throw invalidInput(`mode must be one of ${CreateModes.join(", ")}; got ${JSON.stringify(request.mode)}`);
+  const mode = parsedMode ?? "Create";
+  const subject = describeTable(id);
+  const database = scope.database.name;
+
+  return translating(subject, async () => {
+    const upload = await ipcStreamToFile(body);
+    // load
+    const existing = await findTable(scope.store.rows, database, id);
+    if (!existing) await requireNoNamespaceNamed(scope.store.rows, database, namespace, name);
+
+    // decide
+    if (existing) {
+      const hasData = await scope.engine.datasetExists(existing.location);
+      const properties = { ...fromJsonColumn(existing.properties), ...(request.properties ?? {}) };
+      if (hasData && mode === "Create") throw alreadyExists(id);
+      if (hasData && mode === "ExistOk") {
+        const version = (await scope.engine.describeTable(existing.location)).version;
+        return { location: existing.location, version, storage_options: fromJsonColumn(existing.storage_options), properties: fromJsonColumn(existing.properties) };
+      }
+      // write: fill the declared table, or overwrite in place (same location, new version)
+      const version = await scope.engine.createTable(existing.location, upload, hasData ? "overwrite" : "create", request.storage_options ?? undefined);
+      await scope.store.rows.updateTable(existing.id, { properties: toJsonColumn(properties), updated_at: Date.now() });
+      return { location: existing.location, version, storage_options: fromJsonColumn(existing.storage_options), properties };
+    }
+
+    // write: data first at a fresh location, then the row; a lost race removes the data again.
+    const placed = newTableLocation(scope.database);
+    const properties = request.properties ?? {};
+    const storageOptions = request.storage_options ?? {};
+    const version = await scope.engine.createTable(placed.location, upload, "create", storageOptions);
+    try {
+      await creatingTable(scope, id, (tx) =>
+        insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties, storageOptions }),
+      );
+    } catch (error) {
+      await scope.engine.removeTableData(placed.location);
+      throw error;
+    }
+    return { location: placed.location, version, storage_options: storageOptions, properties };
+  });
+}
+
+/**
+ * RegisterTable: adds an existing Lance table at `location` (inside the storage root) under
+ * `id`. Modes: Create (default; 5 if the name is taken), Overwrite (re-point the name). Without
+ * `properties`, the table gets those it kept when it was deregistered. Throws 1, 5, 13 (no Lance
+ * table there, or the location already belongs to another table).
+ */
+export async function registerTable(scope: CatalogScope, request: WithId<RegisterTableRequest>): Promise<RegisterTableResponse> {
+  // validate
+  const { id } = request;
+  splitTableId(id);
+  const parsedMode = parseMode(request.mode, RegisterModes);
+  if (parsedMode === null) throw invalidInput(`mode must be one of ${RegisterModes.join(", ")}; got ${JSON.stringify(request.mode)}`);
+  const mode = parsedMode ?? "Create";
+  const location = await resolveClientLocation(scope.database, request.location);
+  if (!(await scope.engine.datasetExists(location))) throw invalidInput(`no Lance table found at location '${request.location}'`);
+  const properties = request.properties ?? (await readKeptProperties(location)) ?? {};
+  const database = scope.database.name;
+
+  await translating(describeTable(id), () =>
+    creatingTable(scope, id, async (tx) => {
+      // load
+      const existing = await findTable(tx, database, id);
+      // decide
+      await requireLocationFree(tx, database, scope.database.storageRoot, location, existing?.id);
+      if (existing && mode !== "Overwrite") throw alreadyExists(id);
+      // write
+      if (existing) {
+        await tx.updateTable(existing.id, { location, managed_location: 0, properties: toJsonColumn(properties), updated_at: Date.now() });
+      } else {
+        await insertTableRow(tx, scope, id, { id: newTableLocation(scope.database).id, location, managed: false, properties, storageOptions: {} });
+      }
+    }),
+  );
+  // Registered again: what deregister kept has served its purpose (a leftover is harmless).
+  await forgetKeptProperties(location).catch(() => undefined);
+  return { location, properties };
+}

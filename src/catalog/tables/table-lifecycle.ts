@@ -1,0 +1,123 @@
+/**
+ * @module Operations on a table that exists: DeregisterTable, DropTable, RenameTable,
+ * RestoreTable (spec/endpoints.md §3.4–3.7).
+ */
+import type {
+  DeregisterTableRequest,
+  DeregisterTableResponse,
+  DropTableRequest,
+  DropTableResponse,
+  RenameTableRequest,
+  RenameTableResponse,
+  RestoreTableRequest,
+  RestoreTableResponse,
+} from "../../model/table.js";
+import { keepProperties } from "../../engine/kept-properties.js";
+import { fromJsonColumn } from "../../store/rows/json-columns.js";
+import type { TableRow } from "../../store/schema.js";
+import { UniqueViolation } from "../../store/store-errors.js";
+import { CatalogError } from "../catalog-error.js";
+import type { CatalogScope } from "../catalog-scope.js";
+import { discardTableData } from "../discard-table-data.js";
+import { requireNamespace } from "../namespace-lookup.js";
+import { requireNoNamespaceNamed, requireTable } from "../table-lookup.js";
+import { refOf, refOverrides, requireBranch } from "../table-refs.js";
+import { recordCommittedWrite } from "../versions/transactions.js";
+import { translating } from "../failures.js";
+import { describeNamespace, describeTable, namespaceIdOfKey, namespaceKey, validateName, validateNamespaceId } from "../identifiers.js";
+
+type WithId<T> = T & { id: string[] };
+
+/**
+ * DeregisterTable: forgets the table and keeps its files, so it can be registered again. Its
+ * properties are kept beside the files first, so that a register restores them. Throws 1, 4.
+ */
+export async function deregisterTable(scope: CatalogScope, request: WithId<DeregisterTableRequest>): Promise<DeregisterTableResponse> {
+  const current = await translating(describeTable(request.id), () => requireTable(scope.store.rows, scope.database.name, request.id));
+  const hasData = await scope.engine.datasetExists(current.location);
+  if (hasData) await keepProperties(current.location, fromJsonColumn(current.properties));
+  const row = await forgetTable(scope, request);
+  // The properties changed between the two reads: keep the newer ones (the answer carries them too).
+  if (hasData && row.location === current.location && row.properties !== current.properties) {
+    await keepProperties(row.location, fromJsonColumn(row.properties)).catch(() => undefined);
+  }
+  return answerOf(request, row);
+}
+
+/** Removes the table's row, leaving its files; returns the row. Throws 1, 4. */
+async function forgetTable(scope: CatalogScope, request: WithId<DeregisterTableRequest>): Promise<TableRow> {
+  return translating(describeTable(request.id), () =>
+    scope.store.transaction(async (tx) => {
+      const row = await requireTable(tx, scope.database.name, request.id);
+      await tx.deleteTable(row.id);
+      return row;
+    }),
+  );
+}
+
+function answerOf(request: WithId<DeregisterTableRequest>, row: TableRow): DeregisterTableResponse {
+  return { id: request.id, location: row.location, properties: fromJsonColumn(row.properties) };
+}
+
+/**
+ * DropTable: forgets the table and deletes its data. The row goes first, in its own commit; a
+ * failure to delete files afterwards leaves unreachable files, never a table without data.
+ * Throws 1, 4.
+ */
+export async function dropTable(scope: CatalogScope, request: WithId<DropTableRequest>): Promise<DropTableResponse> {
+  const row = await forgetTable(scope, request);
+  await discardTableData(scope, [row.location]);
+  return answerOf(request, row);
+}
+
+/**
+ * RenameTable: a new name and, with `new_namespace_id`, another namespace. Metadata only: the
+ * data stays where it is. Throws 1 (target namespace), 4, 5 (target name taken).
+ */
+export async function renameTable(scope: CatalogScope, request: WithId<RenameTableRequest>): Promise<RenameTableResponse> {
+  // validate
+  const newName = request.new_table_name;
+  validateName(newName, "table");
+  const targetNamespace = request.new_namespace_id ?? request.new_namespace ?? null;
+  if (targetNamespace) validateNamespaceId(targetNamespace);
+  const database = scope.database.name;
+  const subject = describeTable(request.id);
+
+  await translating(subject, async () => {
+    try {
+      await scope.store.transaction(async (tx) => {
+        // load
+        const row = await requireTable(tx, database, request.id);
+        const targetKey = targetNamespace ? namespaceKey(targetNamespace) : row.namespace_path;
+        const targetId = namespaceIdOfKey(targetKey);
+        if (targetNamespace) await requireNamespace(tx, database, targetNamespace);
+        // decide
+        const taken = await tx.findTableByName(database, targetKey, newName);
+        if (taken && taken.id !== row.id) {
+          throw CatalogError.of("TableAlreadyExists", `a table named '${newName}' already exists in ${describeNamespace(targetId)}`);
+        }
+        await requireNoNamespaceNamed(tx, database, targetId, newName);
+        // write
+        await tx.updateTable(row.id, { namespace_path: targetKey, name: newName, updated_at: Date.now() });
+      });
+    } catch (error) {
+      if (error instanceof UniqueViolation) throw CatalogError.of("TableAlreadyExists", `a table named '${newName}' already exists`);
+      throw error;
+    }
+  });
+  return {};
+}
+
+/**
+ * RestoreTable: commits a new version whose content is `version` (history is kept).
+ * Throws 1, 4, 11, 14.
+ */
+export async function restoreTable(scope: CatalogScope, request: WithId<RestoreTableRequest>): Promise<RestoreTableResponse> {
+  const subject = describeTable(request.id);
+  return translating(subject, async () => {
+    const row = await requireTable(scope.store.rows, scope.database.name, request.id);
+    if (request.branch) await requireBranch(row, request.branch);
+    const version = await scope.engine.restoreTable(row.location, request.version, request.branch);
+    return { version, ...(await recordCommittedWrite(scope, "RestoreTable", request.id, version, request.branch)) };
+  }, refOverrides(subject, refOf(request)));
+}

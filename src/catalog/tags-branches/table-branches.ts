@@ -1,0 +1,137 @@
+/**
+ * @module Branch operations (spec/endpoints.md §9, spec/concepts.md §7). Branches are Lance's
+ * own: each keeps its manifests under `tree/<name>/_versions/` and its ref in `_refs/branches/`.
+ */
+import { listManifestNames } from "../../engine/manifests.js";
+import { readBranch, readBranches, readTags } from "../../engine/refs.js";
+import { createBranch, deleteBranch } from "../../engine/refs-write.js";
+import type {
+  BranchContents,
+  CherryPickTableBranchRequest,
+  CherryPickTableBranchResponse,
+  DiffTableBranchRequest,
+  DiffTableBranchResponse,
+  CreateTableBranchRequest,
+  CreateTableBranchResponse,
+  DeleteTableBranchRequest,
+  DeleteTableBranchResponse,
+  ListTableBranchesRequest,
+  ListTableBranchesResponse,
+} from "../../model/branches.js";
+import { CatalogError, invalidInput } from "../catalog-error.js";
+import type { CatalogScope } from "../catalog-scope.js";
+import { translating } from "../failures.js";
+import { describeTable } from "../identifiers.js";
+import { requireTable } from "../table-lookup.js";
+import { branchKey, branchLabel, requireBranch, validateRefName } from "../table-refs.js";
+import { pageBounds } from "../pagination.js";
+import { recordTransaction } from "../versions/transactions.js";
+
+type WithId<T> = T & { id: string[] };
+
+/** ListTableBranches: branch name → contents (camelCase, `createAt` in seconds), paged. Throws 1, 4. */
+export async function listTableBranches(scope: CatalogScope, request: WithId<ListTableBranchesRequest>): Promise<ListTableBranchesResponse> {
+  const { after, limit } = pageBounds(request);
+  return translating(describeTable(request.id), async () => {
+    const table = await requireTable(scope.store.rows, scope.database.name, request.id);
+    const all = (await readBranches(table.location)).filter((branch) => after === undefined || branch.name > after);
+    const page = limit === undefined ? all : all.slice(0, limit);
+    const branches: Record<string, BranchContents> = {};
+    for (const branch of page) {
+      const contents: BranchContents = {
+        parentVersion: branch.parentVersion,
+        createAt: branch.createAt,
+        manifestSize: branch.manifestSize,
+        metadata: branch.metadata,
+      };
+      if (branch.parentBranch) contents.parentBranch = branch.parentBranch;
+      branches[branch.name] = contents;
+    }
+    return limit !== undefined && all.length > limit ? { branches, page_token: page[page.length - 1]?.name ?? null } : { branches };
+  });
+}
+
+/**
+ * CreateTableBranch: forks `name` from `from_branch` (default main) at `from_version` (default
+ * its latest). Throws 1, 4, 11 (no such version), 13 (bad name), 22 (source branch missing),
+ * 23 (name taken).
+ */
+export async function createTableBranch(scope: CatalogScope, request: WithId<CreateTableBranchRequest>): Promise<CreateTableBranchResponse> {
+  // validate
+  validateRefName(request.name, "branch");
+  if (branchKey(request.name) === "") throw invalidInput("'main' is the main branch and cannot be created");
+  const source = branchKey(request.from_branch);
+  const subject = describeTable(request.id);
+  return translating(subject, async () => {
+    // load
+    const table = await requireTable(scope.store.rows, scope.database.name, request.id);
+    // decide
+    if (await readBranch(table.location, request.name)) {
+      throw CatalogError.of("TableBranchAlreadyExists", `${subject} already has a branch '${request.name}'`);
+    }
+    await requireBranch(table, source);
+    const versions = (await listManifestNames(table.location, source)).map((name) => name.version);
+    if (versions.length === 0) throw CatalogError.of("TableVersionNotFound", `${subject} has no version to branch from yet`);
+    if (request.from_version != null && !versions.includes(request.from_version)) {
+      throw CatalogError.of("TableVersionNotFound", `${subject} has no version ${request.from_version} on branch ${branchLabel(source)}`);
+    }
+    // write
+    await createBranch(scope.engine, table.location, request.name, source || null, request.from_version ?? null);
+    const transactionId = await scope.store.transaction((tx) =>
+      recordTransaction(tx, scope.database.name, "CreateTableBranch", {
+        table: request.id.join("$"),
+        branch: request.name,
+        from_branch: source || "main",
+      }),
+    );
+    return { transaction_id: transactionId };
+  });
+}
+
+/**
+ * DeleteTableBranch: removes the branch, its manifests and its version records. A branch that
+ * tags still point into is refused with 19 (delete or move the tags first). Throws 1, 4, 19, 22.
+ */
+export async function deleteTableBranch(scope: CatalogScope, request: WithId<DeleteTableBranchRequest>): Promise<DeleteTableBranchResponse> {
+  const branch = branchKey(request.name);
+  if (branch === "") throw invalidInput("the main branch cannot be deleted");
+  const subject = describeTable(request.id);
+  return translating(subject, async () => {
+    const table = await requireTable(scope.store.rows, scope.database.name, request.id);
+    await requireBranch(table, branch);
+    const tags = (await readTags(table.location)).filter((tag) => tag.branch === branch).map((tag) => tag.name);
+    if (tags.length > 0) {
+      throw CatalogError.of("InvalidTableState", `branch '${branch}' of ${subject} is still tagged (${tags.join(", ")}); delete or move those tags first`);
+    }
+    await deleteBranch(scope.engine, table.location, branch);
+    const transactionId = await scope.store.transaction(async (tx) => {
+      const versions = (await tx.listTableVersions(table.id, branch)).map((row) => Number(row.version));
+      await tx.deleteTableVersions(table.id, branch, versions);
+      return recordTransaction(tx, scope.database.name, "DeleteTableBranch", { table: request.id.join("$"), branch });
+    });
+    return { transaction_id: transactionId };
+  });
+}
+
+/**
+ * Finds the table and `from_branch`, then refuses: Lance's branch diffs and cherry-picks are
+ * offered only by its managed (Enterprise) tables, not by the open-source engine this server runs.
+ */
+async function refuseBranchMerge(scope: CatalogScope, id: string[], fromBranch: string, what: string): Promise<never> {
+  const branch = branchKey(fromBranch);
+  await translating(describeTable(id), async () => {
+    const table = await requireTable(scope.store.rows, scope.database.name, id);
+    await requireBranch(table, branch);
+  });
+  throw CatalogError.of("Unsupported", `${what} is not supported: Lance offers it only on its managed (Enterprise) tables, not in the open-source engine this server runs`);
+}
+
+/** DiffTableBranch: Unsupported (0) once the table and branch are found. Throws 0, 1, 4, 22. */
+export async function diffTableBranch(scope: CatalogScope, request: WithId<DiffTableBranchRequest>): Promise<DiffTableBranchResponse> {
+  return refuseBranchMerge(scope, request.id, request.from_branch, "diffing branches");
+}
+
+/** CherryPickTableBranch: Unsupported (0) once the table and branch are found, dry runs too. Throws 0, 1, 4, 22. */
+export async function cherryPickTableBranch(scope: CatalogScope, request: WithId<CherryPickTableBranchRequest>): Promise<CherryPickTableBranchResponse> {
+  return refuseBranchMerge(scope, request.id, request.from_branch, "cherry-picking a branch");
+}

@@ -1,0 +1,133 @@
+/**
+ * @module Tag operations (spec/endpoints.md §8, spec/concepts.md §7). Tags are Lance's own refs:
+ * changes go through Lance, listings read its ref files (which keep the tag's branch).
+ */
+import { readTag, readTags } from "../../engine/refs.js";
+import { createTag, deleteTag, updateTag } from "../../engine/refs-write.js";
+import type {
+  CreateTableTagRequest,
+  CreateTableTagResponse,
+  DeleteTableTagRequest,
+  DeleteTableTagResponse,
+  GetTableTagVersionRequest,
+  GetTableTagVersionResponse,
+  ListTableTagsRequest,
+  ListTableTagsResponse,
+  TagContents,
+  UpdateTableTagRequest,
+  UpdateTableTagResponse,
+} from "../../model/tags.js";
+import type { TableRow } from "../../store/schema.js";
+import { CatalogError, invalidInput } from "../catalog-error.js";
+import type { CatalogScope } from "../catalog-scope.js";
+import { translating } from "../failures.js";
+import { describeTable } from "../identifiers.js";
+import { requireTable } from "../table-lookup.js";
+import { branchKey, branchLabel, requireBranch, validateRefName } from "../table-refs.js";
+import { pageBounds } from "../pagination.js";
+import { recordTransaction } from "../versions/transactions.js";
+
+type WithId<T> = T & { id: string[] };
+
+function tagNotFound(id: readonly string[], tag: string): CatalogError {
+  return CatalogError.of("TableTagNotFound", `${describeTable(id)} has no tag '${tag}'`);
+}
+
+/** A tag's version must be a non-negative integer (service description: Limits). Throws 13. */
+function validateTagVersion(version: number): void {
+  if (!Number.isInteger(version) || version < 0) throw invalidInput(`tag version must be an integer >= 0; got ${version}`);
+}
+
+async function record(scope: CatalogScope, operation: string, id: string[], properties: Record<string, string>): Promise<string> {
+  return scope.store.transaction((tx) => recordTransaction(tx, scope.database.name, operation, { table: id.join("$"), ...properties }));
+}
+
+/** ListTableTags: tag name → `{version, manifestSize, branch?}`, by name, paged. Throws 1, 4. */
+export async function listTableTags(scope: CatalogScope, request: WithId<ListTableTagsRequest>): Promise<ListTableTagsResponse> {
+  const { after, limit } = pageBounds(request);
+  return translating(describeTable(request.id), async () => {
+    const table = await requireTable(scope.store.rows, scope.database.name, request.id);
+    const all = (await readTags(table.location)).filter((tag) => after === undefined || tag.name > after);
+    const page = limit === undefined ? all : all.slice(0, limit);
+    const tags: Record<string, TagContents> = {};
+    for (const tag of page) {
+      const contents: TagContents = { version: tag.version, manifestSize: tag.manifestSize };
+      if (tag.branch) contents.branch = tag.branch;
+      tags[tag.name] = contents;
+    }
+    return limit !== undefined && all.length > limit ? { tags, page_token: page[page.length - 1]?.name ?? null } : { tags };
+  });
+}
+
+/** GetTableTagVersion: the tag's version and its branch's name, `main` for the main branch. Throws 1, 4, 8. */
+export async function getTableTagVersion(scope: CatalogScope, request: WithId<GetTableTagVersionRequest>): Promise<GetTableTagVersionResponse> {
+  validateRefName(request.tag, "tag");
+  return translating(describeTable(request.id), async () => {
+    const table = await requireTable(scope.store.rows, scope.database.name, request.id);
+    const tag = await readTag(table.location, request.tag);
+    if (!tag) throw tagNotFound(request.id, request.tag);
+    return { version: tag.version, branch: tag.branch || "main" };
+  });
+}
+
+/** Loads the table and checks that it has data and that the branch exists. */
+async function loadTagTarget(scope: CatalogScope, id: string[], branchName: string | null | undefined): Promise<{ table: TableRow; branch: string }> {
+  const table = await requireTable(scope.store.rows, scope.database.name, id);
+  const branch = branchKey(branchName);
+  await requireBranch(table, branch);
+  return { table, branch };
+}
+
+function versionNotFound(id: readonly string[], version: number, branch: string): CatalogError {
+  return CatalogError.of("TableVersionNotFound", `${describeTable(id)} has no version ${version} on branch ${branchLabel(branch)}`);
+}
+
+/**
+ * CreateTableTag: points a new tag at `version` of `branch` (default main). Throws 1, 4,
+ * 9 (the tag exists), 11 (no such version), 13 (version < 0), 22.
+ */
+export async function createTableTag(scope: CatalogScope, request: WithId<CreateTableTagRequest>): Promise<CreateTableTagResponse> {
+  // validate
+  validateRefName(request.tag, "tag");
+  validateTagVersion(request.version);
+  const subject = describeTable(request.id);
+  return translating(subject, async () => {
+    // load + decide
+    const { table, branch } = await loadTagTarget(scope, request.id, request.branch);
+    if (await readTag(table.location, request.tag)) throw CatalogError.of("TableTagAlreadyExists", `${subject} already has a tag '${request.tag}'`);
+    if (!(await scope.engine.datasetExists(table.location))) throw versionNotFound(request.id, request.version, branch);
+    // write
+    await createTag(scope.engine, table.location, request.tag, request.version, branch || null);
+    return { transaction_id: await record(scope, "CreateTableTag", request.id, { tag: request.tag, version: String(request.version) }) };
+  }, {
+    "version-not-found": versionNotFound(request.id, request.version, branchKey(request.branch)),
+    "dataset-not-found": versionNotFound(request.id, request.version, branchKey(request.branch)),
+    "tag-exists": CatalogError.of("TableTagAlreadyExists", `${subject} already has a tag '${request.tag}'`),
+  });
+}
+
+/** UpdateTableTag: re-points an existing tag. Throws 1, 4, 8, 11, 13, 22. */
+export async function updateTableTag(scope: CatalogScope, request: WithId<UpdateTableTagRequest>): Promise<UpdateTableTagResponse> {
+  validateRefName(request.tag, "tag");
+  validateTagVersion(request.version);
+  return translating(describeTable(request.id), async () => {
+    const { table, branch } = await loadTagTarget(scope, request.id, request.branch);
+    if (!(await readTag(table.location, request.tag))) throw tagNotFound(request.id, request.tag);
+    await updateTag(scope.engine, table.location, request.tag, request.version, branch || null);
+    return { transaction_id: await record(scope, "UpdateTableTag", request.id, { tag: request.tag, version: String(request.version) }) };
+  }, {
+    "version-not-found": versionNotFound(request.id, request.version, branchKey(request.branch)),
+    "tag-not-found": tagNotFound(request.id, request.tag),
+  });
+}
+
+/** DeleteTableTag: removes the tag; the version it pointed at stays. Throws 1, 4, 8. */
+export async function deleteTableTag(scope: CatalogScope, request: WithId<DeleteTableTagRequest>): Promise<DeleteTableTagResponse> {
+  validateRefName(request.tag, "tag");
+  return translating(describeTable(request.id), async () => {
+    const table = await requireTable(scope.store.rows, scope.database.name, request.id);
+    if (!(await readTag(table.location, request.tag))) throw tagNotFound(request.id, request.tag);
+    await deleteTag(scope.engine, table.location, request.tag);
+    return { transaction_id: await record(scope, "DeleteTableTag", request.id, { tag: request.tag }) };
+  }, { "tag-not-found": tagNotFound(request.id, request.tag) });
+}

@@ -1,0 +1,227 @@
+/**
+ * @module The managed commit, whole (spec/concepts.md §6.3), shared by CreateTableVersion,
+ * BatchCreateTableVersions and BatchCommitTables:
+ * - decide: inside one store transaction each entry's staged manifest is checked and its record
+ *   inserted with the staged path noted (the unique (table, branch, version) key is the
+ *   put-if-not-exists);
+ * - finalize: after the commit each staged manifest is put at its final name with a conditional
+ *   create, and its record marked done;
+ * - undo: when a manifest cannot be put in place, the whole transaction is taken back;
+ * - roll forward: a crash between decide and finalize leaves records that start-up, or the next
+ *   reader of the table, finalizes.
+ * Finalizing is idempotent, so the writer, a reader and start-up may all attempt it.
+ */
+import path from "node:path";
+import {
+  StagedManifestMissing,
+  hasLanceFooter,
+  isManifestFileName,
+  isStagedManifestName,
+  listManifestNames,
+  manifestPath,
+  putManifestIfAbsent,
+  raiseVersionHint,
+  removeFile,
+  statManifest,
+  versionsDirectory,
+} from "../../engine/manifests.js";
+import { readBranch } from "../../engine/refs.js";
+import type { CreateTableVersionRequest, TableVersion } from "../../model/versions.js";
+import type { ObjectInfo } from "../../storage/table-storage.js";
+import { toJsonColumn } from "../../store/rows/json-columns.js";
+import type { TableRow, TableVersionRow } from "../../store/schema.js";
+import type { Store, StoreTx } from "../../store/store.js";
+import { CatalogError, invalidInput } from "../catalog-error.js";
+import type { CatalogScope } from "../catalog-scope.js";
+import { describeTable } from "../identifiers.js";
+import { clientPath } from "../table-locations.js";
+import { requireTable } from "../table-lookup.js";
+import { branchKey, branchLabel, requireBranch, subjectOf } from "../table-refs.js";
+import { parseNamingScheme, toTableVersion } from "./version-records.js";
+
+export type VersionEntry = Omit<CreateTableVersionRequest, "id" | "identity" | "context"> & { id: string[] };
+
+/** A version record inserted by the current transaction, to be finalized after the commit. */
+export interface PlannedVersion {
+  id: string[];
+  record: TableVersionRow;
+  /** The table as the transaction saw it: finalizing still works if the batch deregisters it. */
+  table: TableRow;
+}
+
+// ---- decide -------------------------------------------------------------------------------
+
+/** Field checks that need no store: naming scheme and branch name. Throws 13. */
+export function validateVersionEntry(entry: VersionEntry): void {
+  parseNamingScheme(entry.naming_scheme);
+  branchKey(entry.branch);
+}
+
+/**
+ * Decides one entry inside `tx` and inserts its record. Throws 1, 4 (table), 22 (branch),
+ * 13 (staged manifest missing or outside the table), 14 (the version exists).
+ */
+export async function insertVersionEntry(tx: StoreTx, scope: CatalogScope, entry: VersionEntry, transactionId: string): Promise<PlannedVersion> {
+  const table = await requireTable(tx, scope.database.name, entry.id);
+  const branch = branchKey(entry.branch);
+  const scheme = parseNamingScheme(entry.naming_scheme);
+  const staged = await resolveStagedManifest(table, entry.manifest_path);
+  await requireBranchOrItsFirstCommit(tx, table, branch, staged);
+  const final = manifestPath(table.location, branch, entry.version, scheme);
+  const clash = () =>
+    CatalogError.of("ConcurrentModification", `${describeTable(entry.id)} already has version ${entry.version} on branch ${branchLabel(branch)}`);
+  if (await tx.findTableVersion(table.id, branch, entry.version)) throw clash();
+  // A manifest at the final name was committed outside the catalog (e.g. by the engine).
+  if (staged !== final && (await statManifest(final))) throw clash();
+  const record: TableVersionRow = {
+    table_id: table.id,
+    branch,
+    version: entry.version,
+    manifest_path: final,
+    staged_path: staged,
+    manifest_size: entry.manifest_size ?? null,
+    e_tag: entry.e_tag ?? null,
+    naming_scheme: scheme,
+    metadata: toJsonColumn(entry.metadata ?? {}),
+    timestamp_millis: Date.now(),
+    transaction_id: transactionId,
+  };
+  await tx.insertTableVersion(record);
+  return { id: entry.id, record, table };
+}
+
+/**
+ * Refuses a batch in which two entries name the same staged manifest: finalizing the first would
+ * move the file away from the second. Call it inside the batch's transaction. Throws 13.
+ */
+export function refuseSharedStagedManifests(planned: readonly PlannedVersion[]): void {
+  const seen = new Map<string, PlannedVersion>();
+  for (const item of planned) {
+    const staged = item.record.staged_path;
+    if (staged === null) continue;
+    const first = seen.get(staged);
+    if (first) {
+      throw invalidInput(`${describeTable(first.id)} version ${first.record.version} and ${describeTable(item.id)} version ${item.record.version} name the same staged manifest`);
+    }
+    seen.set(staged, item);
+  }
+}
+
+/**
+ * Resolves a client-named staged manifest (wire form, absolute, or `file://`) and requires it to
+ * be a manifest file in a `_versions` folder of the table, ending like a Lance manifest: a client
+ * may not have Quiver install, or delete, any other file.
+ */
+async function resolveStagedManifest(table: TableRow, manifestPathText: string): Promise<string> {
+  const candidate = clientPath(manifestPathText, "manifest_path");
+  const resolved = path.resolve("/", candidate);
+  const relative = path.relative(table.location, resolved);
+  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) {
+    throw invalidInput(`manifest_path '${manifestPathText}' is not inside the location of ${subjectOf(table)}`);
+  }
+  if (path.basename(path.dirname(resolved)) !== "_versions" || !isManifestFileName(path.basename(resolved))) {
+    throw invalidInput(`manifest_path '${manifestPathText}' does not name a manifest in a _versions folder of ${subjectOf(table)}`);
+  }
+  // One read answers both: a missing file has no footer either.
+  if (!(await hasLanceFooter(resolved))) {
+    const missing = (await statManifest(resolved)) === undefined;
+    // Committing anything else would leave a version Lance cannot open.
+    throw invalidInput(missing ? `staged manifest '${manifestPathText}' does not exist` : `staged manifest '${manifestPathText}' is not a Lance manifest`);
+  }
+  return resolved;
+}
+
+/**
+ * Lance creates a branch by committing the branch's first version (a shallow clone of the source)
+ * and only then writing the branch's ref, so with managed versioning that first commit reaches the
+ * catalog before the branch exists. A branch without a ref therefore accepts a commit while it has
+ * no manifest yet and the staged manifest lies in the branch's own manifest folder; any other
+ * commit to an unknown branch is refused with 22.
+ */
+async function requireBranchOrItsFirstCommit(tx: StoreTx, table: TableRow, branch: string, staged: string): Promise<void> {
+  if (branch === "" || (await readBranch(table.location, branch))) return;
+  const inBranchFolder = path.dirname(staged) === versionsDirectory(table.location, branch);
+  if (!inBranchFolder || (await listManifestNames(table.location, branch)).length > 0) return requireBranch(table, branch);
+  const records = await tx.listTableVersions(table.id, branch);
+  // A pending record is another writer's first commit still being put in place.
+  if (records.some((record) => record.staged_path !== null)) return requireBranch(table, branch);
+  // Finalized records whose ref and manifests are gone outlived a branch deleted in storage (Lance
+  // deletes branches itself); forgetting them lets the name be forked again.
+  if (records.length > 0) await tx.deleteTableVersions(table.id, branch, records.map((record) => Number(record.version)));
+}
+
+// ---- finalize and undo --------------------------------------------------------------------
+
+/**
+ * What finalizing one record came to: the final manifest as stored, or "conflict" (a different
+ * manifest already holds the final name: a commit made outside the catalog won), or "lost"
+ * (neither the staged nor the final manifest exists any more).
+ */
+export type FinalizeOutcome = ObjectInfo | "conflict" | "lost";
+
+/** Puts a committed version's staged manifest at its final name and marks the record done. */
+export async function finalizeVersion(rows: StoreTx, table: TableRow, record: TableVersionRow): Promise<FinalizeOutcome> {
+  if (record.staged_path !== null) {
+    try {
+      if ((await putManifestIfAbsent(record.staged_path, record.manifest_path)) === "conflict") return "conflict";
+    } catch (error) {
+      if (error instanceof StagedManifestMissing) return "lost";
+      throw error;
+    }
+  }
+  const final = await statManifest(record.manifest_path);
+  if (!final) return "lost";
+  if (record.staged_path === null) return final;
+  await rows.finalizeTableVersion(record.table_id, record.branch, record.version, { manifest_size: final.size, e_tag: final.eTag });
+  if (record.staged_path !== record.manifest_path && isStagedManifestName(record.staged_path)) await removeFile(record.staged_path);
+  await raiseVersionHint(table.location, record.branch, record.version);
+  return final;
+}
+
+/**
+ * Finalizes the versions of one committed transaction. If a manifest cannot be put in place (a
+ * commit outside the catalog took the name, or the staged file vanished), the whole transaction
+ * is undone — its records deleted, manifests it placed removed, its record marked Failed — and
+ * 14 is thrown, so a batch still ends all or nothing.
+ */
+export async function finalizeCommitted(scope: CatalogScope, planned: PlannedVersion[], transactionId: string): Promise<TableVersion[]> {
+  const versions: TableVersion[] = [];
+  for (const [index, item] of planned.entries()) {
+    const outcome = await finalizeVersion(scope.store.rows, item.table, item.record);
+    if (outcome === "conflict" || outcome === "lost") {
+      await undoCommitted(scope, planned, planned.slice(0, index), transactionId);
+      throw CatalogError.of(
+        "ConcurrentModification",
+        `${describeTable(item.id)} version ${item.record.version} was committed by another writer; nothing of this commit was applied`,
+      );
+    }
+    const file = { version: item.record.version, path: item.record.manifest_path, scheme: parseNamingScheme(item.record.naming_scheme), ...outcome };
+    versions.push(toTableVersion(file, { ...item.record, staged_path: null }));
+  }
+  return versions;
+}
+
+async function undoCommitted(scope: CatalogScope, planned: PlannedVersion[], placed: PlannedVersion[], transactionId: string): Promise<void> {
+  for (const item of placed) await removeFile(item.record.manifest_path);
+  await scope.store.transaction(async (tx) => {
+    for (const item of planned) await tx.deleteTableVersions(item.record.table_id, item.record.branch, [item.record.version]);
+    await tx.updateTransaction(transactionId, { status: "Failed", updated_at: Date.now() });
+  });
+}
+
+// ---- roll forward -------------------------------------------------------------------------
+
+/**
+ * Rolls forward every committed-but-unfinalized version of one table (or of all tables), so a
+ * reader never sees part of a batch. Returns what happened to each record.
+ */
+export async function settlePendingVersions(store: Store, tableId?: string): Promise<Map<TableVersionRow, FinalizeOutcome>> {
+  const outcomes = new Map<TableVersionRow, FinalizeOutcome>();
+  const pending = await store.rows.listPendingTableVersions(tableId);
+  for (const record of pending) {
+    const table = await store.rows.findTableById(record.table_id);
+    if (!table) continue;
+    outcomes.set(record, await finalizeVersion(store.rows, table, record));
+  }
+  return outcomes;
+}
