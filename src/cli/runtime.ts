@@ -4,7 +4,7 @@
  * Quiver through here.
  */
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
-import type { CatalogRegistry } from "../catalog/database-registry.js";
+import { type CatalogRegistry, defaultDatabaseName } from "../catalog/database-registry.js";
 import { openLocalRoot } from "../catalog/local-root.js";
 import { defaultOrphanGraceMs, sweepOrphanedTableFolders } from "../catalog/tables/orphaned-folders.js";
 import { settlePendingVersions } from "../catalog/versions/version-commit.js";
@@ -59,6 +59,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     onError: (location, error) => app.log.warn({ err: error, location }, "could not remove an orphaned table folder"),
   });
   for (const location of swept) app.log.info({ location }, "removed an orphaned table folder");
+  await warnOfUnappliedManagedVersioning(config, store, app);
   const jobs = startJobSystem(store, registry, jobConfig, { warn: (message, detail) => app.log.warn(detail ?? {}, message) });
   let closed = false;
   return {
@@ -75,6 +76,21 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
       await local.close();
     },
   };
+}
+
+/**
+ * `--managed-versioning` chooses the mode of the default database when it is created; an existing
+ * database keeps the mode it was created with, which the operator is told rather than left to guess.
+ */
+async function warnOfUnappliedManagedVersioning(config: RuntimeConfig, store: Store, app: FastifyInstance): Promise<void> {
+  if (!config.managedVersioning) return;
+  const database = await store.rows.findDatabase(defaultDatabaseName);
+  if (database && !database.managed_versioning) {
+    app.log.warn(
+      { database: defaultDatabaseName },
+      "managed versioning was asked for, but the default database was created without it and keeps its mode; create a database with managed_versioning to use it",
+    );
+  }
 }
 
 /** Opens a runtime and listens; resolves with the base URL. */

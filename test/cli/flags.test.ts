@@ -63,3 +63,15 @@ test("--managed-versioning and QUIVER_MANAGED_VERSIONING=1 each turn managed ver
   ]);
   assert.deepEqual({ flag, env, neither, envOff }, { flag: true, env: true, neither: false, envOff: false });
 });
+
+test("--managed-versioning on a root whose default database was created without it → the database keeps its mode and serve warns so", { timeout: 60_000 }, async (t) => {
+  const root = tempRoot();
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const first = await spawnServe(["--port", "0", "--root", root], { QUIVER_MANAGED_VERSIONING: undefined });
+  await first.stop();
+  const second = await spawnServe(["--port", "0", "--root", root, "--managed-versioning"], { QUIVER_MANAGED_VERSIONING: undefined });
+  t.after(() => second.stop("SIGKILL"));
+  const declared = await expectJson(await fetch(`${second.url}/v1/table/planned/declare`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
+  assert.equal(declared.managed_versioning, false);
+  assert.match(second.output(), /managed versioning was asked for, but the default database was created without it/);
+});
