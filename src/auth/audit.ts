@@ -3,10 +3,9 @@
  * outcome, request id, time, call context), listed newest first by admins.
  */
 import { randomUUID } from "node:crypto";
-import { invalidInput } from "../catalog/catalog-error.js";
-import { fromJsonColumn, toJsonColumn } from "../store/rows/json-columns.js";
-import type { AuditRow } from "../store/schema.js";
-import type { Store } from "../store/store.js";
+import type { AuditRecord } from "../model/admin.js";
+import { invalidInput } from "../model/catalog-error.js";
+import type { AuditCursor, AuthStore } from "./auth-store.js";
 
 export interface AuditEntry {
   database: string | null;
@@ -21,11 +20,8 @@ export interface AuditEntry {
   context: Record<string, string>;
 }
 
-/** An audit row as the admin API answers it: the context as a map, not JSON text. */
-export type AuditRecord = Omit<AuditRow, "context"> & { context: Record<string, string> };
-
-export async function recordAudit(store: Store, entry: AuditEntry, at = Date.now()): Promise<void> {
-  await store.rows.insertAuditRecord({
+export async function recordAudit(store: AuthStore, entry: AuditEntry, at = Date.now()): Promise<void> {
+  await store.insertAuditRecord({
     id: randomUUID(),
     at,
     database: entry.database,
@@ -36,12 +32,8 @@ export async function recordAudit(store: Store, entry: AuditEntry, at = Date.now
     status: entry.status,
     error_code: entry.errorCode,
     request_id: entry.requestId,
-    context: toJsonColumn(entry.context),
+    context: entry.context,
   });
-}
-
-function toRecord(row: AuditRow): AuditRecord {
-  return { ...row, at: Number(row.at), status: Number(row.status), context: fromJsonColumn(row.context) };
 }
 
 /**
@@ -49,20 +41,19 @@ function toRecord(row: AuditRow): AuditRecord {
  * 1000. The page token is opaque; a malformed one is 13.
  */
 export async function listAudit(
-  store: Store,
+  store: AuthStore,
   database: string | undefined,
   pageToken?: string | null,
   limit?: number | null,
 ): Promise<{ records: AuditRecord[]; page_token?: string }> {
   const size = Math.min(Math.max(limit ?? 100, 1), 1000);
-  let before: { at: number; id: string } | undefined;
+  let before: AuditCursor | undefined;
   if (pageToken) {
     const [at, id] = Buffer.from(pageToken, "base64url").toString("utf8").split("|");
     if (!at || !id || !Number.isSafeInteger(Number(at))) throw invalidInput("page_token is not valid");
     before = { at: Number(at), id };
   }
-  const rows = await store.rows.listAuditRecords(database, before, size);
-  const records = rows.map(toRecord);
+  const records = await store.listAuditRecords(database, before, size);
   const last = records[records.length - 1];
   if (records.length < size || !last) return { records };
   return { records, page_token: Buffer.from(`${last.at}|${last.id}`, "utf8").toString("base64url") };

@@ -4,8 +4,8 @@
  * Quiver's own or the configured external issuer's. Anything missing or invalid is 16; the
  * messages never repeat the credential.
  */
-import { CatalogError } from "../catalog/catalog-error.js";
-import type { Store } from "../store/store.js";
+import { CatalogError } from "../model/catalog-error.js";
+import type { AuthStore } from "./auth-store.js";
 import { verifyApiKey } from "./credentials.js";
 import type { ExternalIssuer } from "./external-issuer.js";
 import { JwtError, decodeJwt } from "./jwt.js";
@@ -24,16 +24,16 @@ function unauthenticated(message: string): CatalogError {
 
 export class Authenticator {
   constructor(
-    private readonly store: Store,
+    private readonly store: AuthStore,
     readonly tokens: TokenService,
     private readonly external?: ExternalIssuer,
   ) {}
 
   async authenticate(credentials: PresentedCredentials): Promise<Principal> {
     if (credentials.apiKey !== undefined) {
-      const row = await verifyApiKey(this.store, credentials.apiKey);
-      if (!row || !isRole(row.role)) throw unauthenticated("the API key is not valid");
-      return scopedPrincipal("api-key", `api-key:${row.key_id}`, row.database, row.role);
+      const key = await verifyApiKey(this.store, credentials.apiKey);
+      if (!key || !isRole(key.role)) throw unauthenticated("the API key is not valid");
+      return scopedPrincipal("api-key", `api-key:${key.id}`, key.database, key.role);
     }
     if (credentials.bearerToken !== undefined) return this.fromToken(credentials.bearerToken);
     throw unauthenticated("credentials are required: send an x-api-key header or an Authorization: Bearer token");

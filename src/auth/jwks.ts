@@ -4,7 +4,7 @@
  * of forged kids cannot turn Quiver into a request amplifier against the issuer.
  */
 import { createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
-import { CatalogError } from "../catalog/catalog-error.js";
+import { CatalogError } from "../model/catalog-error.js";
 import { JwtError } from "./jwt.js";
 
 interface CachedKey {

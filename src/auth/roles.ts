@@ -2,7 +2,7 @@
  * @module Roles per database (docs/auth.md). Each role includes the ones below it:
  * read < write < admin. An operation declares the least role that may call it.
  */
-import { invalidInput } from "../catalog/catalog-error.js";
+import { invalidInput } from "../model/catalog-error.js";
 
 export const roles = ["read", "write", "admin"] as const;
 export type Role = (typeof roles)[number];

@@ -4,8 +4,8 @@
  * changing its role takes effect before the token expires.
  */
 import { randomUUID } from "node:crypto";
-import { CatalogError } from "../catalog/catalog-error.js";
-import type { Store } from "../store/store.js";
+import { CatalogError } from "../model/catalog-error.js";
+import type { AuthStore } from "./auth-store.js";
 import { liveOAuthClient, verifyOAuthClient } from "./credentials.js";
 import { type DecodedJwt, JwtError, checkClaims, signHs256, verifyHs256Signature } from "./jwt.js";
 import { type Principal, scopedPrincipal } from "./principal.js";
@@ -22,7 +22,7 @@ export interface TokenResponse {
 
 export class TokenService {
   constructor(
-    private readonly store: Store,
+    private readonly store: AuthStore,
     private readonly signingKey: Buffer,
     /** Token lifetime; default one hour. */
     readonly ttlSeconds = 3600,
@@ -36,7 +36,7 @@ export class TokenService {
     const claims = {
       iss: quiverIssuer,
       aud: quiverIssuer,
-      sub: client.client_id,
+      sub: client.id,
       iat: now,
       exp: now + this.ttlSeconds,
       jti: randomUUID(),
@@ -57,6 +57,6 @@ export class TokenService {
     checkClaims(token.claims, { issuer: quiverIssuer, audience: quiverIssuer });
     const client = typeof token.claims.sub === "string" ? await liveOAuthClient(this.store, token.claims.sub) : undefined;
     if (!client || !isRole(client.role)) throw new JwtError("token's client is unknown or revoked");
-    return scopedPrincipal("oauth-client", `oauth-client:${client.client_id}`, client.database, client.role);
+    return scopedPrincipal("oauth-client", `oauth-client:${client.id}`, client.database, client.role);
   }
 }

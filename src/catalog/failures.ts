@@ -6,7 +6,7 @@ import { type EngineErrorKind, EngineError, classifyEngineError } from "../engin
 import { ErrorCode, type ErrorCodeValue } from "../model/error-codes.js";
 import { StoreUnavailable, UniqueViolation } from "../store/store-errors.js";
 import { ArrowDecodeError } from "../engine/arrow-ipc.js";
-import { CatalogError } from "./catalog-error.js";
+import { CatalogError } from "../model/catalog-error.js";
 
 const codeByKind: Record<EngineErrorKind, ErrorCodeValue> = {
   "dataset-not-found": ErrorCode.TableNotFound,

@@ -3,7 +3,7 @@
  * A list identifier is namespace parts followed by an object name; the store keys namespaces by
  * their parts joined with "/", which no valid name contains.
  */
-import { invalidInput } from "./catalog-error.js";
+import { invalidInput } from "../model/catalog-error.js";
 
 const namePattern = /^[A-Za-z0-9_.-]+$/;
 const maxNameLength = 256;

@@ -3,7 +3,7 @@
  * namespace name that must be free of tables (namespaces and tables share one name space).
  */
 import type { StoreTx } from "../store/store.js";
-import { CatalogError } from "./catalog-error.js";
+import { CatalogError } from "../model/catalog-error.js";
 import { describeNamespace, namespaceKey } from "./identifiers.js";
 
 export async function namespaceExists(tx: StoreTx, database: string, id: readonly string[]): Promise<boolean> {

@@ -4,7 +4,7 @@
  * Cloud client sends as `page_token`.
  */
 import { maxPageLimit } from "../model/common.js";
-import { invalidInput } from "./catalog-error.js";
+import { invalidInput } from "../model/catalog-error.js";
 
 export interface PageRequest {
   page_token?: string | null | undefined;

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isUri, storageFor } from "../storage/storage-for.js";
-import { invalidInput } from "./catalog-error.js";
+import { invalidInput } from "../model/catalog-error.js";
 import type { DatabaseInfo } from "./catalog-scope.js";
 
 export function newTableLocation(database: DatabaseInfo): { id: string; location: string } {

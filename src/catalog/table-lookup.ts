@@ -6,7 +6,7 @@
 import path from "node:path";
 import type { StoreTx } from "../store/store.js";
 import type { TableRow } from "../store/schema.js";
-import { CatalogError, invalidInput } from "./catalog-error.js";
+import { CatalogError, invalidInput } from "../model/catalog-error.js";
 import type { CatalogScope } from "./catalog-scope.js";
 import { describeNamespace, describeTable, namespaceKey, splitTableId } from "./identifiers.js";
 import { requireNamespace } from "./namespace-lookup.js";

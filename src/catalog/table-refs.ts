@@ -7,7 +7,7 @@ import type { EngineErrorKind } from "../engine/engine-errors.js";
 import type { TableRef } from "../engine/engine.js";
 import { readBranch } from "../engine/refs.js";
 import type { TableRow } from "../store/schema.js";
-import { CatalogError, invalidInput } from "./catalog-error.js";
+import { CatalogError, invalidInput } from "../model/catalog-error.js";
 import { describeTable } from "./identifiers.js";
 
 const refNamePattern = /^[A-Za-z0-9_.-]+$/;

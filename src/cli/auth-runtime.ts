@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
+import type { AuthStore } from "../auth/auth-store.js";
 import { Authenticator } from "../auth/authenticator.js";
 import { ExternalIssuer, type ExternalIssuerConfig } from "../auth/external-issuer.js";
 import { loadSigningKey } from "../auth/signing-key.js";
@@ -45,11 +46,11 @@ export function checkAuthExposure(host: string, auth: AuthConfig): void {
 /** Where releases before the key moved into the store kept it under the root. */
 const legacySigningKeyFile = path.join("auth", "token-signing.key");
 
-export async function buildAuthGate(root: string, registry: CatalogRegistry, auth: AuthConfig): Promise<AuthGate> {
-  const signingKey = await loadSigningKey(registry.store, legacySigningKey(root));
-  const tokens = new TokenService(registry.store, signingKey, auth.tokenTtlSeconds ?? 3600);
+export async function buildAuthGate(root: string, registry: CatalogRegistry, store: AuthStore, auth: AuthConfig): Promise<AuthGate> {
+  const signingKey = await loadSigningKey(store, legacySigningKey(root));
+  const tokens = new TokenService(store, signingKey, auth.tokenTtlSeconds ?? 3600);
   const external = auth.oidc ? new ExternalIssuer(auth.oidc) : undefined;
-  return new AuthGate(auth.mode, new Authenticator(registry.store, tokens, external), registry);
+  return new AuthGate(auth.mode, new Authenticator(store, tokens, external), registry);
 }
 
 /** The key an older release kept in a file under the root, if any, so its tokens stay valid. */

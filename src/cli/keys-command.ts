@@ -13,6 +13,7 @@ import {
   revokeOAuthClient,
 } from "../auth/credentials.js";
 import { parseAdminArgs, withStore } from "./admin-store.js";
+import { authStoreOf } from "./auth-store-adapter.js";
 
 const options = { database: { type: "string" }, role: { type: "string" }, description: { type: "string" }, "all-databases": { type: "boolean" } } as const;
 
@@ -48,7 +49,8 @@ export async function keysCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseAdminArgs(argv, options);
   const [action, id] = positionals;
   if (values.help || !action) return void console.log(keysUsage);
-  await withStore(values.root as string | undefined, async (store) => {
+  await withStore(values.root as string | undefined, async (opened) => {
+    const store = authStoreOf(opened);
     if (action === "create") {
       const created = await createApiKey(store, { database: scopeOf(values), role: values.role, description: values.description as string | undefined });
       console.error(`created API key ${created.id} (${created.role} on ${created.database ?? "every database"}); it is shown only now`);
@@ -69,7 +71,8 @@ export async function clientsCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseAdminArgs(argv, options);
   const [action, id] = positionals;
   if (values.help || !action) return void console.log(clientsUsage);
-  await withStore(values.root as string | undefined, async (store) => {
+  await withStore(values.root as string | undefined, async (opened) => {
+    const store = authStoreOf(opened);
     if (action === "create") {
       const created = await createOAuthClient(store, { database: scopeOf(values), role: values.role, description: values.description as string | undefined });
       console.error(`registered OAuth client (${created.role} on ${created.database ?? "every database"}); the secret is shown only now`);

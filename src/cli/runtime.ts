@@ -4,6 +4,7 @@
  * Quiver through here.
  */
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import type { AuthStore } from "../auth/auth-store.js";
 import { type CatalogRegistry, defaultDatabaseName } from "../catalog/database-registry.js";
 import { openLocalRoot } from "../catalog/local-root.js";
 import { defaultOrphanGraceMs, sweepOrphanedTableFolders } from "../catalog/tables/orphaned-folders.js";
@@ -12,6 +13,7 @@ import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
 import type { Store } from "../store/store.js";
 import { type AuthConfig, buildAuthGate, checkAuthExposure } from "./auth-runtime.js";
+import { authStoreOf } from "./auth-store-adapter.js";
 import { type JobSystem, startJobSystem } from "../jobs/job-system.js";
 import { type JobSystemConfig, jobSettings } from "../jobs/job-settings.js";
 
@@ -34,6 +36,8 @@ export interface RuntimeConfig {
 export interface Runtime {
   app: FastifyInstance;
   store: Store;
+  /** The store as auth sees it: credentials, signing key, audit log. */
+  authStore: AuthStore;
   engine: Engine;
   registry: CatalogRegistry;
   jobs: JobSystem;
@@ -51,8 +55,9 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   const { root, store, engine, registry } = local;
   // Versions committed before a crash but not yet finalized are rolled forward before serving.
   await settlePendingVersions(store);
-  const gate = await buildAuthGate(root, registry, config.auth ?? { mode: "none" });
-  const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, dataRoot: root } });
+  const authStore = authStoreOf(store);
+  const gate = await buildAuthGate(root, registry, authStore, config.auth ?? { mode: "none" });
+  const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, store: authStore, dataRoot: root } });
   // Folders left by a create or drop that crashed half-way are reclaimed before serving.
   const swept = await sweepOrphanedTableFolders(store, engine, {
     graceMs: config.orphanGraceMs ?? defaultOrphanGraceMs,
@@ -65,6 +70,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   return {
     app,
     store,
+    authStore,
     engine,
     registry,
     jobs,

@@ -3,7 +3,7 @@
  * catalog code the server runs. Answers are shaped as the server would send them (JSON answers
  * are copied through JSON), so both implementations resolve with equal values.
  */
-import { CatalogError } from "../catalog/catalog-error.js";
+import { CatalogError } from "../model/catalog-error.js";
 import type { LocalCatalog } from "../catalog/local-catalog.js";
 import { fromIpc } from "./arrow-io.js";
 import { NamespaceError } from "./namespace-error.js";

@@ -13,7 +13,7 @@
  */
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
-import { CatalogError } from "../catalog/catalog-error.js";
+import { CatalogError } from "../model/catalog-error.js";
 import type { CatalogRegistry } from "../catalog/database-registry.js";
 import { ErrorCode } from "../model/error-codes.js";
 import type { JobRow } from "../store/job-schema.js";

@@ -78,6 +78,7 @@ export const AuditRecord = Type.Object(
   },
   { $id: "AuditRecord" },
 );
+export type AuditRecord = Static<typeof AuditRecord>;
 export const AuditQuery = Type.Object({
   page_token: Type.Optional(Type.String()),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),

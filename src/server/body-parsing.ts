@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Readable } from "node:stream";
-import { invalidInput } from "../catalog/catalog-error.js";
+import { invalidInput } from "../model/catalog-error.js";
 
 /** Largest JSON body accepted; Arrow bodies are streamed and have no such limit. */
 export const jsonBodyLimit = 64 * 1024 * 1024;

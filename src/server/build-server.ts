@@ -3,6 +3,7 @@
  */
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { AuthStore } from "../auth/auth-store.js";
 import type { CatalogRegistry } from "../catalog/database-registry.js";
 import { sharedSchemas, JsonArrowSchema } from "../model/schema-json.js";
 import { registerBodyParsers } from "./body-parsing.js";
@@ -28,7 +29,7 @@ export interface BuildServerOptions {
   logger?: FastifyServerOptions["logger"];
   authorize?: ServerServices["authorize"];
   /** Authentication, roles, admin routes and audit; without it every caller may do anything. */
-  auth?: { gate: AuthGate; dataRoot: string };
+  auth?: { gate: AuthGate; store: AuthStore; dataRoot: string };
 }
 
 /**
@@ -67,13 +68,13 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
 
   if (options.auth) {
     options.auth.gate.install(app);
-    registerAuditHook(app, options.registry.store);
+    registerAuditHook(app, options.auth.store);
   }
 
   serviceRoutes(app, services);
   registerOperations(app, services);
   if (options.auth) {
-    adminRoutes(app, services, options.auth.dataRoot);
+    adminRoutes(app, services, options.auth.store, options.auth.dataRoot);
     oauthRoutes(app, services, options.auth.gate);
   }
   consoleRoutes(app);

@@ -10,7 +10,7 @@
  * header keep working after more databases are created.
  */
 import type { FastifyRequest } from "fastify";
-import { CatalogError } from "../catalog/catalog-error.js";
+import { CatalogError } from "../model/catalog-error.js";
 import type { Catalog } from "../catalog/catalog.js";
 import { type CatalogRegistry, defaultDatabaseName } from "../catalog/database-registry.js";
 

@@ -8,7 +8,7 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from "fastify";
-import { CatalogError } from "../catalog/catalog-error.js";
+import { CatalogError } from "../model/catalog-error.js";
 import { isCloudClientRequest } from "./cloud-client.js";
 import { ErrorCode, type ErrorCodeValue, errorStatus, permanentConflictCodes } from "../model/error-codes.js";
 import type { ErrorResponse } from "../model/common.js";

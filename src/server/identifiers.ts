@@ -2,7 +2,7 @@
  * @module Object identifiers on the wire (spec/endpoints.md §0.2–0.3): the path `id` split on
  * the `delimiter` query parameter, and the body `id` that must agree with it.
  */
-import { invalidInput } from "../catalog/catalog-error.js";
+import { invalidInput } from "../model/catalog-error.js";
 
 export const defaultDelimiter = "$";
 

@@ -2,7 +2,7 @@
  * @module Query parameters that carry JSON maps (CreateTable's `properties` and
  * `storage_options`, spec/endpoints.md §5.1).
  */
-import { invalidInput } from "../catalog/catalog-error.js";
+import { invalidInput } from "../model/catalog-error.js";
 
 export function jsonMapParam(value: unknown, name: string): Record<string, string> | undefined {
   if (value === undefined || value === "") return undefined;

@@ -21,11 +21,11 @@ export async function addDatabase(server: TestServer, name: string): Promise<voi
 
 /** A new API key of `database` (null: deployment-wide) with `role`. */
 export async function apiKey(server: TestServer, database: string | null, role: string): Promise<string> {
-  return (await createApiKey(server.runtime.store, { database, role })).api_key;
+  return (await createApiKey(server.runtime.authStore, { database, role })).api_key;
 }
 
 export async function oauthClient(server: TestServer, database: string | null, role: string): Promise<{ id: string; secret: string }> {
-  const created = await createOAuthClient(server.runtime.store, { database, role });
+  const created = await createOAuthClient(server.runtime.authStore, { database, role });
   return { id: created.client_id, secret: created.client_secret };
 }
 

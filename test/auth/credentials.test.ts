@@ -113,7 +113,7 @@ test("Expired tokens, Quiver's own and external → 401, code 16", async (t) => 
   t.after(() => server.close());
   const client = await oauthClient(server, "default", "admin");
   const past = Math.floor(Date.now() / 1000) - 3600;
-  const ownExpired = signHs256({ iss: "quiver", aud: "quiver", sub: client.id, iat: past - 60, exp: past }, await loadSigningKey(server.runtime.store));
+  const ownExpired = signHs256({ iss: "quiver", aud: "quiver", sub: client.id, iat: past - 60, exp: past }, await loadSigningKey(server.runtime.authStore));
   const body = await expectError(await server.get("/v1/tables", { authorization: `Bearer ${ownExpired}` }), 401, 16);
   assert.match(body.error, /expired/);
   assert.ok(!body.error.includes(ownExpired), "the token is never echoed");

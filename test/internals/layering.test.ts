@@ -1,5 +1,5 @@
-// Imports flow cli → server → catalog → {store, engine → storage}; model sits at the bottom, and
-// only the storage layer touches files at table locations.
+// Imports point down the layers of docs/architecture.md; model sits at the bottom, and only the
+// storage layer touches files at table locations.
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -7,41 +7,90 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const srcRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../src");
+const architectureDoc = readFileSync(path.resolve(srcRoot, "../docs/architecture.md"), "utf8");
 
-/** Which top-level folders each folder may import from. */
+/** Which other top-level folders each folder may import from; docs/architecture.md has the same table. */
 const allowed: Record<string, string[]> = {
-  model: [],
-  storage: [],
+  cli: ["server", "auth", "jobs", "catalog", "store", "engine", "model"],
+  server: ["auth", "catalog", "model"],
+  auth: ["model"],
+  jobs: ["catalog", "store", "engine", "model"],
+  client: ["catalog", "model"],
+  catalog: ["store", "engine", "storage", "model"],
   store: ["model"],
-  engine: ["model", "storage"],
-  catalog: ["model", "store", "engine", "storage"],
-  jobs: ["model", "store", "engine", "catalog"],
-  auth: ["model", "store", "catalog"],
-  server: ["model", "catalog", "auth", "jobs", "engine", "store"],
-  client: ["model", "catalog", "store", "engine"],
-  cli: ["model", "catalog", "store", "engine", "server", "auth", "jobs"],
-  ui: ["model"],
+  engine: ["storage", "model"],
+  storage: ["model"],
+  model: [],
+  ui: [],
   types: [],
 };
+
+/** Layers below the catalog throw their own narrow errors; only the catalog turns them into spec codes. */
+const narrowErrorLayers = ["store", "engine", "storage"];
+const specErrorModules = ["model/catalog-error.ts", "model/error-codes.ts"];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? sourceFiles(full) : full.endsWith(".ts") ? [full] : [];
+    return statSync(full).isDirectory() ? sourceFiles(full) : /\.(ts|js)$/.test(full) ? [full] : [];
+  });
+}
+
+/**
+ * Relative module paths a source imports: value and type-only imports and re-exports alike,
+ * side-effect imports, and `import("...")` in type positions.
+ */
+function importedPaths(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom\s+|^\s*import\s+|\bimport\s*\(\s*)(["'])(\.[^"']+)\1/gm)].map((match) => match[2] as string);
+}
+
+/** The imports of `file` (relative to src/, with `/`) that leave its layer for one it may not use. */
+function layerViolations(file: string, text: string): string[] {
+  const layer = file.split("/")[0] as string;
+  return importedPaths(text).flatMap((imported) => {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), imported));
+    const targetLayer = target.split("/")[0] as string;
+    const crossesUp = targetLayer !== layer && !(allowed[layer] ?? []).includes(targetLayer);
+    const specError = narrowErrorLayers.includes(layer) && specErrorModules.includes(target.replace(/\.js$/, ".ts"));
+    return crossesUp || specError ? [`${file} imports ${imported}`] : [];
   });
 }
 
 test("every import points down the layers", () => {
-  const violations: string[] = [];
-  for (const file of sourceFiles(srcRoot)) {
-    const layer = path.relative(srcRoot, file).split(path.sep)[0] as string;
-    const text = readFileSync(file, "utf8");
-    for (const match of text.matchAll(/from\s+"(\.[^"]+)"/g)) {
-      const target = path.relative(srcRoot, path.resolve(path.dirname(file), match[1] as string)).split(path.sep)[0] as string;
-      if (target !== layer && !(allowed[layer] ?? []).includes(target)) violations.push(`${path.relative(srcRoot, file)} imports ${match[1]}`);
-    }
-  }
+  const violations = sourceFiles(srcRoot).flatMap((file) => {
+    const relative = path.relative(srcRoot, file).split(path.sep).join("/");
+    return layerViolations(relative, readFileSync(file, "utf8"));
+  });
   assert.deepEqual(violations, []);
+});
+
+test("a type-only import crossing a layer fails like a value import", () => {
+  const upward = [
+    'import { Catalog } from "../catalog/catalog.js";',
+    'import type { Catalog } from "../catalog/catalog.js";',
+    'import { type Catalog } from "../catalog/catalog.js";',
+    'export type { Catalog } from "../catalog/catalog.js";',
+    'import {\n  type Catalog,\n} from "../catalog/catalog.js";',
+    'type Facade = import("../catalog/catalog.js").Catalog;',
+  ];
+  for (const line of upward) assert.deepEqual(layerViolations("auth/tokens.ts", line), ["auth/tokens.ts imports ../catalog/catalog.js"], line);
+  assert.deepEqual(layerViolations("store/rows/table-rows.ts", 'import type { CatalogError } from "../../model/catalog-error.js";'), [
+    "store/rows/table-rows.ts imports ../../model/catalog-error.js",
+  ]);
+  assert.deepEqual(layerViolations("server/route-kit.ts", 'import type { Catalog } from "../catalog/catalog.js";'), []);
+});
+
+test("docs/architecture.md lists exactly the allowed imports", () => {
+  const header = architectureDoc.indexOf("| Folder | May import |");
+  assert.ok(header >= 0, "the table of allowed imports is missing");
+  const rows = (architectureDoc.slice(header).split("\n\n")[0] as string).split("\n").slice(2);
+  const documented: Record<string, string[]> = {};
+  for (const row of rows) {
+    const [folder, imports] = row.split("|").slice(1, 3).map((cell) => [...cell.matchAll(/`(\w+)`/g)].map((m) => m[1] as string));
+    documented[folder?.[0] as string] = imports ?? [];
+  }
+  const sorted = (table: Record<string, string[]>) => Object.fromEntries(Object.entries(table).map(([k, v]) => [k, [...v].sort()]));
+  assert.deepEqual(sorted(documented), sorted(allowed));
 });
 
 test("only the engine imports @lancedb/lancedb, and the catalog never imports fastify", () => {

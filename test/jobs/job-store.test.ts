@@ -6,7 +6,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { CatalogRegistry, ensureDatabase } from "../../src/catalog/database-registry.js";
 import { enqueueJob } from "../../src/catalog/jobs/job-queue.js";
-import { CatalogError } from "../../src/catalog/catalog-error.js";
+import { CatalogError } from "../../src/model/catalog-error.js";
 import { Engine } from "../../src/engine/engine.js";
 import type { JobHandler } from "../../src/jobs/job-handler.js";
 import { PermanentJobError } from "../../src/jobs/job-handler.js";

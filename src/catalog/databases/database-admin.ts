@@ -4,7 +4,7 @@
  */
 import { storageFor } from "../../storage/storage-for.js";
 import type { Store } from "../../store/store.js";
-import { CatalogError } from "../catalog-error.js";
+import { CatalogError } from "../../model/catalog-error.js";
 import type { DatabaseInfo } from "../catalog-scope.js";
 import { type CreateDatabaseOptions, ensureDatabase, toDatabaseInfo } from "../database-registry.js";
 import { validateName } from "../identifiers.js";

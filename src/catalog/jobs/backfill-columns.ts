@@ -4,7 +4,7 @@
  */
 import { columnKind } from "../../engine/computed-columns.js";
 import type { AlterTableBackfillColumnsRequest, AlterTableBackfillColumnsResponse } from "../../model/backfill.js";
-import { CatalogError, invalidInput } from "../catalog-error.js";
+import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable, splitTableId } from "../identifiers.js";

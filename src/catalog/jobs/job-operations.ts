@@ -17,7 +17,7 @@ import type {
 import type { JobRow } from "../../store/job-schema.js";
 import type { JobCursor } from "../../store/rows/jobs/list-jobs.js";
 import type { StoreTx } from "../../store/store.js";
-import { CatalogError, invalidInput } from "../catalog-error.js";
+import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { namespaceIdOfKey } from "../identifiers.js";

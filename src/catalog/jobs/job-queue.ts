@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { StoreTx } from "../../store/store.js";
-import { invalidInput } from "../catalog-error.js";
+import { invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 
 export const defaultPool = "default";

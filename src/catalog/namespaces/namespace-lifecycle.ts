@@ -16,7 +16,7 @@ import type {
 } from "../../model/namespace.js";
 import { fromJsonColumn, toJsonColumn } from "../../store/rows/json-columns.js";
 import type { StoreTx } from "../../store/store.js";
-import { CatalogError, invalidInput } from "../catalog-error.js";
+import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { discardTableData } from "../discard-table-data.js";
 import { translating } from "../failures.js";

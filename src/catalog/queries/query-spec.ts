@@ -7,7 +7,7 @@
  */
 import type { FtsNode, FullTextSpec, QuerySpec } from "../../engine/table-query.js";
 import type { QueryTableRequest } from "../../model/query.js";
-import { invalidInput } from "../catalog-error.js";
+import { invalidInput } from "../../model/catalog-error.js";
 
 /**
  * The engine counts rows in 32 bits: a `k` beyond that is "no limit" (the Cloud client sends

@@ -16,7 +16,7 @@ import type {
 } from "../../model/data.js";
 import { InsertModes, parseMode } from "../../model/modes.js";
 import { fromJsonColumn, toJsonColumn } from "../../store/rows/json-columns.js";
-import { invalidInput } from "../catalog-error.js";
+import { invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { recordCommittedWrite } from "../versions/transactions.js";
 import { translating } from "../failures.js";

@@ -8,7 +8,7 @@ import { listIndices } from "../../engine/indexes.js";
 import { parseFieldPath } from "../../engine/field-paths.js";
 import type { CreateTableIndexRequest, DropTableIndexRequest } from "../../model/indexes.js";
 import type { JsonArrowField } from "../../model/schema-json.js";
-import { CatalogError } from "../catalog-error.js";
+import { CatalogError } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable } from "../identifiers.js";

@@ -15,7 +15,7 @@ import type {
   UpdateFieldMetadataResponse,
   UpdateTableSchemaMetadataRequest,
 } from "../../model/schema-evolution.js";
-import { CatalogError, invalidInput } from "../catalog-error.js";
+import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { recordCommittedWrite } from "../versions/transactions.js";
 import { translating } from "../failures.js";

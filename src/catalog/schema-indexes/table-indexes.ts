@@ -19,7 +19,7 @@ import type {
   PrewarmTablePageCacheRequest,
   PrewarmTablePageCacheResponse,
 } from "../../model/indexes.js";
-import { CatalogError, invalidInput } from "../catalog-error.js";
+import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { recordCommittedWrite } from "../versions/transactions.js";

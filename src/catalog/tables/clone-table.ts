@@ -3,7 +3,7 @@
  * first version is a shallow clone of another table of the same database, at a version or tag.
  */
 import type { CloneTableRequest, CloneTableResponse } from "../../model/clone.js";
-import { CatalogError, invalidInput } from "../catalog-error.js";
+import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable, namespaceIdOfKey, splitTableId } from "../identifiers.js";

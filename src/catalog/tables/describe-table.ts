@@ -4,7 +4,7 @@
 import { pathToFileURL } from "node:url";
 import type { DescribeTableRequest, DescribeTableResponse, TableExistsRequest } from "../../model/table.js";
 import { fromJsonColumn } from "../../store/rows/json-columns.js";
-import { CatalogError, invalidInput } from "../catalog-error.js";
+import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable as nameOf, splitTableId } from "../identifiers.js";

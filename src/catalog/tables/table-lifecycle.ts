@@ -16,7 +16,7 @@ import { keepProperties } from "../../engine/kept-properties.js";
 import { fromJsonColumn } from "../../store/rows/json-columns.js";
 import type { TableRow } from "../../store/schema.js";
 import { UniqueViolation } from "../../store/store-errors.js";
-import { CatalogError } from "../catalog-error.js";
+import { CatalogError } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { discardTableData } from "../discard-table-data.js";
 import { requireNamespace } from "../namespace-lookup.js";

@@ -18,7 +18,7 @@ import type {
   ListTableBranchesRequest,
   ListTableBranchesResponse,
 } from "../../model/branches.js";
-import { CatalogError, invalidInput } from "../catalog-error.js";
+import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable } from "../identifiers.js";

@@ -18,7 +18,7 @@ import type {
   UpdateTableTagResponse,
 } from "../../model/tags.js";
 import type { TableRow } from "../../store/schema.js";
-import { CatalogError, invalidInput } from "../catalog-error.js";
+import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable } from "../identifiers.js";

@@ -19,7 +19,7 @@ import type {
   VersionRange,
 } from "../../model/versions.js";
 import type { TableRow, TableVersionRow } from "../../store/schema.js";
-import { CatalogError, invalidInput } from "../catalog-error.js";
+import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable } from "../identifiers.js";

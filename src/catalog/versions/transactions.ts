@@ -17,7 +17,7 @@ import {
 import { fromJsonColumn, toJsonColumn } from "../../store/rows/json-columns.js";
 import type { TransactionRow } from "../../store/schema.js";
 import type { StoreTx } from "../../store/store.js";
-import { CatalogError, invalidInput } from "../catalog-error.js";
+import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 

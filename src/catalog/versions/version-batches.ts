@@ -15,7 +15,7 @@ import type {
 } from "../../model/versions.js";
 import { fromJsonColumn } from "../../store/rows/json-columns.js";
 import type { StoreTx } from "../../store/store.js";
-import { invalidInput } from "../catalog-error.js";
+import { invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable, splitTableId } from "../identifiers.js";

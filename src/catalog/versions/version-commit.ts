@@ -31,7 +31,7 @@ import type { ObjectInfo } from "../../storage/table-storage.js";
 import { toJsonColumn } from "../../store/rows/json-columns.js";
 import type { TableRow, TableVersionRow } from "../../store/schema.js";
 import type { Store, StoreTx } from "../../store/store.js";
-import { CatalogError, invalidInput } from "../catalog-error.js";
+import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { describeTable } from "../identifiers.js";
 import { clientPath } from "../table-locations.js";

@@ -7,7 +7,7 @@ import { parseMode } from "../../model/modes.js";
 import { ManifestNamingSchemes, type TableVersion } from "../../model/versions.js";
 import { fromJsonColumn } from "../../store/rows/json-columns.js";
 import type { TableVersionRow } from "../../store/schema.js";
-import { invalidInput } from "../catalog-error.js";
+import { invalidInput } from "../../model/catalog-error.js";
 
 export function parseNamingScheme(value: string | null | undefined): ManifestNamingScheme {
   const scheme = parseMode(value, ManifestNamingSchemes);

@@ -13,7 +13,7 @@ import type {
 } from "../../model/materialized-view.js";
 import type { MaterializedViewRow } from "../../store/job-schema.js";
 import type { StoreTx } from "../../store/store.js";
-import { CatalogError, invalidInput } from "../catalog-error.js";
+import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable, splitTableId } from "../identifiers.js";

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { type ChunkerSpec, chunkerImplementationVersion, chunkerNames, validateChunkerSpec } from "../../engine/chunkers.js";
 import { EngineError } from "../../engine/engine-errors.js";
 import { type MaterializedViewKind, MaterializedViewKinds, type MaterializedViewUdtfEntry } from "../../model/materialized-view.js";
-import { invalidInput } from "../catalog-error.js";
+import { invalidInput } from "../../model/catalog-error.js";
 import { splitTableId } from "../identifiers.js";
 
 /** What Quiver stores and runs for a view. */

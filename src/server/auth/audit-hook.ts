@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { recordAudit } from "../../auth/audit.js";
-import type { Store } from "../../store/store.js";
+import type { AuthStore } from "../../auth/auth-store.js";
 import { requestedDatabase } from "../database-resolution.js";
 import { callContextOf } from "../call-context.js";
 import { type RouteAuthConfig, gatedCatalogOf, principalOf } from "./auth-gate.js";
@@ -22,7 +22,7 @@ function targetOf(params: Record<string, string | undefined>): string {
   return params.id ?? params.table_name ?? params.key_id ?? params.client_id ?? params.database ?? "";
 }
 
-export function registerAuditHook(app: FastifyInstance, store: Store): void {
+export function registerAuditHook(app: FastifyInstance, store: AuthStore): void {
   app.addHook("onSend", async (request, reply, payload) => {
     const config = request.routeOptions.config as RouteAuthConfig | undefined;
     if (reply.statusCode >= 400 && isAudited(config) && typeof payload === "string") {

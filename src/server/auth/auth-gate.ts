@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions, preValidationHookHa
 import type { Authenticator } from "../../auth/authenticator.js";
 import { type Principal, anonymousPrincipal, homeDatabase, roleOn } from "../../auth/principal.js";
 import { roleAllows } from "../../auth/roles.js";
-import { CatalogError } from "../../catalog/catalog-error.js";
+import { CatalogError } from "../../model/catalog-error.js";
 import type { Catalog } from "../../catalog/catalog.js";
 import type { CatalogRegistry } from "../../catalog/database-registry.js";
 import { isStream } from "../body-parsing.js";

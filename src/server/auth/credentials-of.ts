@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from "fastify";
 import type { PresentedCredentials } from "../../auth/authenticator.js";
-import { CatalogError } from "../../catalog/catalog-error.js";
+import { CatalogError } from "../../model/catalog-error.js";
 
 function single(value: string | string[] | undefined): string | undefined {
   const text = Array.isArray(value) ? value[0] : value;

@@ -5,9 +5,10 @@
  */
 import type { FastifyInstance } from "fastify";
 import { listAudit } from "../../auth/audit.js";
+import type { AuthStore } from "../../auth/auth-store.js";
 import * as credentials from "../../auth/credentials.js";
 import { roleOn } from "../../auth/principal.js";
-import { CatalogError } from "../../catalog/catalog-error.js";
+import { CatalogError } from "../../model/catalog-error.js";
 import type { DatabaseInfo } from "../../catalog/catalog-scope.js";
 import { createDatabase, dropDatabase, listDatabases } from "../../catalog/databases/database-admin.js";
 import * as M from "../../model/index.js";
@@ -32,12 +33,12 @@ function clientInfo({ id, ...rest }: credentials.CredentialInfo) {
 }
 
 /** `name`, once it is known to name a database (else 1). */
-async function existingDatabase(services: ServerServices, name: string): Promise<string> {
-  if (!(await services.registry.store.rows.findDatabase(name))) throw CatalogError.of("NamespaceNotFound", `database '${name}' does not exist`);
+async function existingDatabase(authStore: AuthStore, name: string): Promise<string> {
+  if (!(await authStore.databaseExists(name))) throw CatalogError.of("NamespaceNotFound", `database '${name}' does not exist`);
   return name;
 }
 
-export function adminRoutes(app: FastifyInstance, services: ServerServices, dataRoot: string): void {
+export function adminRoutes(app: FastifyInstance, services: ServerServices, authStore: AuthStore, dataRoot: string): void {
   const store = services.registry.store;
   const define = adminOperationDefiner(app, services);
 
@@ -66,59 +67,59 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, data
 
   define<unknown, unknown, DatabaseParams>(
     { operationId: "ListApiKeys", summary: "List a database's API keys (never their secrets)", tag, methods: ["GET"], path: "/v1/admin/databases/{database}/api-keys", body: "none", response: json(M.ListApiKeysResponse), access: "admin", scope: "database-admin", audit: false },
-    async ({ params }) => ({ api_keys: (await credentials.listApiKeys(store, await existingDatabase(services, params.database))).map(apiKeyInfo) }),
+    async ({ params }) => ({ api_keys: (await credentials.listApiKeys(authStore, await existingDatabase(authStore, params.database))).map(apiKeyInfo) }),
   );
 
   define<M.CreateCredentialRequest, unknown, DatabaseParams>(
     { operationId: "CreateApiKey", summary: "Create an API key for a database; the key is shown once", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/api-keys", body: "json", request: M.CreateCredentialRequest, response: json(M.CreateApiKeyResponse), access: "admin", successStatus: 201, scope: "database-admin", audit: true },
-    async ({ params, body }) => apiKeyInfo(await credentials.createApiKey(store, { database: params.database, role: body.role, description: body.description })),
+    async ({ params, body }) => apiKeyInfo(await credentials.createApiKey(authStore, { database: params.database, role: body.role, description: body.description })),
   );
 
   define<unknown, unknown, DatabaseParams & { key_id: string }>(
     { operationId: "RevokeApiKey", summary: "Revoke an API key of a database", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/api-keys/{key_id}/revoke", body: "none", response: json(M.ApiKeyInfo), access: "admin", scope: "database-admin", audit: true },
-    async ({ params }) => apiKeyInfo(await credentials.revokeApiKey(store, params.key_id, params.database)),
+    async ({ params }) => apiKeyInfo(await credentials.revokeApiKey(authStore, params.key_id, params.database)),
   );
 
   define<unknown, unknown, unknown>(
     { operationId: "ListDeploymentApiKeys", summary: "List every API key of the deployment", tag, methods: ["GET"], path: "/v1/admin/api-keys", body: "none", response: json(M.ListApiKeysResponse), access: "admin", scope: "deployment-admin", audit: false },
-    async () => ({ api_keys: (await credentials.listApiKeys(store, undefined)).map(apiKeyInfo) }),
+    async () => ({ api_keys: (await credentials.listApiKeys(authStore, undefined)).map(apiKeyInfo) }),
   );
 
   define<M.CreateCredentialRequest, unknown, unknown>(
     { operationId: "CreateDeploymentApiKey", summary: "Create a deployment-wide API key (its role holds on every database)", tag, methods: ["POST"], path: "/v1/admin/api-keys", body: "json", request: M.CreateCredentialRequest, response: json(M.CreateApiKeyResponse), access: "admin", successStatus: 201, scope: "deployment-admin", audit: true },
-    async ({ body }) => apiKeyInfo(await credentials.createApiKey(store, { database: null, role: body.role, description: body.description })),
+    async ({ body }) => apiKeyInfo(await credentials.createApiKey(authStore, { database: null, role: body.role, description: body.description })),
   );
 
   define<unknown, unknown, { key_id: string }>(
     { operationId: "RevokeDeploymentApiKey", summary: "Revoke any API key", tag, methods: ["POST"], path: "/v1/admin/api-keys/{key_id}/revoke", body: "none", response: json(M.ApiKeyInfo), access: "admin", scope: "deployment-admin", audit: true },
-    async ({ params }) => apiKeyInfo(await credentials.revokeApiKey(store, params.key_id)),
+    async ({ params }) => apiKeyInfo(await credentials.revokeApiKey(authStore, params.key_id)),
   );
 
   define<unknown, unknown, DatabaseParams>(
     { operationId: "ListOAuthClients", summary: "List a database's OAuth clients (never their secrets)", tag, methods: ["GET"], path: "/v1/admin/databases/{database}/oauth-clients", body: "none", response: json(M.ListOAuthClientsResponse), access: "admin", scope: "database-admin", audit: false },
-    async ({ params }) => ({ clients: (await credentials.listOAuthClients(store, await existingDatabase(services, params.database))).map(clientInfo) }),
+    async ({ params }) => ({ clients: (await credentials.listOAuthClients(authStore, await existingDatabase(authStore, params.database))).map(clientInfo) }),
   );
 
   define<M.CreateCredentialRequest, unknown, DatabaseParams>(
     { operationId: "CreateOAuthClient", summary: "Register an OAuth client for a database; the secret is shown once", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/oauth-clients", body: "json", request: M.CreateCredentialRequest, response: json(M.CreateOAuthClientResponse), access: "admin", successStatus: 201, scope: "database-admin", audit: true },
     async ({ params, body }) => {
-      const { id: _id, ...created } = await credentials.createOAuthClient(store, { database: params.database, role: body.role, description: body.description });
+      const { id: _id, ...created } = await credentials.createOAuthClient(authStore, { database: params.database, role: body.role, description: body.description });
       return created;
     },
   );
 
   define<unknown, unknown, DatabaseParams & { client_id: string }>(
     { operationId: "RevokeOAuthClient", summary: "Revoke an OAuth client; its tokens stop working at once", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/oauth-clients/{client_id}/revoke", body: "none", response: json(M.OAuthClientInfo), access: "admin", scope: "database-admin", audit: true },
-    async ({ params }) => clientInfo(await credentials.revokeOAuthClient(store, params.client_id, params.database)),
+    async ({ params }) => clientInfo(await credentials.revokeOAuthClient(authStore, params.client_id, params.database)),
   );
 
   define<unknown, M.AuditQuery, DatabaseParams>(
     { operationId: "ListAuditRecords", summary: "List a database's audit records, newest first", tag, methods: ["GET"], path: "/v1/admin/databases/{database}/audit", body: "none", querySchema: M.AuditQuery, response: json(M.ListAuditResponse), access: "admin", scope: "database-admin", audit: false },
-    async ({ params, query }) => listAudit(store, await existingDatabase(services, params.database), query.page_token, query.limit),
+    async ({ params, query }) => listAudit(authStore, await existingDatabase(authStore, params.database), query.page_token, query.limit),
   );
 
   define<unknown, M.AuditQuery, unknown>(
     { operationId: "ListDeploymentAuditRecords", summary: "List every audit record, newest first", tag, methods: ["GET"], path: "/v1/admin/audit", body: "none", querySchema: M.AuditQuery, response: json(M.ListAuditResponse), access: "admin", scope: "deployment-admin", audit: false },
-    async ({ query }) => listAudit(store, undefined, query.page_token, query.limit),
+    async ({ query }) => listAudit(authStore, undefined, query.page_token, query.limit),
   );
 }

@@ -4,7 +4,7 @@
  * (§2.3.1). Errors keep the spec's `ErrorResponse` with the OAuth error name in `error`.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { CatalogError } from "../../catalog/catalog-error.js";
+import { CatalogError } from "../../model/catalog-error.js";
 import * as M from "../../model/index.js";
 import { json } from "../../model/operations/operation-entry.js";
 import { isStream, readStreamUpTo } from "../body-parsing.js";

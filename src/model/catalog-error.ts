@@ -1,4 +1,4 @@
-import { ErrorCode, type ErrorCodeName, type ErrorCodeValue } from "../model/error-codes.js";
+import { ErrorCode, type ErrorCodeName, type ErrorCodeValue } from "./error-codes.js";
 
 export interface CatalogErrorOptions {
   /** Longer explanation for the `detail` field of the error response. */
@@ -7,8 +7,9 @@ export interface CatalogErrorOptions {
 }
 
 /**
- * The one error type the catalog throws. `code` is a Lance Namespace error code
- * (spec/errors.md §2); the server maps it to the HTTP status and `ErrorResponse`.
+ * The one error type for a refusal. `code` is a Lance Namespace error code (spec/errors.md §2);
+ * the server maps it to the HTTP status and `ErrorResponse`. It sits in `model`, below every
+ * layer that throws it (catalog, auth, jobs, server), so auth needs no catalog import for it.
  */
 export class CatalogError extends Error {
   readonly code: ErrorCodeValue;
