@@ -6,7 +6,7 @@
 import type { CatalogScope } from "../catalog/catalog-scope.js";
 import type { JobItemRow, JobRow } from "../store/job-schema.js";
 import type { Store } from "../store/store.js";
-import { type InterruptReason, type JobContext, JobInterrupted } from "./job-handler.js";
+import { type InterruptReason, type JobContext, JobInterrupted } from "../catalog/jobs/job-handler.js";
 
 export class JobRun implements JobContext {
   state: Record<string, unknown>;

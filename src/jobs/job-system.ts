@@ -1,27 +1,14 @@
 /**
- * @module The job system of one process: the handlers of every job kind, the worker that
- * runs them, and the periodic auto-refresh check of materialized views. The runtime starts it
+ * @module The job system of one process: the worker that claims and runs the catalog's job kinds
+ * (`catalog/jobs/job-kinds.ts`), and the periodic auto-refresh check of materialized views. The runtime starts it
  * after the server is built and stops it before closing the store.
  */
 import type { CatalogRegistry } from "../catalog/database-registry.js";
-import { refreshViewJobKind } from "../catalog/views/materialized-views.js";
+import { jobHandlers } from "../catalog/jobs/job-kinds.js";
 import type { Store } from "../store/store.js";
-import type { JobHandler } from "./job-handler.js";
+import { AutoRefresher } from "./auto-refresh.js";
 import type { JobSystemSettings } from "./job-settings.js";
 import { type JobWorkerLog, JobWorker } from "./job-worker.js";
-import { refreshViewHandler } from "./refresh-view-job.js";
-import { backfillColumnJobKind } from "../catalog/jobs/backfill-columns.js";
-import { backfillColumnHandler } from "./backfill-column-job.js";
-import { AutoRefresher } from "./auto-refresh.js";
-import { createIndexJobKind, dropIndexJobKind } from "../catalog/schema-indexes/queue-index-jobs.js";
-import { createIndexHandler, dropIndexHandler } from "./index-jobs.js";
-
-export const jobHandlers: ReadonlyMap<string, JobHandler> = new Map([
-  [refreshViewJobKind, refreshViewHandler],
-  [backfillColumnJobKind, backfillColumnHandler],
-  [createIndexJobKind, createIndexHandler],
-  [dropIndexJobKind, dropIndexHandler],
-]);
 
 export interface JobSystem {
   readonly worker: JobWorker | undefined;

@@ -18,7 +18,7 @@ import type { CatalogRegistry } from "../catalog/database-registry.js";
 import { ErrorCode } from "../model/error-codes.js";
 import type { JobRow } from "../store/job-schema.js";
 import type { Store } from "../store/store.js";
-import { type JobHandler, JobInterrupted, PermanentJobError } from "./job-handler.js";
+import { type JobHandler, JobInterrupted, PermanentJobError } from "../catalog/jobs/job-handler.js";
 import { JobRun } from "./job-run.js";
 import { type JobSystemSettings, retryDelay } from "./job-settings.js";
 

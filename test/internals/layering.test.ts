@@ -14,7 +14,7 @@ const allowed: Record<string, string[]> = {
   cli: ["server", "auth", "jobs", "catalog", "store", "engine", "model"],
   server: ["auth", "catalog", "model"],
   auth: ["model"],
-  jobs: ["catalog", "store", "engine", "model"],
+  jobs: ["catalog", "store", "model"],
   client: ["catalog", "model"],
   catalog: ["store", "engine", "storage", "model"],
   store: ["model"],

@@ -8,8 +8,8 @@ import { CatalogRegistry, ensureDatabase } from "../../src/catalog/database-regi
 import { enqueueJob } from "../../src/catalog/jobs/job-queue.js";
 import { CatalogError } from "../../src/model/catalog-error.js";
 import { Engine } from "../../src/engine/engine.js";
-import type { JobHandler } from "../../src/jobs/job-handler.js";
-import { PermanentJobError } from "../../src/jobs/job-handler.js";
+import type { JobHandler } from "../../src/catalog/jobs/job-handler.js";
+import { PermanentJobError } from "../../src/catalog/jobs/job-handler.js";
 import { jobSettings, retryDelay } from "../../src/jobs/job-settings.js";
 import { JobWorker } from "../../src/jobs/job-worker.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";

@@ -3,7 +3,7 @@
  * call cannot be interrupted, so a cancel arriving meanwhile takes effect when it returns, and
  * undo then restores the table's version from before the job.
  */
-import { refreshComputedColumn } from "../engine/computed-columns.js";
+import { refreshComputedColumn } from "../../engine/computed-columns.js";
 import type { JobHandler } from "./job-handler.js";
 import { PermanentJobError } from "./job-handler.js";
 

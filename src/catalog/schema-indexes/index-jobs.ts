@@ -9,11 +9,11 @@
  * (a build commits in one step) and finishes without building again. A resumed drop that
  * finds the index gone likewise counts as done.
  */
-import { namespaceIdOfKey } from "../catalog/identifiers.js";
-import type { CreateIndexJobParams, DropIndexJobParams } from "../catalog/schema-indexes/queue-index-jobs.js";
-import { dropTableIndex, createTableIndex, listTableIndices } from "../catalog/schema-indexes/table-indexes.js";
-import type { JobContext, JobHandler } from "./job-handler.js";
-import { PermanentJobError } from "./job-handler.js";
+import { namespaceIdOfKey } from "../identifiers.js";
+import type { CreateIndexJobParams, DropIndexJobParams } from "./queue-index-jobs.js";
+import { dropTableIndex, createTableIndex, listTableIndices } from "./table-indexes.js";
+import type { JobContext, JobHandler } from "../jobs/job-handler.js";
+import { PermanentJobError } from "../jobs/job-handler.js";
 
 interface IndexJobState {
   existed_before?: boolean;

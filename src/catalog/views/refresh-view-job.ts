@@ -10,14 +10,14 @@
  * before the job. Why row ids work as change keys, and their limits: docs/materialized-views.md.
  */
 import { createHash } from "node:crypto";
-import type { RefreshJobParams } from "../catalog/views/materialized-views.js";
-import type { ViewDefinition } from "../catalog/views/view-definition.js";
-import { type RowBudget, type ViewQuerySpec, ViewIO, diffSortedIds } from "../engine/view-io.js";
-import type { MaterializedViewRow, JobRow } from "../store/job-schema.js";
-import type { TableRow } from "../store/schema.js";
-import type { StoreTx } from "../store/store.js";
-import { namespaceKey } from "../catalog/identifiers.js";
-import { type JobContext, type JobHandler, PermanentJobError } from "./job-handler.js";
+import type { RefreshJobParams } from "./materialized-views.js";
+import type { ViewDefinition } from "./view-definition.js";
+import { type RowBudget, type ViewQuerySpec, ViewIO, diffSortedIds } from "../../engine/view-io.js";
+import type { MaterializedViewRow, JobRow } from "../../store/job-schema.js";
+import type { TableRow } from "../../store/schema.js";
+import type { StoreTx } from "../../store/store.js";
+import { namespaceKey } from "../identifiers.js";
+import { type JobContext, type JobHandler, PermanentJobError } from "../jobs/job-handler.js";
 
 interface RefreshState {
   phase?: string;

@@ -3,8 +3,8 @@
  * must be idempotent: a lease can expire mid-run (the process died, or stalled past its
  * lease), and the next claim runs the handler again from the state it saved.
  */
-import type { CatalogScope } from "../catalog/catalog-scope.js";
-import type { JobItemRow, JobRow } from "../store/job-schema.js";
+import type { CatalogScope } from "../catalog-scope.js";
+import type { JobItemRow, JobRow } from "../../store/job-schema.js";
 
 export interface JobContext {
   readonly job: JobRow;
