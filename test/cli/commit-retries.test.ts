@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { test } from "node:test";
 import { arrowStream, readArrow } from "../helpers/arrow.js";
-import { cliEntry, runNode, spawnServe } from "../helpers/cli-process.js";
+import { cliEntry, runNode, spawnServeOnFreshRoot } from "../helpers/cli-process.js";
 import { expectJson, tempRoot } from "../helpers/test-server.js";
 
 interface Write {
@@ -16,12 +16,7 @@ interface Write {
 }
 
 test("with QUIVER_COMMIT_ATTEMPTS=1, overwrites racing appends on one table → some writers get 409 code 14, none a 5xx, and the rows are what the acknowledged writes imply", { timeout: 60_000 }, async (t) => {
-  const root = tempRoot();
-  const server = await spawnServe(["--port", "0", "--root", root], { QUIVER_COMMIT_ATTEMPTS: "1" });
-  t.after(async () => {
-    await server.stop("SIGKILL");
-    rmSync(root, { recursive: true, force: true });
-  });
+  const server = await spawnServeOnFreshRoot(t, [], { QUIVER_COMMIT_ATTEMPTS: "1" });
   await expectJson(await fetch(`${server.url}/v1/table/race/create`, { method: "POST", body: arrowStream({ id: Int32Array.from([0, 1, 2]) }) }));
 
   const writes: Write[] = [];

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { examplesDir, runNode, spawnServe } from "../helpers/cli-process.js";
+import { examplesDir, runNode, spawnServe, spawnServeOnFreshRoot } from "../helpers/cli-process.js";
 import { expectJson, tempRoot } from "../helpers/test-server.js";
 
 /** The lines a program printed. */
@@ -53,13 +53,8 @@ test("dir-client in a given folder exits 0, prints each step's answer, and leave
 });
 
 test("rest-client given a running quiver serve's address exits 0, prints each step's answer, and its calls reach that server", { timeout: 60_000 }, async (t) => {
-  const root = tempRoot();
   // At info level the server logs each request, with the call context the example sends.
-  const server = await spawnServe(["--port", "0", "--root", root], { QUIVER_LOG_LEVEL: "info" });
-  t.after(async () => {
-    await server.stop("SIGKILL");
-    rmSync(root, { recursive: true, force: true });
-  });
+  const server = await spawnServeOnFreshRoot(t, [], { QUIVER_LOG_LEVEL: "info" });
   const run = await runNode(path.join(examplesDir, "rest-client.js"), [server.url]);
   assert.equal(run.code, 0, run.stderr);
   const lines = printed(run.stdout);
@@ -67,7 +62,7 @@ test("rest-client given a running quiver serve's address exits 0, prints each st
   assert.deepEqual(items(lines[3]).sort(), ["2", "4"], "the failed runs were marked for retry");
   assert.deepEqual(lines.slice(4, 6), ["rows: 3", "versions: [ 1, 2, 3, 4 ]"]);
   assert.match(lines[6] ?? "", /^described: version 4, location (.+)$/);
-  assert.ok((lines[6] as string).includes(path.join(root, "databases", "default", "tables")), "the table lives under the server's root");
+  assert.ok((lines[6] as string).includes(path.join(server.root, "databases", "default", "tables")), "the table lives under the server's root");
   assert.deepEqual(lines.slice(7), [
     "all tables: [ 'lab$runs$results' ]",
     "creating lab again: NamespaceAlreadyExists (code 2, HTTP 409): namespace 'lab' already exists",

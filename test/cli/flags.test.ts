@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { runCli, spawnServe } from "../helpers/cli-process.js";
+import { runCli, spawnServe, spawnServeOnFreshRoot } from "../helpers/cli-process.js";
 import { expectJson, tempRoot } from "../helpers/test-server.js";
 
 const readme = readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8");
@@ -42,12 +42,7 @@ test("an unknown serve flag is refused with exit code 1 and a message naming it"
 
 /** What declare answers for managed_versioning on a fresh root served with `args` and `env`. */
 async function managedVersioningOf(t: { after(fn: () => Promise<void>): void }, args: string[], env: Record<string, string | undefined>) {
-  const root = tempRoot();
-  const server = await spawnServe(["--port", "0", "--root", root, ...args], env);
-  t.after(async () => {
-    await server.stop("SIGKILL");
-    rmSync(root, { recursive: true, force: true });
-  });
+  const server = await spawnServeOnFreshRoot(t, [...args], env);
   const declared = await expectJson(await fetch(`${server.url}/v1/table/planned/declare`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
   const described = await expectJson(await fetch(`${server.url}/v1/table/planned/describe`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
   assert.equal(described.managed_versioning, declared.managed_versioning, "describe and declare agree");

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { tableFromIPC } from "apache-arrow-21";
 import { arrowStream } from "../helpers/arrow.js";
-import { spawnServe } from "../helpers/cli-process.js";
+import { spawnServe, spawnServeOnFreshRoot } from "../helpers/cli-process.js";
 import { expectJson, tempRoot } from "../helpers/test-server.js";
 
 /** Whether a new TCP connection to `url` is refused (the listener is closed). */
@@ -113,12 +113,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
 }
 
 test("SIGTERM while a query answer is still streaming to a slow reader → every row arrives and the process exits 0 at once", { timeout: 60_000 }, async (t) => {
-  const root = tempRoot();
-  const server = await spawnServe(["--port", "0", "--root", root], { QUIVER_LOG_LEVEL: "info" });
-  t.after(async () => {
-    await server.stop("SIGKILL");
-    rmSync(root, { recursive: true, force: true });
-  });
+  const server = await spawnServeOnFreshRoot(t, [], { QUIVER_LOG_LEVEL: "info" });
   // Far more than the socket buffers hold, so the server is still writing while the reader pauses.
   const rows = 1_000_000;
   await expectJson(await fetch(`${server.url}/v1/table/big/create`, { method: "POST", body: arrowStream({ x: Float64Array.from({ length: rows }, (_, i) => i) }) }));
@@ -170,13 +165,8 @@ async function requestLines(stdout: () => string, count: number): Promise<Record
 }
 
 test("at the default log level each request writes one JSON line on stdout with its id, method, path, status and duration", { timeout: 60_000 }, async (t) => {
-  const root = tempRoot();
   // No QUIVER_LOG_LEVEL and no --log-level: the default applies.
-  const server = await spawnServe(["--port", "0", "--root", root], { QUIVER_LOG_LEVEL: undefined });
-  t.after(async () => {
-    await server.stop("SIGKILL");
-    rmSync(root, { recursive: true, force: true });
-  });
+  const server = await spawnServeOnFreshRoot(t, [], { QUIVER_LOG_LEVEL: undefined });
 
   const health = await fetch(`${server.url}/health`, { headers: { "x-request-id": "probe-7" } });
   assert.equal(health.status, 200);
@@ -205,12 +195,7 @@ test("at the default log level each request writes one JSON line on stdout with 
 });
 
 test("--log-level warn writes no request lines", { timeout: 60_000 }, async (t) => {
-  const root = tempRoot();
-  const server = await spawnServe(["--port", "0", "--root", root, "--log-level", "warn"], { QUIVER_LOG_LEVEL: "info" });
-  t.after(async () => {
-    await server.stop("SIGKILL");
-    rmSync(root, { recursive: true, force: true });
-  });
+  const server = await spawnServeOnFreshRoot(t, ["--log-level", "warn"], { QUIVER_LOG_LEVEL: "info" });
   assert.equal((await fetch(`${server.url}/health`)).status, 200);
   await sleep(200);
   assert.deepEqual(await requestLines(server.stdout, 0), []);

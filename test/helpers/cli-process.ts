@@ -3,7 +3,9 @@
  * runs the other commands and the example programs to completion.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { tempRoot } from "./test-server.js";
 
 export const cliEntry = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
 export const examplesDir = fileURLToPath(new URL("../../examples/", import.meta.url));
@@ -98,4 +100,22 @@ export function runNode(script: string, args: string[], env: EnvChanges = {}, ti
 /** Runs `quiver <args>` to completion. */
 export function runCli(args: string[], env: EnvChanges = {}): Promise<Finished> {
   return runNode(cliEntry, args, env);
+}
+
+/**
+ * `quiver serve --port 0` with `args` on a fresh temporary root, killed and its root removed when
+ * the test ends.
+ */
+export async function spawnServeOnFreshRoot(
+  t: { after(fn: () => Promise<void>): void },
+  args: string[] = [],
+  env: EnvChanges = {},
+): Promise<ServeProcess & { root: string }> {
+  const root = tempRoot();
+  const server = await spawnServe(["--port", "0", "--root", root, ...args], env);
+  t.after(async () => {
+    await server.stop("SIGKILL");
+    rmSync(root, { recursive: true, force: true });
+  });
+  return { ...server, root };
 }
