@@ -101,7 +101,7 @@ export async function describeTableVersion(scope: CatalogScope, request: WithId<
  * `naming_scheme` (default V2). Throws 1, 4, 13, 14 (the version exists), 22.
  */
 export async function createTableVersion(scope: CatalogScope, request: WithId<CreateTableVersionRequest>): Promise<CreateTableVersionResponse> {
-  validateVersionEntry(request);
+  const entry = validateVersionEntry(request);
   return translating(describeTable(request.id), async () => {
     // decide + write: one store transaction
     const { planned, transactionId } = await scope.store.transaction(async (tx) => {
@@ -109,7 +109,7 @@ export async function createTableVersion(scope: CatalogScope, request: WithId<Cr
         table: request.id.join("$"),
         version: String(request.version),
       });
-      return { planned: await insertVersionEntry(tx, scope, request, transactionId), transactionId };
+      return { planned: await insertVersionEntry(tx, scope, entry, transactionId), transactionId };
     });
     // finalize
     const [version] = await finalizeCommitted(scope, [planned], transactionId);

@@ -23,7 +23,7 @@ import { requireTable } from "../table-lookup.js";
 import { branchKey, requireBranch } from "../table-refs.js";
 import { declareTableIn } from "../tables/table-creation.js";
 import { recordTransaction } from "./transactions.js";
-import { type PlannedVersion, type VersionEntry, finalizeCommitted, insertVersionEntry, refuseSharedStagedManifests, validateVersionEntry } from "./version-commit.js";
+import { type CheckedVersionEntry, type PlannedVersion, type VersionEntry, finalizeCommitted, insertVersionEntry, refuseSharedStagedManifests, validateVersionEntry } from "./version-commit.js";
 import { deletableVersions } from "./table-versions.js";
 
 /**
@@ -38,10 +38,10 @@ async function testOnlyDelayBeforeFinalize(): Promise<void> {
 }
 
 /** Refuses two entries that create the same version of the same table and branch. */
-function refuseDuplicates(entries: VersionEntry[]): void {
+function refuseDuplicates(entries: CheckedVersionEntry[]): void {
   const seen = new Map<string, number>();
   entries.forEach((entry, index) => {
-    const key = JSON.stringify([entry.id, branchKey(entry.branch), entry.version]);
+    const key = JSON.stringify([entry.id, entry.branchKey, entry.version]);
     const first = seen.get(key);
     if (first !== undefined) throw invalidInput(`entries ${first} and ${index} both create version ${entry.version} of ${describeTable(entry.id)}`);
     seen.set(key, index);
@@ -58,10 +58,9 @@ export async function batchCreateTableVersions(
   request: BatchCreateTableVersionsRequest,
 ): Promise<BatchCreateTableVersionsResponse> {
   // validate
-  const entries = request.entries as VersionEntry[];
-  entries.forEach((entry) => {
+  const entries = (request.entries as VersionEntry[]).map((entry) => {
     splitTableId(entry.id);
-    validateVersionEntry(entry);
+    return validateVersionEntry(entry);
   });
   refuseDuplicates(entries);
   return translating("the batch", async () => {
@@ -106,10 +105,10 @@ export async function batchCommitTables(scope: CatalogScope, request: BatchCommi
     const body = operation[kind] as { id?: string[] };
     if (!body.id) throw invalidInput(`operations[${index}].${kind}.id is required`);
     splitTableId(body.id);
-    if (kind === "create_table_version") validateVersionEntry(body as VersionEntry);
-    return { kind, body: body as Record<string, unknown> & { id: string[] } };
+    const checked = kind === "create_table_version" ? validateVersionEntry(body as VersionEntry) : body;
+    return { kind, body: checked as Record<string, unknown> & { id: string[] } };
   });
-  refuseDuplicates(operations.filter((op) => op.kind === "create_table_version").map((op) => op.body as unknown as VersionEntry));
+  refuseDuplicates(operations.filter((op) => op.kind === "create_table_version").map((op) => op.body as unknown as CheckedVersionEntry));
 
   return translating("the batch commit", async () => {
     // decide + write
@@ -155,7 +154,7 @@ async function applyOperation(
     case "declare_table":
       return { kind: "declare_table", response: await declareTableIn(tx, scope, op.body as DeclareTableRequest & { id: string[] }) };
     case "create_table_version":
-      return { kind: "create_table_version", planned: await insertVersionEntry(tx, scope, op.body as unknown as VersionEntry, transactionId) };
+      return { kind: "create_table_version", planned: await insertVersionEntry(tx, scope, op.body as unknown as CheckedVersionEntry, transactionId) };
     case "delete_table_versions": {
       const body = op.body as { id: string[]; branch?: string | null; ranges?: { start_version: number; end_version: number }[] };
       if (!Array.isArray(body.ranges)) throw invalidInput("delete_table_versions.ranges is required");

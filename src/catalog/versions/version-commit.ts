@@ -13,6 +13,7 @@
  */
 import path from "node:path";
 import {
+  type ManifestNamingScheme,
   StagedManifestMissing,
   hasLanceFooter,
   isManifestFileName,
@@ -51,20 +52,21 @@ export interface PlannedVersion {
 
 // ---- decide -------------------------------------------------------------------------------
 
+/** An entry whose fields are checked, with its branch key and naming scheme parsed once. */
+export type CheckedVersionEntry = VersionEntry & { branchKey: string; scheme: ManifestNamingScheme };
+
 /** Field checks that need no store: naming scheme and branch name. Throws 13. */
-export function validateVersionEntry(entry: VersionEntry): void {
-  parseNamingScheme(entry.naming_scheme);
-  branchKey(entry.branch);
+export function validateVersionEntry(entry: VersionEntry): CheckedVersionEntry {
+  return { ...entry, branchKey: branchKey(entry.branch), scheme: parseNamingScheme(entry.naming_scheme) };
 }
 
 /**
  * Decides one entry inside `tx` and inserts its record. Throws 1, 4 (table), 22 (branch),
  * 13 (staged manifest missing or outside the table), 14 (the version exists).
  */
-export async function insertVersionEntry(tx: StoreTx, scope: CatalogScope, entry: VersionEntry, transactionId: string): Promise<PlannedVersion> {
+export async function insertVersionEntry(tx: StoreTx, scope: CatalogScope, entry: CheckedVersionEntry, transactionId: string): Promise<PlannedVersion> {
   const table = await requireTable(tx, scope.database.name, entry.id);
-  const branch = branchKey(entry.branch);
-  const scheme = parseNamingScheme(entry.naming_scheme);
+  const { branchKey: branch, scheme } = entry;
   const staged = await resolveStagedManifest(table, entry.manifest_path);
   await requireBranchOrItsFirstCommit(tx, table, branch, staged);
   const final = manifestPath(table.location, branch, entry.version, scheme);
@@ -195,7 +197,7 @@ export async function finalizeCommitted(scope: CatalogScope, planned: PlannedVer
         `${describeTable(item.id)} version ${item.record.version} was committed by another writer; nothing of this commit was applied`,
       );
     }
-    const file = { version: item.record.version, path: item.record.manifest_path, scheme: parseNamingScheme(item.record.naming_scheme), ...outcome };
+    const file = { version: item.record.version, path: item.record.manifest_path, scheme: item.record.naming_scheme as ManifestNamingScheme, ...outcome };
     versions.push(toTableVersion(file, { ...item.record, staged_path: null }));
   }
   return versions;
