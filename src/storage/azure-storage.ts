@@ -2,9 +2,11 @@
  * @module `TableStorage` on Azure Blob Storage, for locations `az://<container>/<path>`. It reads
  * the same storage options Lance does (`azure_storage_account_name`, `azure_storage_account_key`,
  * `azure_storage_sas_token`, `azure_endpoint`), so one map configures Quiver and every Lance
- * client alike. Conditional creates use `If-None-Match: *`, which Blob Storage enforces.
+ * client alike. Conditional creates use `If-None-Match: *`, which Blob Storage enforces. The SDK
+ * is loaded on first use: it costs a third of a second at start-up, which a server on local
+ * folders should not pay.
  */
-import { AnonymousCredential, BlobServiceClient, type ContainerClient, RestError, StorageSharedKeyCredential } from "@azure/storage-blob";
+import type { BlobServiceClient, ContainerClient } from "@azure/storage-blob";
 import type { ListedEntry, ObjectInfo, TableStorage } from "./table-storage.js";
 
 export type AzureStorageOptions = Record<string, string>;
@@ -22,19 +24,28 @@ export function parseAzureLocation(location: string): BlobAddress {
   return { container: match[1] as string, name: (match[2] as string).replace(/\/+$/, "") };
 }
 
-function serviceClientOf(options: AzureStorageOptions): BlobServiceClient {
-  const account = options.azure_storage_account_name;
-  if (!account) throw new Error("azure_storage_account_name is required for az:// locations");
-  const endpoint = (options.azure_endpoint ?? `https://${account}.blob.core.windows.net`).replace(/\/+$/, "");
-  const key = options.azure_storage_account_key;
-  if (key) return new BlobServiceClient(endpoint, new StorageSharedKeyCredential(account, key));
-  const sas = options.azure_storage_sas_token;
-  if (sas) return new BlobServiceClient(`${endpoint}?${sas.replace(/^\?/, "")}`, new AnonymousCredential());
-  throw new Error("az:// locations need azure_storage_account_key or azure_storage_sas_token");
+/** Refuses options that cannot reach an account, when the storage is configured rather than on first use. */
+function checkOptions(options: AzureStorageOptions): void {
+  if (!options.azure_storage_account_name) throw new Error("azure_storage_account_name is required for az:// locations");
+  if (!options.azure_storage_account_key && !options.azure_storage_sas_token) {
+    throw new Error("az:// locations need azure_storage_account_key or azure_storage_sas_token");
+  }
 }
 
+async function serviceClientOf(options: AzureStorageOptions): Promise<BlobServiceClient> {
+  const account = options.azure_storage_account_name as string;
+  const endpoint = (options.azure_endpoint ?? `https://${account}.blob.core.windows.net`).replace(/\/+$/, "");
+  const sdk = await import("@azure/storage-blob");
+  const key = options.azure_storage_account_key;
+  if (key) return new sdk.BlobServiceClient(endpoint, new sdk.StorageSharedKeyCredential(account, key));
+  const sas = (options.azure_storage_sas_token as string).replace(/^\?/, "");
+  return new sdk.BlobServiceClient(`${endpoint}?${sas}`, new sdk.AnonymousCredential());
+}
+
+/** The HTTP status of a failed Blob Storage call (the SDK's RestError carries it). */
 function statusOf(error: unknown): number | undefined {
-  return error instanceof RestError ? error.statusCode : undefined;
+  const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
+  return typeof status === "number" ? status : undefined;
 }
 
 async function orUndefinedWhenMissing<T>(operation: Promise<T>): Promise<T | undefined> {
@@ -47,20 +58,20 @@ async function orUndefinedWhenMissing<T>(operation: Promise<T>): Promise<T | und
 }
 
 export class AzureStorage implements TableStorage {
-  private readonly service: BlobServiceClient;
+  private service: Promise<BlobServiceClient> | undefined;
 
-  constructor(options: AzureStorageOptions) {
-    this.service = serviceClientOf(options);
+  constructor(private readonly options: AzureStorageOptions) {
+    checkOptions(options);
   }
 
   async head(location: string): Promise<ObjectInfo | undefined> {
-    const properties = await orUndefinedWhenMissing(this.blob(location).getProperties());
+    const properties = await orUndefinedWhenMissing((await this.blob(location)).getProperties());
     if (!properties) return undefined;
     return { size: properties.contentLength ?? 0, eTag: properties.etag ?? "", modifiedMillis: properties.lastModified?.getTime() ?? 0 };
   }
 
   async read(location: string): Promise<Buffer | undefined> {
-    return orUndefinedWhenMissing(this.blob(location).downloadToBuffer());
+    return orUndefinedWhenMissing((await this.blob(location)).downloadToBuffer());
   }
 
   async readTail(location: string, length: number): Promise<Buffer | undefined> {
@@ -68,7 +79,7 @@ export class AzureStorage implements TableStorage {
     if (!info) return undefined;
     const count = Math.min(length, info.size);
     if (count === 0) return Buffer.alloc(0);
-    return orUndefinedWhenMissing(this.blob(location).downloadToBuffer(info.size - count, count));
+    return orUndefinedWhenMissing((await this.blob(location)).downloadToBuffer(info.size - count, count));
   }
 
   async list(prefix: string): Promise<ListedEntry[]> {
@@ -76,7 +87,7 @@ export class AzureStorage implements TableStorage {
     const under = name === "" ? "" : `${name}/`;
     const entries: ListedEntry[] = [];
     try {
-      for await (const item of this.container(container).listBlobsByHierarchy("/", { prefix: under })) {
+      for await (const item of (await this.container(container)).listBlobsByHierarchy("/", { prefix: under })) {
         const relative = item.name.slice(under.length).replace(/\/$/, "");
         if (relative !== "") entries.push({ name: relative, kind: item.kind === "prefix" ? "prefix" : "object" });
       }
@@ -88,12 +99,12 @@ export class AzureStorage implements TableStorage {
   }
 
   async put(location: string, bytes: Uint8Array): Promise<void> {
-    await this.blob(location).uploadData(bytes);
+    await (await this.blob(location)).uploadData(bytes);
   }
 
   async putIfAbsent(location: string, bytes: Uint8Array): Promise<"created" | "exists"> {
     try {
-      await this.blob(location).uploadData(bytes, { conditions: { ifNoneMatch: "*" } });
+      await (await this.blob(location)).uploadData(bytes, { conditions: { ifNoneMatch: "*" } });
       return "created";
     } catch (error) {
       // 409 BlobAlreadyExists, or 412 when the condition is evaluated against a blob written meanwhile.
@@ -103,11 +114,11 @@ export class AzureStorage implements TableStorage {
   }
 
   async delete(location: string): Promise<void> {
-    await this.blob(location).deleteIfExists();
+    await (await this.blob(location)).deleteIfExists();
   }
 
   async deletePrefix(prefix: string): Promise<void> {
-    const container = this.container(parseAzureLocation(prefix).container);
+    const container = await this.container(parseAzureLocation(prefix).container);
     for (const blob of await this.blobsUnder(prefix)) await container.getBlockBlobClient(blob.name).deleteIfExists();
   }
 
@@ -117,7 +128,7 @@ export class AzureStorage implements TableStorage {
   }
 
   async preparePrefix(prefix: string): Promise<void> {
-    await this.container(parseAzureLocation(prefix).container).createIfNotExists();
+    await (await this.container(parseAzureLocation(prefix).container)).createIfNotExists();
   }
 
   async canonical(location: string): Promise<string> {
@@ -125,13 +136,14 @@ export class AzureStorage implements TableStorage {
     return location.replace(/\/+$/, "");
   }
 
-  private container(name: string): ContainerClient {
-    return this.service.getContainerClient(name);
+  private async container(name: string): Promise<ContainerClient> {
+    this.service ??= serviceClientOf(this.options);
+    return (await this.service).getContainerClient(name);
   }
 
-  private blob(location: string) {
+  private async blob(location: string) {
     const { container, name } = parseAzureLocation(location);
-    return this.container(container).getBlockBlobClient(name);
+    return (await this.container(container)).getBlockBlobClient(name);
   }
 
   /** Every blob at or below `prefix` (as a folder), with its modification time. */
@@ -139,7 +151,7 @@ export class AzureStorage implements TableStorage {
     const { container, name } = parseAzureLocation(prefix);
     const blobs: { name: string; modifiedMillis: number }[] = [];
     try {
-      for await (const blob of this.container(container).listBlobsFlat({ prefix: name === "" ? "" : `${name}/` })) {
+      for await (const blob of (await this.container(container)).listBlobsFlat({ prefix: name === "" ? "" : `${name}/` })) {
         blobs.push({ name: blob.name, modifiedMillis: blob.properties.lastModified.getTime() });
       }
     } catch (error) {
