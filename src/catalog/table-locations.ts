@@ -33,12 +33,20 @@ export async function resolveClientLocation(database: DatabaseInfo, location: st
   const candidate = clientPath(location, "location");
   const root = path.resolve(database.storageRoot);
   const resolved = path.resolve(root, candidate);
-  const storage = storageFor(root);
-  if (!isInside(root, resolved) || !isInside(await storage.canonical(root), await storage.canonical(resolved))) {
+  if (!isInside(root, resolved) || !isInside(await canonicalOf(root, location), await canonicalOf(resolved, location))) {
     throw invalidInput(`location '${location}' is outside the database's storage root`);
   }
   if (!resolved.endsWith(".lance")) throw invalidInput(`location '${location}' must name a directory ending in '.lance'`);
   return resolved;
+}
+
+/** `target` with its links resolved; a path the file system cannot resolve (a link loop, a name too long) is the client's mistake (13). */
+async function canonicalOf(target: string, location: string): Promise<string> {
+  try {
+    return await storageFor(target).canonical(target);
+  } catch (error) {
+    throw invalidInput(`location '${location}' cannot be resolved: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
 }
 
 /**

@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { restrictMetadataFileAccess } from "./metadata-file-access.js";
 import { openLocalRoot } from "../catalog/local-root.js";
 import type { Store } from "../store/store.js";
 
@@ -30,6 +31,7 @@ export async function withStore<T>(root: string | undefined, fn: (store: Store, 
   if (!existsSync(dir)) throw new Error(`root folder ${dir} does not exist`);
   // Opening the root also creates the default database: admin commands may run before the server did.
   const local = await openLocalRoot(dir);
+  restrictMetadataFileAccess(dir);
   try {
     return await fn(local.store, dir);
   } finally {

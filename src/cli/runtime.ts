@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import type { AuthStore } from "../auth/auth-store.js";
 import { type CatalogRegistry, defaultDatabaseName } from "../catalog/database-registry.js";
 import { openLocalRoot } from "../catalog/local-root.js";
+import { restrictMetadataFileAccess } from "./metadata-file-access.js";
 import { defaultOrphanGraceMs, sweepOrphanedTableFolders } from "../catalog/tables/orphaned-folders.js";
 import { settlePendingVersions } from "../catalog/versions/version-commit.js";
 import type { Engine } from "../engine/engine.js";
@@ -53,11 +54,14 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     commitAttempts: config.commitAttempts,
   });
   const { root, store, engine, registry } = local;
+  restrictMetadataFileAccess(root);
   // Versions committed before a crash but not yet finalized are rolled forward before serving.
-  await settlePendingVersions(store);
+  const unsettled: { record: unknown; error: unknown }[] = [];
+  await settlePendingVersions(store, undefined, (record, error) => unsettled.push({ record, error }));
   const authStore = authStoreOf(store);
   const gate = await buildAuthGate(root, registry, authStore, config.auth ?? { mode: "none" });
   const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, store: authStore, dataRoot: root } });
+  for (const { record, error } of unsettled) app.log.warn({ err: error, record }, "a committed version could not be finalized at start-up; its next reader tries again");
   // Folders left by a create or drop that crashed half-way are reclaimed before serving.
   const swept = await sweepOrphanedTableFolders(store, engine, {
     graceMs: config.orphanGraceMs ?? defaultOrphanGraceMs,

@@ -20,9 +20,9 @@ export async function keepProperties(location: string, properties: Record<string
 /** The properties kept at `location`, or undefined when none are (or the file is unreadable). */
 export async function readKeptProperties(location: string): Promise<Record<string, string> | undefined> {
   const file = fileOf(location);
-  const bytes = await storageFor(file).read(file);
-  if (!bytes) return undefined;
   try {
+    const bytes = await storageFor(file).read(file);
+    if (!bytes) return undefined;
     const parsed = JSON.parse(bytes.toString("utf8")) as { properties?: unknown };
     const properties = parsed.properties;
     if (!properties || typeof properties !== "object" || Array.isArray(properties)) return undefined;

@@ -127,11 +127,17 @@ export class LocalStorage implements TableStorage {
   private async writeTemporary(location: string, bytes: Uint8Array): Promise<string> {
     const temporary = `${location}.${randomUUID()}.tmp`;
     try {
-      await writeFile(temporary, bytes, { flag: "wx" });
+      try {
+        await writeFile(temporary, bytes, { flag: "wx" });
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+        await mkdir(path.dirname(location), { recursive: true });
+        await writeFile(temporary, bytes, { flag: "wx" });
+      }
     } catch (error) {
-      if (!isMissing(error)) throw error;
-      await mkdir(path.dirname(location), { recursive: true });
-      await writeFile(temporary, bytes, { flag: "wx" });
+      // A write that failed part-way (a full disk) must not leave its partial file beside the table's.
+      await this.delete(temporary);
+      throw error;
     }
     return temporary;
   }

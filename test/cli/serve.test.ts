@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
 import { test } from "node:test";
 import { arrowStream } from "../helpers/arrow.js";
 import { spawnServe } from "../helpers/cli-process.js";
@@ -43,4 +44,16 @@ test("catalog and data survive a restart on the same root", async (t) => {
 
 test("serve refuses a bad port with a clear message", async () => {
   await assert.rejects(spawnServe(["--port", "99999"]), /--port must be an integer/);
+});
+
+test("the metadata store, which holds the token signing key, is readable by its owner only", async (t) => {
+  const root = tempRoot();
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const server = await spawnServe(["--port", "0", "--root", root]);
+  await fetch(`${server.url}/v1/namespace/ops/create`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  for (const suffix of ["", "-wal"]) {
+    const file = path.join(root, `quiver.sqlite${suffix}`);
+    if (suffix === "" || existsSync(file)) assert.equal(statSync(file).mode & 0o777, 0o600, file);
+  }
+  assert.equal(await server.stop("SIGTERM"), 0);
 });

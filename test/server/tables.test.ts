@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { arrowStream } from "../helpers/arrow.js";
@@ -194,6 +194,24 @@ test("table lifecycle", async (t) => {
     await expectError(await server.post("/v1/table/shop$twin/register", { location: owned.location }), 400, 13);
     await expectError(await server.post("/v1/table/shop$evil/register", {}), 400, 13);
     await expectError(await server.post("/v1/table/shop$evil/exists", {}), 404, 4);
+  });
+
+  await t.test("RegisterTable and DeclareTable at a location the file system cannot resolve (a link loop, a name too long) → 400, code 13", async () => {
+    const storageRoot = path.join(server.root, "databases", "default");
+    symlinkSync(path.join(storageRoot, "loop"), path.join(storageRoot, "loop"));
+    for (const operation of ["register", "declare"]) {
+      await expectError(await server.post(`/v1/table/shop$looped/${operation}`, { location: "loop/t.lance" }), 400, 13);
+      await expectError(await server.post(`/v1/table/shop$long/${operation}`, { location: `${"a".repeat(300)}.lance` }), 400, 13);
+    }
+  });
+
+  await t.test("RegisterTable where the kept-properties file cannot be read → 200 with no kept properties", async () => {
+    await expectJson(await server.upload("/v1/table/shop$odd/create", arrowStream({ id: Int32Array.from([1]) })));
+    const left = await expectJson(await server.post("/v1/table/shop$odd/deregister", {}));
+    rmSync(path.join(left.location, ".quiver-properties.json"), { force: true });
+    mkdirSync(path.join(left.location, ".quiver-properties.json"));
+    const back = await expectJson(await server.post("/v1/table/shop$odd/register", { location: left.location }));
+    assert.deepEqual(back.properties, {});
   });
 
   await t.test("DeclareTable refuses a location outside the root → 400, code 13", async () => {

@@ -2,9 +2,10 @@
  * Version operations over HTTP (spec/endpoints.md §3.6, §4.1–4.4).
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import { maxManifestBytes } from "../../src/catalog/versions/version-commit.js";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
 import { declaredTable, filesUnder, readWithLance, stageGarbage, stageVersion, tableWithVersions, versionNumbers } from "./fixtures.js";
 
@@ -177,6 +178,18 @@ test("CreateTableVersion", async (t) => {
     assert.ok(existsSync(`/${garbage}`));
     assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/m/version/list"))), [1]);
     assert.deepEqual(await readWithLance(server.url, ["m"]), { version: 1, ids: [1, 2] });
+  });
+
+  await t.test("a staged file larger than any manifest (sparse, ending like one) → 400, code 13; nothing committed, later reads still answer", async () => {
+    const huge = `/${stageGarbage(location, 2)}`;
+    truncateSync(huge, maxManifestBytes + 1024);
+    const handle = openSync(huge, "r+");
+    writeSync(handle, Buffer.from("LANC"), 0, 4, maxManifestBytes + 1020);
+    closeSync(handle);
+    const refused = await expectError(await server.post("/v1/table/m/version/create", { version: 2, manifest_path: huge.slice(1) }), 400, 13);
+    assert.match(refused.error, /more than a manifest's/);
+    rmSync(huge);
+    assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/m/version/list"))), [1]);
   });
 
   await t.test("a file of the table that is not a staged manifest → 400, code 13; the file is untouched", async () => {

@@ -33,9 +33,17 @@ export async function sweepOrphanedTableFolders(store: Store, engine: Engine, op
     for (const row of await store.rows.listAllTables(database.name)) referenced.add(normalizeLocation(row.location));
   }
   for (const database of databases) {
-    for (const location of await placedFolders(database.storage_root)) {
-      if (referenced.has(location) || (await hasKeptProperties(location))) continue;
+    let folders: string[];
+    try {
+      folders = await placedFolders(database.storage_root);
+    } catch (error) {
+      options.onError?.(placedTablesDir(database.storage_root), error);
+      continue;
+    }
+    for (const location of folders) {
+      if (referenced.has(location)) continue;
       try {
+        if (await hasKeptProperties(location)) continue;
         const changed = await storageFor(location).newestChange(location);
         if (changed === undefined || Date.now() - changed < options.graceMs) continue;
         // Read the rows again just before deleting: a create may have committed its row since.

@@ -52,6 +52,9 @@ export interface PlannedVersion {
 
 // ---- decide -------------------------------------------------------------------------------
 
+/** Far above any real manifest (kilobytes to tens of megabytes for tables of many fragments). */
+export const maxManifestBytes = 512 * 1024 * 1024;
+
 /** An entry whose fields are checked, with its branch key and naming scheme parsed once. */
 export type CheckedVersionEntry = VersionEntry & { branchKey: string; scheme: ManifestNamingScheme };
 
@@ -124,12 +127,12 @@ async function resolveStagedManifest(table: TableRow, manifestPathText: string):
   if (path.basename(path.dirname(resolved)) !== "_versions" || !isManifestFileName(path.basename(resolved))) {
     throw invalidInput(`manifest_path '${manifestPathText}' does not name a manifest in a _versions folder of ${subjectOf(table)}`);
   }
-  // One read answers both: a missing file has no footer either.
-  if (!(await hasLanceFooter(resolved))) {
-    const missing = (await statManifest(resolved)) === undefined;
-    // Committing anything else would leave a version Lance cannot open.
-    throw invalidInput(missing ? `staged manifest '${manifestPathText}' does not exist` : `staged manifest '${manifestPathText}' is not a Lance manifest`);
-  }
+  const staged = await statManifest(resolved);
+  if (!staged) throw invalidInput(`staged manifest '${manifestPathText}' does not exist`);
+  // Finalizing reads the manifest whole; refusing a file no manifest reaches keeps a committed record finalizable.
+  if (staged.size > maxManifestBytes) throw invalidInput(`staged manifest '${manifestPathText}' is ${staged.size} bytes, more than a manifest's ${maxManifestBytes}`);
+  // Committing anything else would leave a version Lance cannot open.
+  if (!(await hasLanceFooter(resolved))) throw invalidInput(`staged manifest '${manifestPathText}' is not a Lance manifest`);
   return resolved;
 }
 
@@ -217,13 +220,24 @@ async function undoCommitted(scope: CatalogScope, planned: PlannedVersion[], pla
  * Rolls forward every committed-but-unfinalized version of one table (or of all tables), so a
  * reader never sees part of a batch. Returns what happened to each record.
  */
-export async function settlePendingVersions(store: Store, tableId?: string): Promise<Map<TableVersionRow, FinalizeOutcome>> {
+export async function settlePendingVersions(
+  store: Store,
+  tableId?: string,
+  onError?: (record: TableVersionRow, error: unknown) => void,
+): Promise<Map<TableVersionRow, FinalizeOutcome>> {
   const outcomes = new Map<TableVersionRow, FinalizeOutcome>();
   const pending = await store.rows.listPendingTableVersions(tableId);
   for (const record of pending) {
     const table = await store.rows.findTableById(record.table_id);
     if (!table) continue;
-    outcomes.set(record, await finalizeVersion(store.rows, table, record));
+    try {
+      outcomes.set(record, await finalizeVersion(store.rows, table, record));
+    } catch (error) {
+      // One record that cannot be finalized now (storage unreachable) must not stop start-up or
+      // the other tables' roll-forward; it stays pending and is tried again by its next reader.
+      if (!onError) throw error;
+      onError(record, error);
+    }
   }
   return outcomes;
 }
