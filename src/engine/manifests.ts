@@ -124,18 +124,14 @@ export function removeFile(file: string): Promise<void> {
 const lanceMagic = Buffer.from("LANC");
 const lanceFooterLength = 16;
 
-/** Whether `file` exists and ends the way every Lance manifest does: a 16-byte footer closed by "LANC". */
-export async function hasLanceFooter(file: string): Promise<boolean> {
-  const storage = storageFor(file);
-  const info = await storage.head(file);
-  if (!info || info.size < lanceFooterLength) return false;
-  const tail = await storage.readTail(file, lanceMagic.length);
+/**
+ * Whether `file`, as `info` describes it, ends the way every Lance manifest does: a 16-byte footer
+ * closed by "LANC". The caller's `info` spares a second stat.
+ */
+export async function hasLanceFooter(file: string, info: ObjectInfo): Promise<boolean> {
+  if (info.size < lanceFooterLength) return false;
+  const tail = await storageFor(file).readTail(file, lanceMagic.length);
   return tail?.equals(lanceMagic) ?? false;
-}
-
-/** Whether an object (a regular file, not a folder or link target elsewhere) exists at `file`. */
-export async function isRegularFile(file: string): Promise<boolean> {
-  return (await storageFor(file).head(file)) !== undefined;
 }
 
 /**

@@ -132,7 +132,7 @@ async function resolveStagedManifest(table: TableRow, manifestPathText: string):
   // Finalizing reads the manifest whole; refusing a file no manifest reaches keeps a committed record finalizable.
   if (staged.size > maxManifestBytes) throw invalidInput(`staged manifest '${manifestPathText}' is ${staged.size} bytes, more than a manifest's ${maxManifestBytes}`);
   // Committing anything else would leave a version Lance cannot open.
-  if (!(await hasLanceFooter(resolved))) throw invalidInput(`staged manifest '${manifestPathText}' is not a Lance manifest`);
+  if (!(await hasLanceFooter(resolved, staged))) throw invalidInput(`staged manifest '${manifestPathText}' is not a Lance manifest`);
   return resolved;
 }
 
