@@ -5,12 +5,13 @@
  * keys, and every location below it is served with them, by Quiver and by the engine alike.
  */
 import path from "node:path";
-import { AzureStorage } from "./azure-storage.js";
-import { LocalStorage } from "./local-storage.js";
+import { AzureStorage } from "./azure/azure-storage.js";
+import { LocalStorage } from "./local/local-storage.js";
 import type { TableStorage } from "./table-storage.js";
 
-/** Lance's storage options (`azure_storage_account_name`, `aws_region`, `allow_http`, ...). */
-export type StorageOptions = Record<string, string>;
+import type { StorageOptions } from "./storage-options.js";
+
+export type { StorageOptions };
 
 const local = new LocalStorage();
 

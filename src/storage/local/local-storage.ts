@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { BigIntStats } from "node:fs";
 import { link, lstat, mkdir, open, readFile, readdir, realpath, rename, rm, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { ListedEntry, ObjectInfo, TableStorage } from "./table-storage.js";
+import type { ListedEntry, ObjectInfo, TableStorage } from "../table-storage.js";
 
 /**
  * The ETag Lance's object store (Rust `object_store` on local files) gives a file: inode,

@@ -7,7 +7,7 @@
  * folders should not pay.
  */
 import type { BlobServiceClient, ContainerClient } from "@azure/storage-blob";
-import type { ListedEntry, ObjectInfo, TableStorage } from "./table-storage.js";
+import type { ListedEntry, ObjectInfo, TableStorage } from "../table-storage.js";
 
 export type AzureStorageOptions = Record<string, string>;
 

@@ -1,0 +1,28 @@
+/**
+ * @module What each object-store backend (one folder per provider, like a database dialect)
+ * provides: its `TableStorage`, and, where the provider can mint them, credentials scoped to one
+ * table that the catalog hands to clients.
+ */
+import type { StorageOptions } from "./storage-options.js";
+import type { TableStorage } from "./table-storage.js";
+
+/** What a client may do with a table's objects: read them, or also write and delete them. */
+export type TableAccess = "read" | "write";
+
+export interface CredentialMinter {
+  /**
+   * Storage options (Lance's keys) whose credentials reach only the objects under `location`, for
+   * `access`, and expire after `ttlSeconds`; they include `expires_at_millis`. Never the long-lived
+   * secret the minter was configured with.
+   */
+  mint(location: string, access: TableAccess, ttlSeconds: number): Promise<StorageOptions>;
+}
+
+export interface StorageBackend {
+  /** The URI scheme this backend serves, without `://` (`az`, `s3`, `gs`). */
+  scheme: string;
+  /** The storage for locations of this scheme, configured with Lance's storage options. Throws when they cannot reach a store. */
+  open(options: StorageOptions): TableStorage;
+  /** A minter of scoped credentials, or undefined when these options cannot mint any (e.g. they hold only a SAS token). */
+  minter(options: StorageOptions): CredentialMinter | undefined;
+}
