@@ -3,12 +3,16 @@
  * engine and storage root, and the caller's context.
  */
 import type { Engine } from "../engine/engine.js";
+import type { Vending } from "../storage/storage-for.js";
+import type { StorageOptions } from "../storage/storage-options.js";
 import type { Store } from "../store/store.js";
 
 export interface DatabaseInfo {
   name: string;
-  /** Absolute directory under which every table of the database lives. */
+  /** Where every table of the database lives: an absolute folder or an object-store URI. */
   storageRoot: string;
+  /** The database's own storage options for its root; empty when it uses the server's. */
+  storageOptions: StorageOptions;
   /** Clients must commit versions through the catalog (spec/concepts.md §6.3). */
   managedVersioning: boolean;
   properties: Record<string, string>;
@@ -20,6 +24,8 @@ export interface CatalogScope {
   database: DatabaseInfo;
   /** Operator settings of the job system; absent means the defaults (one pool, "default"). */
   jobs?: JobSettings;
+  /** What clients opening tables themselves receive in `storage_options`; absent means scoped, one hour. */
+  vending?: Vending;
 }
 
 export interface JobSettings {

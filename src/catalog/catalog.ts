@@ -4,6 +4,7 @@
  * both call it. Every method throws `CatalogError` with a spec code.
  */
 import type * as M from "../model/index.js";
+import type { TableAccess } from "../model/table-access.js";
 import type { CatalogScope } from "./catalog-scope.js";
 import * as backfillColumns from "./jobs/backfill-columns.js";
 import * as jobOperations from "./jobs/job-operations.js";
@@ -15,6 +16,7 @@ import * as queueIndexJobs from "./schema-indexes/queue-index-jobs.js";
 import * as schemaChanges from "./schema-indexes/schema-changes.js";
 import * as tableIndexes from "./schema-indexes/table-indexes.js";
 import * as tableClone from "./tables/clone-table.js";
+import * as clientOptions from "./tables/client-storage-options.js";
 import * as tableDescribe from "./tables/describe-table.js";
 import type { ArrowStreamBody } from "./tables/table-creation.js";
 import * as tableCreation from "./tables/table-creation.js";
@@ -73,6 +75,10 @@ export class Catalog {
   }
   describeTable(request: WithId<M.DescribeTableRequest>) {
     return tableDescribe.describeTable(this.scope, request);
+  }
+  /** `answer`'s storage options completed with what a caller with `access` needs to open the table itself. */
+  storageOptionsForClient(answer: { location?: string; storage_options?: Record<string, string> }, access: TableAccess, vendCredentials?: boolean | null) {
+    return clientOptions.storageOptionsForClient(this.scope, answer, access, vendCredentials);
   }
   tableExists(request: WithId<M.TableExistsRequest>) {
     return tableDescribe.tableExists(this.scope, request);

@@ -2,7 +2,11 @@
  * @module The databases (tenants) of a root and their catalogs: `ensureDatabase` registers a
  * database with its own storage root, `CatalogRegistry` hands out each database's `Catalog`.
  */
-import path from "node:path";
+import { UnsafeObjectStore, requireConditionalCreates } from "../storage/conditional-create-probe.js";
+import { isUri, joinLocation, normalizeLocation } from "../storage/locations.js";
+import { type Vending, configureStorage, isServedLocation, storageFor } from "../storage/storage-for.js";
+import type { StorageOptions } from "../storage/storage-options.js";
+import { invalidInput } from "../model/catalog-error.js";
 import type { Engine } from "../engine/engine.js";
 import type { DatabaseRow } from "../store/schema.js";
 import type { Store } from "../store/store.js";
@@ -10,7 +14,7 @@ import { UniqueViolation } from "../store/store-errors.js";
 import { Catalog } from "./catalog.js";
 import type { DatabaseInfo, JobSettings } from "./catalog-scope.js";
 import { validateName } from "./identifiers.js";
-import { fromJsonColumn } from "../store/rows/json-columns.js";
+import { fromJsonColumn, toJsonColumn } from "../store/rows/json-columns.js";
 
 export const defaultDatabaseName = "default";
 
@@ -20,30 +24,71 @@ export function toDatabaseInfo(row: DatabaseRow): DatabaseInfo {
     storageRoot: row.storage_root,
     managedVersioning: row.managed_versioning === 1,
     properties: fromJsonColumn(row.properties),
+    storageOptions: fromJsonColumn(row.storage_options),
   };
 }
 
 export interface CreateDatabaseOptions {
   managedVersioning?: boolean;
+  /** Where the database's tables live (a folder or an object-store URI); default `<data location>/<name>`. */
+  location?: string;
+  /** Storage options for `location`; default the server's for its data location. */
+  storageOptions?: StorageOptions;
 }
 
-/** Creates a database whose tables live under `<dataRoot>/databases/<name>`, unless it exists. */
-export async function ensureDatabase(store: Store, dataRoot: string, name: string, options: CreateDatabaseOptions = {}): Promise<DatabaseInfo> {
+/**
+ * Creates a database whose tables live at `options.location`, or under `<dataLocation>/<name>`,
+ * unless it exists. Throws 13 for a location Quiver cannot serve with the options given.
+ */
+export async function ensureDatabase(store: Store, dataLocation: string, name: string, options: CreateDatabaseOptions = {}): Promise<DatabaseInfo> {
   validateName(name, "database");
   const existing = await store.rows.findDatabase(name);
   if (existing) return toDatabaseInfo(existing);
+  const storageRoot = options.location ? ownStorageRoot(options.location, options.storageOptions ?? {}) : joinLocation(normalizeLocation(dataLocation), name);
+  await storageFor(storageRoot).preparePrefix(storageRoot);
+  try {
+    await requireConditionalCreates(storageRoot);
+  } catch (error) {
+    if (error instanceof UnsafeObjectStore) throw invalidInput(error.message);
+    throw error;
+  }
   try {
     await store.rows.insertDatabase({
       name,
-      storage_root: path.join(path.resolve(dataRoot), "databases", name),
+      storage_root: storageRoot,
       managed_versioning: options.managedVersioning ? 1 : 0,
       properties: "{}",
+      storage_options: toJsonColumn(options.storageOptions ?? {}),
       created_at: Date.now(),
     });
   } catch (error) {
     if (!(error instanceof UniqueViolation)) throw error;
   }
   return toDatabaseInfo((await store.rows.findDatabase(name)) as DatabaseRow);
+}
+
+/** Checks and configures a database's own storage root; answers it normalized. */
+function ownStorageRoot(location: string, options: StorageOptions): string {
+  if (!isUri(location) && !location.startsWith("/")) throw invalidInput(`a database location must be an absolute folder or a URI, got '${location}'`);
+  const root = normalizeLocation(location);
+  if (Object.keys(options).length > 0) {
+    try {
+      configureStorage(root, options);
+    } catch (error) {
+      throw invalidInput(`cannot use '${location}': ${(error as Error).message}`);
+    }
+  } else if (!isServedLocation(root)) {
+    throw invalidInput(`'${location}' is not under the server's data location; give the storage options that reach it`);
+  }
+  return root;
+}
+
+/** Serves every database's own storage root with its own options; call once the store is open. */
+export async function configureDatabaseStorage(store: Store): Promise<void> {
+  for (const row of await store.rows.listDatabases()) {
+    const options = fromJsonColumn(row.storage_options);
+    if (Object.keys(options).length > 0) configureStorage(row.storage_root, options);
+  }
 }
 
 /** Catalog instances per database, created on first use. */
@@ -54,6 +99,7 @@ export class CatalogRegistry {
     readonly store: Store,
     readonly engine: Engine,
     readonly jobs?: JobSettings,
+    readonly vending?: Vending,
   ) {}
 
   /** The catalog of `name`, or undefined when no such database exists. */
@@ -62,7 +108,7 @@ export class CatalogRegistry {
     if (cached) return cached;
     const row = await this.store.rows.findDatabase(name);
     if (!row) return undefined;
-    const catalog = new Catalog({ store: this.store, engine: this.engine, database: toDatabaseInfo(row), jobs: this.jobs });
+    const catalog = new Catalog({ store: this.store, engine: this.engine, database: toDatabaseInfo(row), jobs: this.jobs, vending: this.vending });
     this.catalogs.set(name, catalog);
     return catalog;
   }

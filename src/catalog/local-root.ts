@@ -5,17 +5,21 @@
  */
 import path from "node:path";
 import { Engine } from "../engine/engine.js";
-import { storageFor } from "../storage/storage-for.js";
+import { normalizeLocation } from "../storage/locations.js";
+import { type Vending, configureStorage, storageFor } from "../storage/storage-for.js";
+import type { StorageOptions } from "../storage/storage-options.js";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
 import type { JobSettings } from "./catalog-scope.js";
-import { CatalogRegistry, defaultDatabaseName, ensureDatabase } from "./database-registry.js";
+import { CatalogRegistry, configureDatabaseStorage, defaultDatabaseName, ensureDatabase } from "./database-registry.js";
 
 export const metadataFileName = "quiver.sqlite";
 
 export interface LocalRoot {
   /** Absolute path of the folder. */
   root: string;
+  /** Where databases without a location of their own keep their tables: `<data location>/<name>`. */
+  dataLocation: string;
   store: Store;
   engine: Engine;
   registry: CatalogRegistry;
@@ -30,11 +34,24 @@ export interface LocalRootOptions {
   jobs?: JobSettings;
   /** Attempts of a write whose commits keep conflicting (default 6). */
   commitAttempts?: number;
+  /** Where table data lives: a folder or an object-store URI; default `<root>/databases`. */
+  data?: string;
+  /** Lance's storage options for `data` when it is an object store. */
+  storageOptions?: StorageOptions;
+  /** What clients receive in `storage_options` to open tables themselves. */
+  vending?: Vending;
+}
+
+/** Where table data lives when no data location is given. */
+export function defaultDataLocation(root: string): string {
+  return path.join(path.resolve(root), "databases");
 }
 
 /** Opens (creating and migrating when needed) the root at `root`. */
 export async function openLocalRoot(root: string, options: LocalRootOptions = {}): Promise<LocalRoot> {
   const dir = path.resolve(root);
+  const dataLocation = normalizeLocation(options.data ?? defaultDataLocation(dir));
+  configureStorage(dataLocation, options.storageOptions ?? {});
   await storageFor(dir).preparePrefix(dir);
   const store = await openSqliteStore(path.join(dir, metadataFileName));
   const engine = new Engine({ commitAttempts: options.commitAttempts });
@@ -46,10 +63,11 @@ export async function openLocalRoot(root: string, options: LocalRootOptions = {}
     await store.close();
   };
   try {
-    await ensureDatabase(store, dir, defaultDatabaseName, { managedVersioning: options.managedVersioning ?? false });
+    await configureDatabaseStorage(store);
+    await ensureDatabase(store, dataLocation, defaultDatabaseName, { managedVersioning: options.managedVersioning ?? false });
   } catch (error) {
     await close();
     throw error;
   }
-  return { root: dir, store, engine, registry: new CatalogRegistry(store, engine, options.jobs), close };
+  return { root: dir, dataLocation, store, engine, registry: new CatalogRegistry(store, engine, options.jobs, options.vending), close };
 }

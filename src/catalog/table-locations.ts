@@ -4,20 +4,20 @@
  * names (declare, register) must resolve inside the database's storage root.
  */
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { isUri, storageFor } from "../storage/storage-for.js";
+import { isInsideLocation, isUri, joinLocation, normalizeLocation, resolveLocation } from "../storage/locations.js";
+import { isServedLocation, storageFor } from "../storage/storage-for.js";
 import { invalidInput } from "../model/catalog-error.js";
 import type { DatabaseInfo } from "./catalog-scope.js";
 
 export function newTableLocation(database: DatabaseInfo): { id: string; location: string } {
   const id = randomUUID();
-  return { id, location: path.join(placedTablesDir(database.storageRoot), `${id}.lance`) };
+  return { id, location: joinLocation(placedTablesDir(database.storageRoot), `${id}.lance`) };
 }
 
 /** The folder holding the tables Quiver places under a storage root. */
 export function placedTablesDir(storageRoot: string): string {
-  return path.join(storageRoot, "tables");
+  return joinLocation(storageRoot, "tables");
 }
 
 /** Whether `name` is a folder name `newTableLocation` gives: `<uuid>.lance`. */
@@ -26,14 +26,15 @@ export function isPlacedTableName(name: string): boolean {
 }
 
 /**
- * Resolves a client-named location (absolute, relative to the storage root, or `file://`) and
- * refuses anything outside the storage root, through `..` or through symbolic links.
+ * Resolves a client-named location (absolute, relative to the storage root, `file://`, or a URI
+ * of the root's object store) and refuses anything outside the storage root, through `..` or
+ * through symbolic links.
  */
 export async function resolveClientLocation(database: DatabaseInfo, location: string): Promise<string> {
-  const candidate = clientPath(location, "location");
-  const root = path.resolve(database.storageRoot);
-  const resolved = path.resolve(root, candidate);
-  if (!isInside(root, resolved) || !isInside(await canonicalOf(root, location), await canonicalOf(resolved, location))) {
+  const candidate = clientLocation(location, "location");
+  const root = normalizeLocation(database.storageRoot);
+  const resolved = resolveLocation(root, candidate);
+  if (!isInsideLocation(root, resolved) || !isInsideLocation(await canonicalOf(root, location), await canonicalOf(resolved, location))) {
     throw invalidInput(`location '${location}' is outside the database's storage root`);
   }
   if (!resolved.endsWith(".lance")) throw invalidInput(`location '${location}' must name a directory ending in '.lance'`);
@@ -50,10 +51,10 @@ async function canonicalOf(target: string, location: string): Promise<string> {
 }
 
 /**
- * A path a client sent (plain, or a `file://` URI) as a local path. Other schemes and NUL
- * characters are refused (13): this deployment serves local folders only.
+ * A location a client sent: a path (plain, or a `file://` URI, made a local path) or an
+ * object-store URI. URIs of schemes Quiver does not serve and NUL characters are refused (13).
  */
-export function clientPath(text: string, field: string): string {
+export function clientLocation(text: string, field: string): string {
   let candidate = text.trim();
   if (candidate.startsWith("file://")) {
     try {
@@ -61,14 +62,9 @@ export function clientPath(text: string, field: string): string {
     } catch {
       throw invalidInput(`${field} '${text}' is not a valid file URI`);
     }
-  } else if (isUri(candidate)) {
-    throw invalidInput(`${field} '${text}' uses a storage scheme this deployment does not serve; use a path under the database root`);
+  } else if (isUri(candidate) && !isServedLocation(candidate)) {
+    throw invalidInput(`${field} '${text}' is not in a storage location this deployment serves`);
   }
   if (candidate.includes("\0")) throw invalidInput(`${field} must not contain NUL characters`);
   return candidate;
-}
-
-function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
 }

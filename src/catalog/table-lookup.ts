@@ -3,7 +3,7 @@
  * operations, have data), a sibling name that must be free (namespaces and tables share one
  * name space), and a client-named location that must not overlap another table's.
  */
-import path from "node:path";
+import { isInsideLocation, normalizeLocation, parentLocation } from "../storage/locations.js";
 import type { StoreTx } from "../store/store.js";
 import type { TableRow } from "../store/schema.js";
 import { CatalogError, invalidInput } from "../model/catalog-error.js";
@@ -55,7 +55,8 @@ export async function requireNoNamespaceNamed(tx: StoreTx, database: string, nam
  */
 export async function requireLocationFree(tx: StoreTx, database: string, storageRoot: string, location: string, except?: string): Promise<void> {
   const candidates = [await tx.findTableByLocation(database, location), await tx.findTableBelowLocation(database, location)];
-  for (let dir = path.dirname(location); dir.startsWith(storageRoot) && dir !== path.dirname(dir); dir = path.dirname(dir)) {
+  const root = normalizeLocation(storageRoot);
+  for (let dir = parentLocation(location); isInsideLocation(root, dir); dir = parentLocation(dir)) {
     candidates.push(await tx.findTableByLocation(database, dir));
   }
   const owner = candidates.find((row) => row !== undefined && row.id !== except);

@@ -3,33 +3,38 @@
  */
 import { createDatabase, dropDatabase, listDatabases } from "../catalog/databases/database-admin.js";
 import { parseAdminArgs, withStore } from "./admin-store.js";
+import { parseStorageFlags, storageFlagSpecs } from "./storage-flags.js";
 
 export const databasesUsage = `Usage: quiver databases <create|list|drop> [options]
 
-  quiver databases create NAME [--managed-versioning] [--root DIR]
+  quiver databases create NAME [--managed-versioning] [--data LOCATION] [--storage-option K=V ...] [--root DIR]
   quiver databases list [--root DIR]
   quiver databases drop NAME [--cascade] [--root DIR]
 
   --root DIR   the server's root folder (env QUIVER_ROOT, default ./data)
+  --data LOCATION       where this database's tables live (a folder or an object-store URI); default
+                        the server's data location (env QUIVER_DATA, as for quiver serve) + NAME
+  --storage-option K=V  Lance's storage options for --data, repeatable; kept in the metadata store
   --cascade    drop a database that still holds namespaces or tables, with its data`;
 
 export async function databasesCommand(argv: string[]): Promise<void> {
-  const { values, positionals } = parseAdminArgs(argv, { "managed-versioning": { type: "boolean" }, cascade: { type: "boolean" } });
+  const { values, positionals } = parseAdminArgs(argv, { "managed-versioning": { type: "boolean" }, cascade: { type: "boolean" }, ...storageFlagSpecs });
   const [action, name] = positionals;
   if (values.help || !action) {
     console.log(databasesUsage);
     return;
   }
-  await withStore(values.root as string | undefined, async (store, root) => {
+  await withStore(values.root as string | undefined, async (store, dataLocation) => {
     switch (action) {
       case "create": {
         if (!name) throw new Error("quiver databases create needs a NAME");
-        const info = await createDatabase(store, root, name, { managedVersioning: values["managed-versioning"] === true });
+        const own = parseStorageFlags(values as { data?: string; "storage-option"?: string[] }, {});
+        const info = await createDatabase(store, dataLocation, name, { managedVersioning: values["managed-versioning"] === true, location: own.data, storageOptions: own.options });
         console.log(info.name);
         return;
       }
       case "list":
-        for (const info of await listDatabases(store)) console.log(`${info.name}\tmanaged_versioning=${info.managedVersioning}`);
+        for (const info of await listDatabases(store)) console.log(`${info.name}\tmanaged_versioning=${info.managedVersioning}\t${info.storageRoot}`);
         return;
       case "drop": {
         if (!name) throw new Error("quiver databases drop needs a NAME");

@@ -30,6 +30,10 @@ async function serve(argv: string[]): Promise<void> {
     managedVersioning: options.managedVersioning,
     auth: options.auth,
     commitAttempts: options.commitAttempts,
+    data: options.storage.data,
+    storageOptions: options.storage.options,
+    vending: options.vending,
+    allowUnsafeObjectStore: options.allowUnsafeObjectStore,
     logger: { level: options.logLevel },
   });
   console.log(`Quiver listening on ${runtime.url}`);

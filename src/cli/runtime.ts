@@ -12,6 +12,9 @@ import { defaultOrphanGraceMs, sweepOrphanedTableFolders } from "../catalog/tabl
 import { settlePendingVersions } from "../catalog/versions/version-commit.js";
 import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
+import { requireConditionalCreates, setConditionalCreateProbe } from "../storage/conditional-create-probe.js";
+import { type Vending, canMintFor } from "../storage/storage-for.js";
+import type { StorageOptions } from "../storage/storage-options.js";
 import type { Store } from "../store/store.js";
 import { type AuthConfig, buildAuthGate, checkAuthExposure } from "./auth-runtime.js";
 import { authStoreOf } from "./auth-store-adapter.js";
@@ -19,8 +22,16 @@ import { type JobSystem, startJobSystem } from "../jobs/job-system.js";
 import { type JobSystemConfig, jobSettings } from "../jobs/job-settings.js";
 
 export interface RuntimeConfig {
-  /** Folder holding the metadata store and every database's table data. */
+  /** Folder holding the metadata store (and, by default, the table data under `databases/`). */
   root: string;
+  /** Where table data lives: a folder or an object-store URI; default `<root>/databases`. */
+  data?: string;
+  /** Lance's storage options for `data`. */
+  storageOptions?: StorageOptions;
+  /** What clients receive to open tables themselves; default scoped credentials for an hour. */
+  vending?: Vending;
+  /** Write to object stores that fail the conditional-create probe (concurrent commits may lose data). */
+  allowUnsafeObjectStore?: boolean;
   logger?: FastifyServerOptions["logger"];
   /** Commit table versions through the catalog in the default database. */
   managedVersioning?: boolean;
@@ -36,6 +47,8 @@ export interface RuntimeConfig {
 
 export interface Runtime {
   app: FastifyInstance;
+  /** Where databases without a location of their own keep their tables. */
+  dataLocation: string;
   store: Store;
   /** The store as auth sees it: credentials, signing key, audit log. */
   authStore: AuthStore;
@@ -48,19 +61,31 @@ export interface Runtime {
 
 export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   const jobConfig = jobSettings(config.jobs);
+  setConditionalCreateProbe(!config.allowUnsafeObjectStore);
   const local = await openLocalRoot(config.root, {
     managedVersioning: config.managedVersioning,
     jobs: { pools: jobConfig.pools },
     commitAttempts: config.commitAttempts,
+    data: config.data,
+    storageOptions: config.storageOptions,
+    vending: config.vending,
   });
   const { root, store, engine, registry } = local;
   restrictMetadataFileAccess(root);
+  try {
+    await requireSafeObjectStores(local.dataLocation, store);
+  } catch (error) {
+    await local.close();
+    throw error;
+  }
   // Versions committed before a crash but not yet finalized are rolled forward before serving.
   const unsettled: { record: unknown; error: unknown }[] = [];
   await settlePendingVersions(store, undefined, (record, error) => unsettled.push({ record, error }));
   const authStore = authStoreOf(store);
   const gate = await buildAuthGate(root, registry, authStore, config.auth ?? { mode: "none" });
-  const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, store: authStore, dataRoot: root } });
+  const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, store: authStore, dataLocation: local.dataLocation } });
+  app.log.info({ data: local.dataLocation }, "table data location");
+  await warnOfUnmintableLocations(local.dataLocation, store, config.vending, app);
   for (const { record, error } of unsettled) app.log.warn({ err: error, record }, "a committed version could not be finalized at start-up; its next reader tries again");
   // Folders left by a create or drop that crashed half-way are reclaimed before serving.
   const swept = await sweepOrphanedTableFolders(store, engine, {
@@ -73,6 +98,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   let closed = false;
   return {
     app,
+    dataLocation: local.dataLocation,
     store,
     authStore,
     engine,
@@ -86,6 +112,23 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
       await local.close();
     },
   };
+}
+
+/** Every object-store location tables are written to, probed before serving (see `requireConditionalCreates`). */
+async function requireSafeObjectStores(dataLocation: string, store: Store): Promise<void> {
+  const roots = new Set([dataLocation, ...(await store.rows.listDatabases()).map((row) => row.storage_root)]);
+  for (const root of roots) await requireConditionalCreates(root);
+}
+
+/** Under scoped vending, a location that cannot mint hands clients no credentials; the operator is told why. */
+async function warnOfUnmintableLocations(dataLocation: string, store: Store, vending: Vending | undefined, app: FastifyInstance): Promise<void> {
+  if ((vending?.mode ?? "scoped") !== "scoped") return;
+  const roots = new Set([dataLocation, ...(await store.rows.listDatabases()).map((row) => row.storage_root)]);
+  for (const root of roots) {
+    if (!canMintFor(root)) {
+      app.log.warn({ location: root }, "scoped credentials cannot be minted for this location with its storage options; clients receive none and need their own");
+    }
+  }
 }
 
 /**

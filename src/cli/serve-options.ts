@@ -5,7 +5,9 @@
 import { parseArgs } from "node:util";
 import { defaultCommitAttempts } from "../engine/commit-retry.js";
 import { integerSetting } from "../jobs/job-settings.js";
+import type { Vending, VendingMode } from "../storage/storage-for.js";
 import type { AuthConfig } from "./auth-runtime.js";
+import { type StorageFlags, parseStorageFlags, storageFlagSpecs } from "./storage-flags.js";
 
 export interface ServeOptions {
   host: string;
@@ -16,13 +18,27 @@ export interface ServeOptions {
   auth: AuthConfig;
   /** Attempts of a write whose commits keep conflicting; undefined leaves the engine's default. */
   commitAttempts: number | undefined;
+  storage: StorageFlags;
+  vending: Vending;
+  /** Write to object stores that fail the conditional-create probe. */
+  allowUnsafeObjectStore: boolean;
 }
 
 export const serveUsage = `Usage: quiver serve [options]
 
   --host HOST            address to bind (env QUIVER_HOST, default 127.0.0.1)
   --port PORT            port to listen on, 0 for any free port (env QUIVER_PORT, default 2333)
-  --root DIR             folder for the metadata store and table data (env QUIVER_ROOT, default ./data)
+  --root DIR             folder for the metadata store (env QUIVER_ROOT, default ./data)
+  --data LOCATION        where table data lives: a folder, s3://bucket/prefix, az://container/prefix or
+                         gs://bucket/prefix (env QUIVER_DATA, default ROOT/databases)
+  --storage-option K=V   an object-store setting in Lance's keys (aws_region, azure_storage_account_name, ...);
+                         repeatable (env QUIVER_STORAGE_OPTIONS as a JSON object)
+  --vend-credentials M   what clients get to open tables themselves: scoped (short-lived, one table, the
+                         caller's role), static (the configured options, secrets included) or none
+                         (env QUIVER_VEND_CREDENTIALS, default scoped)
+  --credential-ttl SECS  lifetime of scoped credentials (env QUIVER_CREDENTIAL_TTL, default 3600)
+  --allow-unsafe-object-store  write to an object store that ignores conditional creates, where
+                         concurrent commits can lose data (env QUIVER_ALLOW_UNSAFE_OBJECT_STORE=1)
   --log-level LEVEL      fatal, error, warn, info, debug or silent (env QUIVER_LOG_LEVEL, default info)
   --managed-versioning   clients commit versions through the catalog (env QUIVER_MANAGED_VERSIONING=1)
   --auth MODE            none or required (env QUIVER_AUTH, default none; none only on a loopback host)
@@ -63,6 +79,10 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
       "oidc-jwks-url": { type: "string" },
       "oidc-role-claim": { type: "string" },
       "oidc-database-claim": { type: "string" },
+      ...storageFlagSpecs,
+      "vend-credentials": { type: "string" },
+      "credential-ttl": { type: "string" },
+      "allow-unsafe-object-store": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -80,10 +100,24 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     managedVersioning: values["managed-versioning"] ?? flag(env.QUIVER_MANAGED_VERSIONING),
     auth: parseAuthOptions(values, env),
     commitAttempts: integerSetting(env, "QUIVER_COMMIT_ATTEMPTS", 1, defaultCommitAttempts),
+    storage: parseStorageFlags(values, env),
+    vending: parseVending(values, env),
+    allowUnsafeObjectStore: values["allow-unsafe-object-store"] ?? flag(env.QUIVER_ALLOW_UNSAFE_OBJECT_STORE),
   };
 }
 
-function parseAuthOptions(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): AuthConfig {
+const vendingModes: readonly VendingMode[] = ["scoped", "static", "none"];
+
+function parseVending(values: { "vend-credentials"?: string; "credential-ttl"?: string }, env: NodeJS.ProcessEnv): Vending {
+  const mode = values["vend-credentials"] ?? env.QUIVER_VEND_CREDENTIALS ?? "scoped";
+  if (!(vendingModes as readonly string[]).includes(mode)) throw new Error(`--vend-credentials must be scoped, static or none, got '${mode}'`);
+  const ttlText = values["credential-ttl"] ?? env.QUIVER_CREDENTIAL_TTL ?? "3600";
+  const ttlSeconds = Number(ttlText);
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 60 || ttlSeconds > 43_200) throw new Error(`--credential-ttl must be an integer from 60 to 43200 seconds, got '${ttlText}'`);
+  return { mode: mode as VendingMode, ttlSeconds };
+}
+
+function parseAuthOptions(values: Record<string, string | string[] | boolean | undefined>, env: NodeJS.ProcessEnv): AuthConfig {
   const text = (name: string, envName: string) => (values[name] as string | undefined) ?? env[envName];
   const mode = text("auth", "QUIVER_AUTH") ?? "none";
   if (mode !== "none" && mode !== "required") throw new Error(`--auth must be none or required, got '${mode}'`);

@@ -9,7 +9,8 @@ import { defaultCommitAttempts } from "./commit-retry.js";
 import { EngineError, classifyEngineError } from "./engine-errors.js";
 import { type NativeConnection, type NativeTable, native } from "./lance-native.js";
 import { toJsonSchema } from "./lance-schema-json.js";
-import { type StorageOptions, isUri, joinLocation, storageFor, storageOptionsFor } from "../storage/storage-for.js";
+import { isUri, joinLocation } from "../storage/locations.js";
+import { type StorageOptions, storageFor, storageOptionsFor } from "../storage/storage-for.js";
 
 export interface TableRef {
   version?: number | null | undefined;

@@ -3,7 +3,8 @@
  * registering the table again (here or in another deployment) restores them. One small JSON file
  * at the table's root, which Lance does not read.
  */
-import { joinLocation, storageFor } from "../storage/storage-for.js";
+import { joinLocation } from "../storage/locations.js";
+import { storageFor } from "../storage/storage-for.js";
 
 const fileName = ".quiver-properties.json";
 

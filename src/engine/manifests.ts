@@ -5,7 +5,8 @@
  * call is needed, which keeps CreateTableVersion cheap.
  */
 import type { ObjectInfo } from "../storage/table-storage.js";
-import { joinLocation, storageFor } from "../storage/storage-for.js";
+import { joinLocation } from "../storage/locations.js";
+import { storageFor } from "../storage/storage-for.js";
 
 export type ManifestNamingScheme = "V1" | "V2";
 

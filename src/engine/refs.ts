@@ -4,7 +4,8 @@
  * branch's creation time, which clients need, so listings read the files directly; every change
  * still goes through Lance.
  */
-import { joinLocation, storageFor } from "../storage/storage-for.js";
+import { joinLocation } from "../storage/locations.js";
+import { storageFor } from "../storage/storage-for.js";
 
 export interface TagRef {
   name: string;

@@ -29,7 +29,7 @@ export interface BuildServerOptions {
   logger?: FastifyServerOptions["logger"];
   authorize?: ServerServices["authorize"];
   /** Authentication, roles, admin routes and audit; without it every caller may do anything. */
-  auth?: { gate: AuthGate; store: AuthStore; dataRoot: string };
+  auth?: { gate: AuthGate; store: AuthStore; dataLocation: string };
 }
 
 /**
@@ -74,7 +74,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   serviceRoutes(app, services);
   registerOperations(app, services);
   if (options.auth) {
-    adminRoutes(app, services, options.auth.store, options.auth.dataRoot);
+    adminRoutes(app, services, options.auth.store, options.auth.dataLocation);
     oauthRoutes(app, services, options.auth.gate);
   }
   consoleRoutes(app);

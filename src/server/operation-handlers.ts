@@ -4,9 +4,13 @@
  * operations whose answer or call genuinely differs have their own handler here.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { roleOn } from "../auth/principal.js";
+import { roleAllows } from "../auth/roles.js";
 import { Catalog } from "../catalog/catalog.js";
+import type { TableAccess } from "../model/table-access.js";
 import type { OperationEntry, OperationName } from "../model/operations/index.js";
 import { arrowBody } from "./catalog-request.js";
+import { principalOf } from "./auth/auth-gate.js";
 import { isCloudClientRequest } from "./cloud-client.js";
 import { parsePathId } from "./identifiers.js";
 import { accepted, runsAsJob } from "./job-switch.js";
@@ -46,16 +50,38 @@ const buildIndex: OperationHandler = (call) => {
   return accepted(reply, catalog.createTableIndexJob(request as RequestFor<"createTableIndexJob">));
 };
 
+/** What the caller may do with a table's objects itself: writers and admins write, readers read. */
+function tableAccessOf(call: OperationCall): TableAccess {
+  const principal = principalOf(call.http);
+  const role = principal ? roleOn(principal, call.catalog.database.name) : undefined;
+  return roleAllows(role, "write") ? "write" : "read";
+}
+
+/** Answers carrying a table's location also carry what the caller needs to open it (docs/object-storage.md). */
+function withClientStorageOptions(name: OperationName): OperationHandler {
+  const plain = catalogMethodHandler(name);
+  return async (call) => {
+    const answer = (await plain(call)) as { location?: string; storage_options?: Record<string, string> };
+    const vend = (call.request as { vend_credentials?: boolean | null }).vend_credentials;
+    return { ...answer, storage_options: await call.catalog.storageOptionsForClient(answer, tableAccessOf(call), vend) };
+  };
+}
+
 export const customHandlers: Partial<Record<OperationName, OperationHandler>> = {
+  describeTable: withClientStorageOptions("describeTable"),
+  declareTable: withClientStorageOptions("declareTable"),
+  createTable: withClientStorageOptions("createTable"),
   listNamespaces: ({ catalog, request, id, delimiter }) => {
     // `/v1/namespace/table/list?delimiter=.` is the root's table listing with its "." dropped (spec/clients.md §2.2).
     if (delimiter === "." && id.length === 1 && id[0] === "table") return catalog.listTables({ ...(request as RequestFor<"listTables">), id: [] });
     return catalog.listNamespaces(request as RequestFor<"listNamespaces">);
   },
   listTablesExtended: ({ catalog, request }) => catalog.listAllTables(request as RequestFor<"listAllTables">),
-  createTableExtended: ({ catalog, request, delimiter, http }) => {
+  createTableExtended: async (call) => {
+    const { catalog, request, delimiter, http } = call;
     const { table_name: tableName, delimiter: _delimiter, ...fields } = request as Omit<RequestFor<"createTable">, "id"> & { table_name: string; delimiter: string };
-    return catalog.createTable({ ...fields, id: parsePathId(tableName, delimiter) }, arrowBody(http.body));
+    const answer = await catalog.createTable({ ...fields, id: parsePathId(tableName, delimiter) }, arrowBody(http.body));
+    return { ...answer, storage_options: await catalog.storageOptionsForClient(answer, tableAccessOf(call)) };
   },
   queryTable: async ({ catalog, request, reply }) => {
     const result = await catalog.queryTable(request as RequestFor<"queryTable">);

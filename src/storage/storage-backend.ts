@@ -3,11 +3,11 @@
  * provides: its `TableStorage`, and, where the provider can mint them, credentials scoped to one
  * table that the catalog hands to clients.
  */
+import type { TableAccess } from "../model/table-access.js";
 import type { StorageOptions } from "./storage-options.js";
 import type { TableStorage } from "./table-storage.js";
 
-/** What a client may do with a table's objects: read them, or also write and delete them. */
-export type TableAccess = "read" | "write";
+export type { TableAccess };
 
 export interface CredentialMinter {
   /**

@@ -1,17 +1,20 @@
 /**
- * @module Which `TableStorage` serves a location, with which storage options, and how locations
- * are joined. A location is a local path or an object-store URI (`az://container/path`); URIs
- * join with `/` like paths do. An object-store root is configured once with Lance's own storage
- * keys, and every location below it is served with them, by Quiver and by the engine alike.
+ * @module Which `TableStorage` serves a location, with which storage options, and which options
+ * a client gets for it. An object-store root is configured once with Lance's own storage keys,
+ * and every location below it is served with them, by Quiver and by the engine alike; local
+ * folders need no configuration.
  */
-import path from "node:path";
 import { AzureStorage } from "./azure/azure-storage.js";
 import { LocalStorage } from "./local/local-storage.js";
+import { isInsideLocation, isUri, normalizeLocation, schemeOf } from "./locations.js";
+import type { CredentialMinter, StorageBackend, TableAccess } from "./storage-backend.js";
+import { type StorageOptions, lanceOptionsOf, nonSecretOptionsOf } from "./storage-options.js";
 import type { TableStorage } from "./table-storage.js";
 
-import type { StorageOptions } from "./storage-options.js";
-
 export type { StorageOptions };
+
+/** Object-store backends by URI scheme. */
+const backends: readonly StorageBackend[] = [{ scheme: "az", open: (options) => new AzureStorage(options), minter: () => undefined }];
 
 const local = new LocalStorage();
 
@@ -19,40 +22,51 @@ interface ConfiguredRoot {
   root: string;
   options: StorageOptions;
   storage: TableStorage;
+  minter: CredentialMinter | undefined;
 }
 
 /** Object-store roots, longest first, so the most specific configuration wins. */
 let configuredRoots: ConfiguredRoot[] = [];
 
-/** Builds the backend of an object-store scheme; throws for a scheme Quiver cannot serve. */
-function objectStorageOf(root: string, options: StorageOptions): TableStorage {
-  if (root.startsWith("az://")) return new AzureStorage(options);
-  throw new Error(`'${root}' uses a storage scheme Quiver cannot serve; use a local folder or az://`);
+/** The URI schemes Quiver serves besides local folders. */
+export function servedSchemes(): string[] {
+  return backends.map((backend) => backend.scheme);
+}
+
+function backendOf(root: string): StorageBackend {
+  const scheme = schemeOf(root);
+  const backend = backends.find((candidate) => candidate.scheme === scheme);
+  if (!backend) {
+    throw new Error(`'${root}' uses a storage scheme Quiver cannot serve; use a local folder or ${servedSchemes().map((name) => `${name}://`).join(", ")}`);
+  }
+  return backend;
 }
 
 /**
  * Serves every location under the object-store `root` with `options` from now on (a later call
- * for the same root replaces them). Local folders need no configuration.
+ * for the same root replaces them). Throws when the scheme is not served or the options cannot
+ * reach a store. Local folders need no configuration.
  */
 export function configureStorage(root: string, options: StorageOptions): void {
   if (!isUri(root)) return;
   const normalized = normalizeLocation(root);
-  const storage = objectStorageOf(normalized, options);
-  configuredRoots = [...configuredRoots.filter((entry) => entry.root !== normalized), { root: normalized, options, storage }].sort(
-    (a, b) => b.root.length - a.root.length,
-  );
+  const backend = backendOf(normalized);
+  const entry = { root: normalized, options, storage: backend.open(options), minter: backend.minter(options) };
+  configuredRoots = [...configuredRoots.filter((other) => other.root !== normalized), entry].sort((a, b) => b.root.length - a.root.length);
 }
 
 function configuredRootOf(location: string): ConfiguredRoot {
   const normalized = normalizeLocation(location);
-  const entry = configuredRoots.find(({ root }) => normalized === root || normalized.startsWith(`${root}/`));
+  const entry = configuredRoots.find(({ root }) => normalized === root || isInsideLocation(root, normalized));
   if (!entry) throw new Error(`no storage is configured for '${location}'`);
   return entry;
 }
 
-/** Whether `location` is a URI with a scheme rather than a local path. */
-export function isUri(location: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(location);
+/** Whether `location` is served: a local path, or a URI below a configured root. */
+export function isServedLocation(location: string): boolean {
+  if (!isUri(location)) return true;
+  const normalized = normalizeLocation(location);
+  return configuredRoots.some(({ root }) => normalized === root || isInsideLocation(root, normalized));
 }
 
 /** The storage holding `location`. */
@@ -62,15 +76,45 @@ export function storageFor(location: string): TableStorage {
 
 /** The storage options Lance needs to open `location` (none for a local folder). */
 export function storageOptionsFor(location: string): StorageOptions {
-  return isUri(location) ? configuredRootOf(location).options : {};
+  return isUri(location) ? lanceOptionsOf(configuredRootOf(location).options) : {};
 }
 
-/** `location` with `parts` appended, in the location's own syntax. */
-export function joinLocation(location: string, ...parts: string[]): string {
-  return isUri(location) ? [location.replace(/\/+$/, ""), ...parts].join("/") : path.join(location, ...parts);
+/**
+ * What clients receive with a table's location: `scoped` credentials minted for the table,
+ * `static` (the configured options, secrets included), or `none` (only what is not secret).
+ */
+export type VendingMode = "scoped" | "static" | "none";
+
+export interface Vending {
+  mode: VendingMode;
+  ttlSeconds: number;
 }
 
-/** One spelling per location, so two spellings of the same place compare equal. */
-export function normalizeLocation(location: string): string {
-  return isUri(location) ? location.replace(/\/+$/, "") : path.resolve(location);
+/** Whether credentials can be minted for locations under `location` (`scoped` vending). */
+export function canMintFor(location: string): boolean {
+  return !isUri(location) || configuredRootOf(location).minter !== undefined;
+}
+
+/** Minted credentials are reused while more than half their lifetime is left: minting may call the provider. */
+const minted = new Map<string, StorageOptions>();
+
+/**
+ * The storage options a client needs to open `location` with `access` itself: everything Lance
+ * needs (endpoint, region, `allow_http`, ...) and, as `vending` says, credentials. A local folder
+ * needs none. A root that cannot mint hands out no secrets under `scoped`.
+ */
+export async function clientStorageOptions(location: string, access: TableAccess, vending: Vending): Promise<StorageOptions> {
+  if (!isUri(location)) return {};
+  const entry = configuredRootOf(location);
+  const shared = nonSecretOptionsOf(entry.options);
+  if (vending.mode === "none") return shared;
+  if (vending.mode === "static") return lanceOptionsOf(entry.options);
+  if (!entry.minter) return shared;
+  const normalized = normalizeLocation(location);
+  const key = `${entry.root}\n${normalized}\n${access}\n${vending.ttlSeconds}`;
+  const cached = minted.get(key);
+  if (cached && Number(cached.expires_at_millis) - Date.now() > (vending.ttlSeconds * 1000) / 2) return { ...shared, ...cached };
+  const fresh = await entry.minter.mint(normalized, access, vending.ttlSeconds);
+  minted.set(key, fresh);
+  return { ...shared, ...fresh };
 }

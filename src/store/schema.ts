@@ -2,13 +2,15 @@
  * @module Row types of the metadata store, one interface per table. Both dialects share them.
  * Booleans are stored as 0/1 integers, maps as JSON text, times as epoch milliseconds.
  */
-import type { Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Insertable, Selectable, Updateable } from "kysely";
 
 export interface DatabasesTable {
   name: string;
   storage_root: string;
   managed_versioning: number;
   properties: string;
+  /** The database's own storage options as JSON; `{}` when its tables use the server's. */
+  storage_options: ColumnType<string, string | undefined, string>;
   created_at: number;
 }
 

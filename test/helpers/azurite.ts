@@ -20,7 +20,15 @@ export interface Azurite {
 
 const blobMain = path.join(path.dirname(createRequire(import.meta.url).resolve("azurite/package.json")), "dist/src/blob/main.js");
 
-export async function startAzurite(): Promise<Azurite> {
+export interface AzuriteOptions {
+  /**
+   * Lets the test process exit while Azurite runs (it is killed when the process exits): for an
+   * Azurite shared by every test of a file, which no single test stops.
+   */
+  detached?: boolean;
+}
+
+export async function startAzurite(options: AzuriteOptions = {}): Promise<Azurite> {
   const child: ChildProcess = spawn(process.execPath, [blobMain, "--blobHost", "127.0.0.1", "--blobPort", "0", "--inMemoryPersistence", "--silent", "--skipApiVersionCheck"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -39,6 +47,11 @@ export async function startAzurite(): Promise<Azurite> {
     child.stderr?.on("data", (chunk) => (output += chunk));
     void exited.then(() => reject(new Error(`Azurite exited: ${output}`)));
   });
+  if (options.detached) {
+    child.unref();
+    for (const stream of [child.stdout, child.stderr]) (stream as unknown as { unref(): void } | null)?.unref();
+    process.once("exit", () => child.kill("SIGKILL"));
+  }
   const endpoint = `http://127.0.0.1:${port}/${azuriteAccount}`;
   return {
     endpoint,

@@ -6,10 +6,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Runtime, type RuntimeConfig, startServer } from "../../src/cli/runtime.js";
+import { testDataLocation } from "./test-backend.js";
 
 export interface TestServer {
   url: string;
   root: string;
+  /** Where the default database's tables live: under the root, or on the object store under test. */
+  dataLocation: string;
   runtime: Runtime;
   /** POST with a JSON body (omit `body` to send none). */
   post(route: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
@@ -23,13 +26,19 @@ export function tempRoot(prefix = "quiver-test-"): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/**
+ * Starts a server on the backend under test (see `testBackend`); a config naming its own `data`
+ * keeps it.
+ */
 export async function startTestServer(config: Partial<RuntimeConfig> & { keepRoot?: boolean } = {}): Promise<TestServer> {
   const root = config.root ?? tempRoot();
-  const runtime = await startServer({ ...config, root, host: "127.0.0.1", port: 0, logger: false });
+  const data = config.data === undefined ? await testDataLocation() : {};
+  const runtime = await startServer({ ...data, ...config, root, host: "127.0.0.1", port: 0, logger: false });
   const url = runtime.url;
   return {
     url,
     root,
+    dataLocation: runtime.dataLocation,
     runtime,
     post: (route, body, headers = {}) =>
       fetch(url + route, {

@@ -11,7 +11,7 @@ const architectureDoc = readFileSync(path.resolve(srcRoot, "../docs/architecture
 
 /** Which other top-level folders each folder may import from; docs/architecture.md has the same table. */
 const allowed: Record<string, string[]> = {
-  cli: ["server", "auth", "jobs", "catalog", "store", "engine", "model"],
+  cli: ["server", "auth", "jobs", "catalog", "store", "engine", "storage", "model"],
   server: ["auth", "catalog", "model"],
   auth: ["model"],
   jobs: ["catalog", "store", "model"],

@@ -9,7 +9,8 @@ import { Engine } from "../../src/engine/engine.js";
 import { listManifestNames } from "../../src/engine/manifests.js";
 import { countRows } from "../../src/engine/table-query.js";
 import { insertRows } from "../../src/engine/table-writes.js";
-import { configureStorage, joinLocation, storageFor } from "../../src/storage/storage-for.js";
+import { joinLocation } from "../../src/storage/locations.js";
+import { configureStorage, storageFor } from "../../src/storage/storage-for.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { type Azurite, startAzurite } from "../helpers/azurite.js";
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { after, describe, test } from "node:test";
 import { AzureStorage } from "../../src/storage/azure/azure-storage.js";
 import { LocalStorage } from "../../src/storage/local/local-storage.js";
-import { joinLocation, normalizeLocation } from "../../src/storage/storage-for.js";
+import { joinLocation, normalizeLocation } from "../../src/storage/locations.js";
 import type { TableStorage } from "../../src/storage/table-storage.js";
 import { type Azurite, startAzurite } from "../helpers/azurite.js";
 

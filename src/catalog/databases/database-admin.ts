@@ -1,8 +1,9 @@
 /**
  * @module Database (tenant) administration: create, list, drop. Each database has its own
- * storage root under `<dataRoot>/databases/<name>` and its own catalog.
+ * storage root (by default `<data location>/<name>`) and its own catalog.
  */
 import { storageFor } from "../../storage/storage-for.js";
+import { redactedOptionsOf } from "../../storage/storage-options.js";
 import type { Store } from "../../store/store.js";
 import { CatalogError } from "../../model/catalog-error.js";
 import type { DatabaseInfo } from "../catalog-scope.js";
@@ -13,10 +14,15 @@ import { validateName } from "../identifiers.js";
  * Creates a database. Defaults: managed versioning off. Throws 13 for an invalid name, 2
  * (NamespaceAlreadyExists: a database is the outermost namespace) when it exists.
  */
-export async function createDatabase(store: Store, dataRoot: string, name: string, options: CreateDatabaseOptions = {}): Promise<DatabaseInfo> {
+export async function createDatabase(store: Store, dataLocation: string, name: string, options: CreateDatabaseOptions = {}): Promise<DatabaseInfo> {
   validateName(name, "database");
   if (await store.rows.findDatabase(name)) throw CatalogError.of("NamespaceAlreadyExists", `database '${name}' already exists`);
-  return ensureDatabase(store, dataRoot, name, options);
+  return ensureDatabase(store, dataLocation, name, options);
+}
+
+/** A database's own storage options as answers show them: secrets redacted. */
+export function shownStorageOptions(info: DatabaseInfo): Record<string, string> {
+  return redactedOptionsOf(info.storageOptions);
 }
 
 /** Every database, ordered by name; `visible` filters what the caller may see. */

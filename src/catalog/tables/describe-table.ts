@@ -2,6 +2,7 @@
  * @module DescribeTable and TableExists (spec/endpoints.md §3.2–3.3).
  */
 import { pathToFileURL } from "node:url";
+import { isUri } from "../../storage/locations.js";
 import type { DescribeTableRequest, DescribeTableResponse, TableExistsRequest } from "../../model/table.js";
 import { fromJsonColumn } from "../../store/rows/json-columns.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
@@ -39,7 +40,7 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
       properties: fromJsonColumn(row.properties),
       managed_versioning: scope.database.managedVersioning,
     };
-    if (request.with_table_uri) response.table_uri = pathToFileURL(row.location).href;
+    if (request.with_table_uri) response.table_uri = isUri(row.location) ? row.location : pathToFileURL(row.location).href;
     if (request.check_declared) response.is_only_declared = !hasData;
     const selectsVersion = request.version != null || Boolean(request.tag) || Boolean(request.branch);
     if (!hasData) {

@@ -10,7 +10,8 @@
  */
 import type { Engine } from "../../engine/engine.js";
 import { hasKeptProperties } from "../../engine/kept-properties.js";
-import { joinLocation, normalizeLocation, storageFor } from "../../storage/storage-for.js";
+import { joinLocation, normalizeLocation } from "../../storage/locations.js";
+import { storageFor } from "../../storage/storage-for.js";
 import type { Store } from "../../store/store.js";
 import { isPlacedTableName, placedTablesDir } from "../table-locations.js";
 

@@ -11,7 +11,6 @@
  *   reader of the table, finalizes.
  * Finalizing is idempotent, so the writer, a reader and start-up may all attempt it.
  */
-import path from "node:path";
 import {
   type ManifestNamingScheme,
   StagedManifestMissing,
@@ -28,6 +27,7 @@ import {
 } from "../../engine/manifests.js";
 import { readBranch } from "../../engine/refs.js";
 import type { CreateTableVersionRequest, TableVersion } from "../../model/versions.js";
+import { isInsideLocation, locationName, normalizeLocation, parentLocation, resolveLocation, storeRootOf } from "../../storage/locations.js";
 import type { ObjectInfo } from "../../storage/table-storage.js";
 import { toJsonColumn } from "../../store/rows/json-columns.js";
 import type { TableRow, TableVersionRow } from "../../store/schema.js";
@@ -35,7 +35,7 @@ import type { Store, StoreTx } from "../../store/store.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { describeTable } from "../identifiers.js";
-import { clientPath } from "../table-locations.js";
+import { clientLocation } from "../table-locations.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch, subjectOf } from "../table-refs.js";
 import { parseNamingScheme, toTableVersion } from "./version-records.js";
@@ -118,13 +118,13 @@ export function refuseSharedStagedManifests(planned: readonly PlannedVersion[]):
  * may not have Quiver install, or delete, any other file.
  */
 async function resolveStagedManifest(table: TableRow, manifestPathText: string): Promise<string> {
-  const candidate = clientPath(manifestPathText, "manifest_path");
-  const resolved = path.resolve("/", candidate);
-  const relative = path.relative(table.location, resolved);
-  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) {
+  const candidate = clientLocation(manifestPathText, "manifest_path");
+  // Namespace clients name it below the store's root, without a leading `/` (spec/clients.md §3.3).
+  const resolved = resolveLocation(storeRootOf(table.location), candidate);
+  if (!isInsideLocation(normalizeLocation(table.location), resolved)) {
     throw invalidInput(`manifest_path '${manifestPathText}' is not inside the location of ${subjectOf(table)}`);
   }
-  if (path.basename(path.dirname(resolved)) !== "_versions" || !isManifestFileName(path.basename(resolved))) {
+  if (locationName(parentLocation(resolved)) !== "_versions" || !isManifestFileName(locationName(resolved))) {
     throw invalidInput(`manifest_path '${manifestPathText}' does not name a manifest in a _versions folder of ${subjectOf(table)}`);
   }
   const staged = await statManifest(resolved);
@@ -145,7 +145,7 @@ async function resolveStagedManifest(table: TableRow, manifestPathText: string):
  */
 async function requireBranchOrItsFirstCommit(tx: StoreTx, table: TableRow, branch: string, staged: string): Promise<void> {
   if (branch === "" || (await readBranch(table.location, branch))) return;
-  const inBranchFolder = path.dirname(staged) === versionsDirectory(table.location, branch);
+  const inBranchFolder = parentLocation(staged) === normalizeLocation(versionsDirectory(table.location, branch));
   if (!inBranchFolder || (await listManifestNames(table.location, branch)).length > 0) return requireBranch(table, branch);
   const records = await tx.listTableVersions(table.id, branch);
   // A pending record is another writer's first commit still being put in place.

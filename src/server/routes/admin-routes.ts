@@ -10,7 +10,7 @@ import * as credentials from "../../auth/credentials.js";
 import { roleOn } from "../../auth/principal.js";
 import { CatalogError } from "../../model/catalog-error.js";
 import type { DatabaseInfo } from "../../catalog/catalog-scope.js";
-import { createDatabase, dropDatabase, listDatabases } from "../../catalog/databases/database-admin.js";
+import { createDatabase, dropDatabase, listDatabases, shownStorageOptions } from "../../catalog/databases/database-admin.js";
 import * as M from "../../model/index.js";
 import { json } from "../../model/operations/operation-entry.js";
 import { principalOf } from "../auth/auth-gate.js";
@@ -21,7 +21,8 @@ const tag = "Admin";
 type DatabaseParams = { database: string };
 
 function wireDatabase(info: DatabaseInfo): M.DatabaseInfo {
-  return { name: info.name, managed_versioning: info.managedVersioning, properties: info.properties };
+  const options = shownStorageOptions(info);
+  return { name: info.name, managed_versioning: info.managedVersioning, properties: info.properties, location: info.storageRoot, ...(Object.keys(options).length > 0 ? { storage_options: options } : {}) };
 }
 
 function apiKeyInfo({ id, ...rest }: credentials.CredentialInfo) {
@@ -38,7 +39,7 @@ async function existingDatabase(authStore: AuthStore, name: string): Promise<str
   return name;
 }
 
-export function adminRoutes(app: FastifyInstance, services: ServerServices, authStore: AuthStore, dataRoot: string): void {
+export function adminRoutes(app: FastifyInstance, services: ServerServices, authStore: AuthStore, dataLocation: string): void {
   const store = services.registry.store;
   const define = adminOperationDefiner(app, services);
 
@@ -53,7 +54,11 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
 
   define<M.CreateDatabaseRequest, unknown, unknown>(
     { operationId: "CreateDatabase", summary: "Create a database (tenant)", tag, methods: ["POST"], path: "/v1/admin/databases", body: "json", request: M.CreateDatabaseRequest, response: json(M.DatabaseInfo), access: "admin", successStatus: 201, scope: "deployment-admin", audit: true },
-    async ({ body }) => wireDatabase(await createDatabase(store, dataRoot, body.name, { managedVersioning: body.managed_versioning ?? false })),
+    async ({ body }) => wireDatabase(await createDatabase(store, dataLocation, body.name, {
+        managedVersioning: body.managed_versioning ?? false,
+        location: body.location ?? undefined,
+        storageOptions: body.storage_options ?? undefined,
+      })),
   );
 
   define<unknown, M.DropDatabaseQuery, DatabaseParams>(

@@ -8,6 +8,7 @@ import * as m0002 from "./0002-versions.js";
 import * as m0003 from "./0003-auth.js";
 import * as m0004 from "./0004-jobs.js";
 import * as m0005 from "./0005-signing-keys.js";
+import * as m0006 from "./0006-database-storage-options.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   "0003-auth": m0003,
   "0004-jobs": m0004,
   "0005-signing-keys": m0005,
+  "0006-database-storage-options": m0006,
 };
 
 export const migrationProvider: MigrationProvider = {

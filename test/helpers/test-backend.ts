@@ -1,0 +1,44 @@
+/**
+ * Where the tests' servers keep table data: a local folder (the default), or, with
+ * QUIVER_TEST_BACKEND=azure, a fresh container of one Azurite per test process. `npm test` runs
+ * the table-operation tests once per backend, so the same assertions hold on both.
+ */
+import { randomUUID } from "node:crypto";
+import { storageFor } from "../../src/storage/storage-for.js";
+import { type Azurite, startAzurite } from "./azurite.js";
+
+export type TestBackendName = "local" | "azure";
+
+export const testBackend: TestBackendName = process.env.QUIVER_TEST_BACKEND === "azure" ? "azure" : "local";
+
+export interface TestDataLocation {
+  /** The server's `--data`; undefined keeps the default folder under the root. */
+  data?: string;
+  storageOptions?: Record<string, string>;
+}
+
+let azurite: Promise<Azurite> | undefined;
+
+/** The Azurite this process shares across its servers, started on first use. */
+export function sharedAzurite(): Promise<Azurite> {
+  azurite ??= startAzurite({ detached: true });
+  return azurite;
+}
+
+/** A fresh data location on the backend under test. */
+export async function testDataLocation(): Promise<TestDataLocation> {
+  if (testBackend === "local") return {};
+  const { storageOptions } = await sharedAzurite();
+  return { data: `az://t${randomUUID().replaceAll("-", "").slice(0, 24)}/data`, storageOptions };
+}
+
+/** Whether anything is stored at or below `location` (a folder's entries, an object-store prefix's objects). */
+export async function holdsObjects(location: string): Promise<boolean> {
+  const storage = storageFor(location);
+  return (await storage.head(location)) !== undefined || (await storage.list(location)).length > 0;
+}
+
+/** The names directly under `location`, sorted. */
+export async function namesUnder(location: string): Promise<string[]> {
+  return (await storageFor(location).list(location)).map((entry) => entry.name).sort();
+}
