@@ -32,9 +32,14 @@ function checkOptions(options: AzureStorageOptions): void {
   }
 }
 
+/** The Blob endpoint of the configured account: `azure_endpoint`, or the account's public one. */
+export function endpointOf(options: AzureStorageOptions): string {
+  return (options.azure_endpoint ?? `https://${options.azure_storage_account_name}.blob.core.windows.net`).replace(/\/+$/, "");
+}
+
 async function serviceClientOf(options: AzureStorageOptions): Promise<BlobServiceClient> {
   const account = options.azure_storage_account_name as string;
-  const endpoint = (options.azure_endpoint ?? `https://${account}.blob.core.windows.net`).replace(/\/+$/, "");
+  const endpoint = endpointOf(options);
   const sdk = await import("@azure/storage-blob");
   const key = options.azure_storage_account_key;
   if (key) return new sdk.BlobServiceClient(endpoint, new sdk.StorageSharedKeyCredential(account, key));
