@@ -8,6 +8,7 @@ import { EngineError } from "./engine-errors.js";
 import { mergeIpcFiles } from "./ipc-file-merge.js";
 import { type NativeQuery, type NativeTable, type NativeTableStatistics, type NativeVectorQuery, native } from "./lance-native.js";
 import type * as Native from "lancedb-native-types";
+import { objectPathOf } from "../storage/locations.js";
 
 /** One node of a structured full-text query (spec/endpoints.md §5.6 `FtsQuery`). */
 export type FtsNode =
@@ -173,11 +174,11 @@ export async function analyzeQuery(engine: Engine, location: string, ref: TableR
 
 /**
  * Lance prints the files a plan reads as object-store paths, which drop a local path's leading
- * slash (`uri=tmp/t.lance/data`); the plan shows them as the absolute paths they are.
+ * slash (`uri=tmp/t.lance/data`) and a URI's scheme and bucket; the plan shows the table's
+ * location as clients know it.
  */
 export function withAbsoluteUris(plan: string, location: string): string {
-  if (!location.startsWith("/")) return plan;
-  return plan.split(`uri=${location.replace(/^\/+/, "")}`).join(`uri=${location}`);
+  return plan.split(`uri=${objectPathOf(location).replace(/^\/+/, "")}`).join(`uri=${location}`);
 }
 
 export async function tableStatistics(engine: Engine, location: string, ref: TableRef): Promise<NativeTableStatistics> {

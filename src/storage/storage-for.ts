@@ -4,7 +4,7 @@
  * and every location below it is served with them, by Quiver and by the engine alike; local
  * folders need no configuration.
  */
-import { AzureStorage } from "./azure/azure-storage.js";
+import { azureBackend } from "./azure/azure-backend.js";
 import { LocalStorage } from "./local/local-storage.js";
 import { isInsideLocation, isUri, normalizeLocation, schemeOf } from "./locations.js";
 import type { CredentialMinter, StorageBackend, TableAccess } from "./storage-backend.js";
@@ -14,7 +14,7 @@ import type { TableStorage } from "./table-storage.js";
 export type { StorageOptions };
 
 /** Object-store backends by URI scheme. */
-const backends: readonly StorageBackend[] = [{ scheme: "az", open: (options) => new AzureStorage(options), minter: () => undefined }];
+const backends: readonly StorageBackend[] = [azureBackend];
 
 const local = new LocalStorage();
 

@@ -5,6 +5,7 @@
 import { type ManifestFile, type ManifestNamingScheme } from "../../engine/manifests.js";
 import { parseMode } from "../../model/modes.js";
 import { ManifestNamingSchemes, type TableVersion } from "../../model/versions.js";
+import { objectPathOf } from "../../storage/locations.js";
 import { fromJsonColumn } from "../../store/rows/json-columns.js";
 import type { TableVersionRow } from "../../store/schema.js";
 import { invalidInput } from "../../model/catalog-error.js";
@@ -17,11 +18,12 @@ export function parseNamingScheme(value: string | null | undefined): ManifestNam
 
 /**
  * A version as the wire shows it: a manifest file, with what the record knows laid over it. The
- * manifest path is absolute, like the table's location (Lance reads `/a/b` and `a/b` alike).
+ * manifest path is the object path Lance resolves against its store: absolute for a local table
+ * (Lance reads `/a/b` and `a/b` alike), below the bucket for an object store (no scheme).
  */
 export function toTableVersion(file: ManifestFile | undefined, record: TableVersionRow | undefined): TableVersion {
   const version = (file?.version ?? record?.version) as number;
-  const out: TableVersion = { version, manifest_path: file?.path ?? (record?.manifest_path as string) };
+  const out: TableVersion = { version, manifest_path: objectPathOf(file?.path ?? (record?.manifest_path as string)) };
   const size = file?.size ?? record?.manifest_size ?? undefined;
   if (size != null) out.manifest_size = Number(size);
   const eTag = file?.eTag ?? record?.e_tag ?? undefined;
