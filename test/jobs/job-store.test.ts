@@ -19,7 +19,7 @@ import { tempRoot } from "../helpers/test-server.js";
 async function openStore(t: { after(fn: () => unknown): void }): Promise<Store> {
   const root = tempRoot();
   const store = await openSqliteStore(path.join(root, "quiver.sqlite"));
-  await ensureDatabase(store, root, "default");
+  await ensureDatabase(store, path.join(root, "databases"), "default");
   t.after(async () => {
     await store.close();
     rmSync(root, { recursive: true, force: true });

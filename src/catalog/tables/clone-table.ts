@@ -4,6 +4,7 @@
  */
 import type { CloneTableRequest, CloneTableResponse } from "../../model/clone.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
+import { isUri } from "../../storage/locations.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable, namespaceIdOfKey, splitTableId } from "../identifiers.js";
@@ -18,7 +19,7 @@ type WithId<T> = T & { id: string[] };
  * `source_version` or `source_tag` (its latest version when neither). The clone gets its own
  * location and history and shares the source's data files, so writes to either leave the other
  * unchanged. Deep clones (`is_shallow: false`) are Unsupported (0): the engine binding makes
- * only shallow ones. Throws 0, 1, 4 (no table at the source location), 5, 8, 11, 13, 19.
+ * only shallow ones, and only on local folders. Throws 0, 1, 4 (no table at the source location), 5, 8, 11, 13, 19.
  */
 export async function cloneTable(scope: CatalogScope, request: WithId<CloneTableRequest>): Promise<CloneTableResponse> {
   // validate
@@ -28,6 +29,10 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
     throw CatalogError.of("Unsupported", "deep clone (is_shallow false) is not supported: this server's Lance engine makes only shallow clones, which read the source's data files in place");
   }
   if (request.source_version != null && request.source_tag != null) throw invalidInput("give source_version or source_tag, not both");
+  if (isUri(scope.database.storageRoot)) {
+    // Lance's clone opens the source by URI without the connection's storage options, so it cannot reach a store that needs them.
+    throw CatalogError.of("Unsupported", "clone is not available for tables on an object store: this server's Lance engine cannot open the source there with the database's storage options");
+  }
   const sourceLocation = await resolveClientLocation(scope.database, request.source_location);
   const subject = describeTable(id);
   const database = scope.database.name;
