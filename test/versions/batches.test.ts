@@ -3,11 +3,11 @@
  * versions Lance wrote and staged; after each commit Lance itself reads every table back.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { test } from "node:test";
+import { joinLocation, objectPathOf } from "../../src/storage/locations.js";
+import { holdsObjects } from "../helpers/test-backend.js";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
-import { declaredTable, readLanceAt, readWithLance, stageVersion, stageVersions, versionNumbers } from "./fixtures.js";
+import { declaredTable, objectExists, readLanceAt, readWithLance, stageVersion, stageVersions, stagedLocation, versionNumbers, wirePath } from "./fixtures.js";
 
 test("BatchCreateTableVersions", async (t) => {
   const server = await startTestServer();
@@ -33,7 +33,7 @@ test("BatchCreateTableVersions", async (t) => {
     // Lance reads first: the catalog's own readers would finalize anything the batch left pending.
     assert.deepEqual(await readWithLance(server.url, ["a"]), { version: 2, ids: [1, 2] });
     assert.deepEqual(await readWithLance(server.url, ["ns", "b"]), { version: 1, ids: [10] });
-    assert.equal(body.versions[1].manifest_path, path.join(b, "_versions", "18446744073709551614.manifest"));
+    assert.equal(body.versions[1].manifest_path, objectPathOf(joinLocation(b, "_versions", "18446744073709551614.manifest")));
     assert.deepEqual(await list("a"), [1, 2]);
     assert.deepEqual(await list("ns$b"), [1]);
     const transaction = await expectJson(await server.post(`/v1/transaction/${body.transaction_id}/describe`, {}));
@@ -59,8 +59,11 @@ test("BatchCreateTableVersions", async (t) => {
     );
     assert.deepEqual(await list("a"), [1, 2, 3]);
     assert.deepEqual(await list("ns$b"), [1]);
-    assert.ok(!existsSync(path.join(b, "_versions", "18446744073709551613.manifest")), "no manifest of the failed batch was put in place");
-    assert.ok(existsSync(`/${stagedA.manifest_path}`) && existsSync(`/${stagedB.manifest_path}`), "staged manifests stay with their writer");
+    assert.ok(!(await objectExists(joinLocation(b, "_versions", "18446744073709551613.manifest"))), "no manifest of the failed batch was put in place");
+    assert.ok(
+      (await objectExists(stagedLocation(a, stagedA.manifest_path))) && (await objectExists(stagedLocation(b, stagedB.manifest_path))),
+      "staged manifests stay with their writer",
+    );
     assert.deepEqual(await readWithLance(server.url, ["a"]), { version: 3, ids: [1, 2, 30] });
     assert.deepEqual(await readWithLance(server.url, ["ns", "b"]), { version: 1, ids: [10] });
   });
@@ -81,7 +84,7 @@ test("BatchCreateTableVersions", async (t) => {
       await server.post("/v1/table/version/batch-create", {
         entries: [
           { id: ["a"], ...stagedA },
-          { id: ["ns", "b"], version: 2, manifest_path: `${b.slice(1)}/_versions/18446744073709551613.manifest-gone` },
+          { id: ["ns", "b"], version: 2, manifest_path: wirePath(joinLocation(b, "_versions", "18446744073709551613.manifest-gone")) },
         ],
       }),
       400,
@@ -117,7 +120,7 @@ test("BatchCommitTables", async (t) => {
   await t.test("declare + create-version + delete-versions + deregister in one call → results in request order; Lance reads the new table and the trimmed one", async () => {
     await declaredTable(server, "doomed");
     const database = (await server.runtime.registry.catalogFor("default"))!.database;
-    const newLocation = path.join(database.storageRoot, "tables", "fresh.lance");
+    const newLocation = joinLocation(database.storageRoot, "tables", "fresh.lance");
     const body = await expectJson(
       await server.post("/v1/table/batch-commit", {
         operations: [
@@ -160,7 +163,7 @@ test("BatchCommitTables", async (t) => {
     const body = await expectJson(await server.post("/v1/table/batch-commit", { operations: [{ deregister_table: { id: ["old"] } }] }));
     assert.equal(body.results[0].deregister_table.location, old);
     await expectError(await server.post("/v1/table/old/describe", {}), 404, 4);
-    assert.ok(existsSync(path.join(old, "_versions")));
+    assert.ok(await holdsObjects(joinLocation(old, "_versions")));
   });
 
   await t.test("two versions naming one staged manifest → 400, code 13; the declare beside them does not stay", async () => {
@@ -178,7 +181,7 @@ test("BatchCommitTables", async (t) => {
       13,
     );
     await expectError(await server.post("/v1/table/newcomer/exists", {}), 404, 4);
-    assert.ok(existsSync(`/${staged.manifest_path}`), "the staged manifest is left to its writer");
+    assert.ok(await objectExists(stagedLocation(shared, staged.manifest_path)), "the staged manifest is left to its writer");
     assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/shared/version/list"))), []);
   });
 
@@ -190,7 +193,7 @@ test("BatchCommitTables", async (t) => {
       }),
     );
     assert.equal(body.results[0].create_table_version.version.version, 1);
-    assert.ok(existsSync(path.join(leaving, "_versions", "18446744073709551614.manifest")));
+    assert.ok(await objectExists(joinLocation(leaving, "_versions", "18446744073709551614.manifest")));
     assert.deepEqual(await readLanceAt(leaving), { version: 1, ids: [8] }, "Lance reads the deregistered table's files at the new version");
     await expectError(await server.post("/v1/table/leaving/exists", {}), 404, 4);
   });

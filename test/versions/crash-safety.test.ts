@@ -3,7 +3,8 @@
  * Lance versions is in flight leaves, after restart, every table of that batch readable by Lance
  * at the same version: all of the batch or none of it. A test-only delay between a batch's commit
  * and its finalize (QUIVER_TEST_BATCH_FINALIZE_DELAY_MS) holds the batch in the window where a
- * crash is hardest to survive, so the test can kill the server there on purpose.
+ * crash is hardest to survive, so the test can kill the server there on purpose. The server keeps
+ * its table data on the backend under test, like the in-process test servers.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -13,6 +14,8 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { metadataFileName } from "../../src/catalog/local-root.js";
+import { configureStorage } from "../../src/storage/storage-for.js";
+import { testDataLocation } from "../helpers/test-backend.js";
 import { tempRoot } from "../helpers/test-server.js";
 import { type LanceView, readWithLance, stageVersion } from "./fixtures.js";
 
@@ -20,10 +23,10 @@ const mainScript = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".
 const tables = ["a", "b", "c"];
 const finalizeDelayMs = 400;
 
-async function startChild(root: string): Promise<{ child: ChildProcess; url: string }> {
+async function startChild(root: string, dataEnv: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [mainScript, "serve", "--root", root, "--port", "0", "--log-level", "silent"], {
     stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, QUIVER_TEST_BATCH_FINALIZE_DELAY_MS: String(finalizeDelayMs) },
+    env: { ...process.env, ...dataEnv, QUIVER_TEST_BATCH_FINALIZE_DELAY_MS: String(finalizeDelayMs) },
   });
   const url = await new Promise<string>((resolve, reject) => {
     let output = "";
@@ -84,7 +87,11 @@ const idsThrough = (version: number) => Array.from({ length: version }, (_, i) =
 test("SIGKILL inside a batch-create → after restart Lance reads every table of the batch at the same version", async (t) => {
   const root = tempRoot("quiver-crash-");
   t.after(() => rmSync(root, { recursive: true, force: true }));
-  let server = await startChild(root);
+  const { data, storageOptions = {} } = await testDataLocation();
+  // This process stages versions on the server's data location itself, so it serves it too.
+  if (data) configureStorage(data, storageOptions);
+  const dataEnv: Record<string, string> = data ? { QUIVER_DATA: data, QUIVER_STORAGE_OPTIONS: JSON.stringify(storageOptions) } : {};
+  let server = await startChild(root, dataEnv);
   t.after(() => server.child.kill("SIGKILL"));
   const locations = new Map<string, string>();
   for (const name of tables) locations.set(name, ((await (await post(`${server.url}/v1/table/${name}/declare`, {})).json()) as { location: string }).location);
@@ -112,7 +119,7 @@ test("SIGKILL inside a batch-create → after restart Lance reads every table of
     if (pendingAtKill > 0) killedInsideBatch += 1;
     if (round === 0) assert.equal(pendingAtKill, tables.length, "round 0: the kill came between the batch's commit and its finalize");
 
-    server = await startChild(root);
+    server = await startChild(root, dataEnv);
     const views = new Map<string, LanceView>();
     for (const name of tables) views.set(name, await readWithLance(server.url, [name]));
     const first = views.get(tables[0]!);

@@ -1,13 +1,15 @@
 /**
  * Shared set-up for the version tests: tables with several real Lance versions, versions staged
  * the way a writer in managed-versioning mode stages them, and reading a table back with the
- * LanceDB client through Quiver's namespace endpoint.
+ * LanceDB client through Quiver's namespace endpoint. Table files are reached through the storage
+ * layer and Lance is opened with the location's storage options, so the same fixtures serve a
+ * local folder and an object store.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { randomUUID } from "node:crypto";
 import * as lancedb from "@lancedb/lancedb";
 import { ipcStreamToFile } from "../../src/engine/arrow-ipc.js";
+import { joinLocation, locationName, objectPathOf, parentLocation, resolveLocation, storeRootOf } from "../../src/storage/locations.js";
+import { storageFor, storageOptionsFor } from "../../src/storage/storage-for.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { type TestServer, expectJson } from "../helpers/test-server.js";
 
@@ -40,6 +42,30 @@ export interface StagedVersion {
 const u64Max = 18446744073709551615n;
 const hintName = "latest_version_hint.json";
 
+/** `location` as a namespace client names a staged manifest: its object path, no leading slash. */
+export function wirePath(location: string): string {
+  return objectPathOf(location).replace(/^\/+/, "");
+}
+
+/** Where the staged manifest `manifestPath` (wire form) of the table at `location` is stored. */
+export function stagedLocation(location: string, manifestPath: string): string {
+  return resolveLocation(storeRootOf(location), manifestPath);
+}
+
+/** Whether an object (a file) is stored at `location`. */
+export async function objectExists(location: string): Promise<boolean> {
+  return (await storageFor(location).head(location)) !== undefined;
+}
+
+/** Opens the Lance database holding the table at `location`, with the storage options it needs. */
+function connectBeside(location: string): Promise<lancedb.Connection> {
+  return lancedb.connect(parentLocation(location), { storageOptions: storageOptionsFor(location) });
+}
+
+function tableNameOf(location: string): string {
+  return locationName(location).replace(/\.lance$/, "");
+}
+
 /**
  * Writes one new Lance version per entry of `rowsPerVersion` (rows `{ id }`) with the LanceDB
  * client directly on the table's location, then takes every manifest it wrote back out of the
@@ -49,13 +75,15 @@ const hintName = "latest_version_hint.json";
  * time: each builds on the versions committed so far.
  */
 export async function stageVersions(location: string, rowsPerVersion: number[][]): Promise<StagedVersion[]> {
-  const versionsDir = path.join(location, "_versions");
-  const finalNames = () => new Set(existsSync(versionsDir) ? readdirSync(versionsDir).filter((name) => /^\d{20}\.manifest$/.test(name)) : []);
-  const before = finalNames();
-  const hint = path.join(versionsDir, hintName);
-  const hintBefore = existsSync(hint) ? readFileSync(hint) : undefined;
-  const db = await lancedb.connect(path.dirname(location));
-  const name = path.basename(location, ".lance");
+  const versionsDir = joinLocation(location, "_versions");
+  const storage = storageFor(versionsDir);
+  const finalNames = async () =>
+    new Set((await storage.list(versionsDir)).filter((entry) => entry.kind === "object" && /^\d{20}\.manifest$/.test(entry.name)).map((entry) => entry.name));
+  const before = await finalNames();
+  const hint = joinLocation(versionsDir, hintName);
+  const hintBefore = await storage.read(hint);
+  const db = await connectBeside(location);
+  const name = tableNameOf(location);
   try {
     let table = before.size > 0 ? await db.openTable(name) : undefined;
     for (const ids of rowsPerVersion) {
@@ -67,15 +95,18 @@ export async function stageVersions(location: string, rowsPerVersion: number[][]
   } finally {
     db.close();
   }
-  const written = [...finalNames()].filter((file) => !before.has(file));
+  const written = [...(await finalNames())].filter((file) => !before.has(file));
   if (written.length !== rowsPerVersion.length) throw new Error(`Lance wrote ${written.length} manifests for ${rowsPerVersion.length} versions`);
-  const staged = written.map((file) => {
-    const stagedFile = path.join(versionsDir, `${file}-${randomUUID()}`);
-    renameSync(path.join(versionsDir, file), stagedFile);
-    return { version: Number(u64Max - BigInt(file.slice(0, 20))), manifest_path: stagedFile.slice(1) };
-  });
-  if (hintBefore === undefined) rmSync(hint, { force: true });
-  else writeFileSync(hint, hintBefore);
+  const staged: StagedVersion[] = [];
+  for (const file of written) {
+    const final = joinLocation(versionsDir, file);
+    const stagedFile = joinLocation(versionsDir, `${file}-${randomUUID()}`);
+    await storage.put(stagedFile, (await storage.read(final))!);
+    await storage.delete(final);
+    staged.push({ version: Number(u64Max - BigInt(file.slice(0, 20))), manifest_path: wirePath(stagedFile) });
+  }
+  if (hintBefore === undefined) await storage.delete(hint);
+  else await storage.put(hint, hintBefore);
   return staged.sort((a, b) => a.version - b.version);
 }
 
@@ -84,13 +115,11 @@ export async function stageVersion(location: string, ids: number[]): Promise<Sta
   return (await stageVersions(location, [ids]))[0]!;
 }
 
-/** Stages bytes that are not a Lance manifest under a staged manifest name of `version`. */
-export function stageGarbage(location: string, version: number): string {
-  const directory = path.join(location, "_versions");
-  mkdirSync(directory, { recursive: true });
-  const file = path.join(directory, `${(u64Max - BigInt(version)).toString().padStart(20, "0")}.manifest-${randomUUID()}`);
-  writeFileSync(file, `not a manifest of version ${version} at ${location}`);
-  return file.slice(1);
+/** Stages bytes that are not a Lance manifest under a staged manifest name of `version`; returns its wire path. */
+export async function stageGarbage(location: string, version: number): Promise<string> {
+  const file = joinLocation(location, "_versions", `${(u64Max - BigInt(version)).toString().padStart(20, "0")}.manifest-${randomUUID()}`);
+  await storageFor(file).put(file, Buffer.from(`not a manifest of version ${version} at ${location}`));
+  return wirePath(file);
 }
 
 /**
@@ -109,9 +138,9 @@ export async function readWithLance(url: string, id: string[]): Promise<LanceVie
 
 /** Opens the Lance table at `location` with the LanceDB client directly; as readWithLance. */
 export async function readLanceAt(location: string): Promise<LanceView> {
-  const db = await lancedb.connect(path.dirname(location));
+  const db = await connectBeside(location);
   try {
-    return await viewOf(await db.openTable(path.basename(location, ".lance")));
+    return await viewOf(await db.openTable(tableNameOf(location)));
   } finally {
     db.close();
   }
@@ -131,20 +160,17 @@ async function viewOf(table: lancedb.Table): Promise<LanceView> {
   }
 }
 
-/** Every file under `root` (relative path → size), for "nothing else changed" assertions. */
-export function filesUnder(root: string, subdirectory: string): Map<string, number> {
-  const base = path.join(root, subdirectory);
+/** Every object under `root`'s `subdirectory` (relative path → size), for "nothing else changed" assertions. */
+export async function filesUnder(root: string, subdirectory: string): Promise<Map<string, number>> {
   const found = new Map<string, number>();
-  let names: string[] = [];
-  try {
-    names = readdirSync(base, { recursive: true }) as string[];
-  } catch {
-    return found;
-  }
-  for (const name of names) {
-    const full = path.join(base, name);
-    if (statSync(full).isFile()) found.set(name, statSync(full).size);
-  }
+  const walk = async (prefix: string, relative: string[]): Promise<void> => {
+    for (const entry of await storageFor(prefix).list(prefix)) {
+      const location = joinLocation(prefix, entry.name);
+      if (entry.kind === "prefix") await walk(location, [...relative, entry.name]);
+      else found.set([...relative, entry.name].join("/"), (await storageFor(location).head(location))!.size);
+    }
+  };
+  await walk(joinLocation(root, subdirectory), []);
   return found;
 }
 

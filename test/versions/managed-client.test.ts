@@ -3,10 +3,11 @@
  * versioning: every commit must go through version/create and be found through version/list.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, readdirSync } from "node:fs";
-import path from "node:path";
 import { test } from "node:test";
 import * as lancedb from "@lancedb/lancedb";
+import { joinLocation, objectPathOf } from "../../src/storage/locations.js";
+import { storageFor } from "../../src/storage/storage-for.js";
+import { namesUnder } from "../helpers/test-backend.js";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
 
 test("managed versioning with the real namespace client", async (t) => {
@@ -31,7 +32,11 @@ test("managed versioning with the real namespace client", async (t) => {
     assert.deepEqual(listed.versions.map((v: { version: number }) => v.version), [1, 2, 3, 4]);
     const table4 = await expectJson(await server.post("/v1/table/events/version/describe", { version: 4 }));
     const stored = await server.runtime.store.rows.findTableByName("default", "", "events");
-    assert.equal(table4.version.manifest_path, path.join(stored!.location, "_versions", "18446744073709551611.manifest"), "an absolute path, like the location");
+    assert.equal(
+      table4.version.manifest_path,
+      objectPathOf(joinLocation(stored!.location, "_versions", "18446744073709551611.manifest")),
+      "the object path Lance opens the manifest by",
+    );
     const records = await server.runtime.store.rows.listTableVersions(stored!.id, "");
     assert.deepEqual(records.map((row) => [Number(row.version), row.staged_path]), [[1, null], [2, null], [3, null], [4, null]]);
     // Only version/create writes these records: each commit went through it, as its own transaction.
@@ -42,7 +47,7 @@ test("managed versioning with the real namespace client", async (t) => {
       assert.equal(transaction.properties.version, String(row.version));
     }
     // Staged manifests were moved out of the way once final.
-    const files = readdirSync(path.join(stored!.location, "_versions"));
+    const files = await namesUnder(joinLocation(stored!.location, "_versions"));
     assert.deepEqual(files.filter((name) => name.includes(".manifest-")), []);
 
     const fresh = await lancedb.connectNamespace("rest", { uri: server.url });
@@ -125,10 +130,11 @@ test("managed versioning with the real namespace client", async (t) => {
 
   await t.test("version/create on a branch that does not exist, with a manifest outside the branch's folder → 404, code 22", async () => {
     const stored = await server.runtime.store.rows.findTableByName("default", "", "forked");
-    const staged = path.join(stored!.location, "_versions", "18446744073709551610.manifest-stray");
-    copyFileSync(path.join(stored!.location, "_versions", "18446744073709551612.manifest"), staged);
+    const staged = joinLocation(stored!.location, "_versions", "18446744073709551610.manifest-stray");
+    const copied = joinLocation(stored!.location, "_versions", "18446744073709551612.manifest");
+    await storageFor(staged).put(staged, (await storageFor(copied).read(copied))!);
     await expectError(
-      await server.post("/v1/table/forked/version/create", { version: 5, branch: "ghost", manifest_path: staged, naming_scheme: "V2" }),
+      await server.post("/v1/table/forked/version/create", { version: 5, branch: "ghost", manifest_path: objectPathOf(staged), naming_scheme: "V2" }),
       404,
       22,
     );
