@@ -5,6 +5,8 @@
  * folders need no configuration.
  */
 import { azureBackend } from "./azure/azure-backend.js";
+import { gcsBackend } from "./gcs/gcs-backend.js";
+import { s3Backend } from "./s3/s3-backend.js";
 import { LocalStorage } from "./local/local-storage.js";
 import { isInsideLocation, isUri, normalizeLocation, schemeOf } from "./locations.js";
 import type { CredentialMinter, StorageBackend, TableAccess } from "./storage-backend.js";
@@ -14,7 +16,7 @@ import type { TableStorage } from "./table-storage.js";
 export type { StorageOptions };
 
 /** Object-store backends by URI scheme. */
-const backends: readonly StorageBackend[] = [azureBackend];
+const backends: readonly StorageBackend[] = [azureBackend, s3Backend, gcsBackend];
 
 const local = new LocalStorage();
 
