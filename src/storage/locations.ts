@@ -91,3 +91,10 @@ export function storeRootOf(location: string): string {
 export function objectPathOf(location: string): string {
   return isUri(location) ? uriParts(location).path.slice(1) : location;
 }
+
+/** Splits `scheme://bucket/a/b` into its bucket and the object name (or prefix) below it, without a leading or trailing `/`. */
+export function splitBucketLocation(location: string, scheme: string): { bucket: string; name: string } {
+  const match = new RegExp(`^${scheme}://([^/]+)/?(.*)$`).exec(location);
+  if (!match) throw new Error(`'${location}' is not a ${scheme}:// location`);
+  return { bucket: match[1] as string, name: (match[2] as string).replace(/\/+$/, "") };
+}

@@ -8,6 +8,7 @@
  */
 import type { BlobServiceClient, ContainerClient } from "@azure/storage-blob";
 import type { ListedEntry, ObjectInfo, TableStorage } from "../table-storage.js";
+import { splitBucketLocation } from "../locations.js";
 
 export type AzureStorageOptions = Record<string, string>;
 
@@ -19,9 +20,8 @@ interface BlobAddress {
 
 /** Splits `az://container/a/b` into its container and blob name. */
 export function parseAzureLocation(location: string): BlobAddress {
-  const match = /^az:\/\/([^/]+)\/?(.*)$/.exec(location);
-  if (!match) throw new Error(`'${location}' is not an az:// location`);
-  return { container: match[1] as string, name: (match[2] as string).replace(/\/+$/, "") };
+  const { bucket, name } = splitBucketLocation(location, "az");
+  return { container: bucket, name };
 }
 
 /** Refuses options that cannot reach an account, when the storage is configured rather than on first use. */

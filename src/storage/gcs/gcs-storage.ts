@@ -11,6 +11,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { Bucket, File, FileMetadata, Storage } from "@google-cloud/storage";
 import type { StorageOptions } from "../storage-options.js";
 import type { ListedEntry, ObjectInfo, TableStorage } from "../table-storage.js";
+import { splitBucketLocation } from "../locations.js";
 
 export const defaultGcsEndpoint = "https://storage.googleapis.com";
 
@@ -39,9 +40,7 @@ interface ObjectAddress {
 
 /** Splits `gs://bucket/a/b` into its bucket and object name. */
 export function parseGcsLocation(location: string): ObjectAddress {
-  const match = /^gs:\/\/([^/]+)\/?(.*)$/.exec(location);
-  if (!match) throw new Error(`'${location}' is not a gs:// location`);
-  return { bucket: match[1] as string, name: (match[2] as string).replace(/\/+$/, "") };
+  return splitBucketLocation(location, "gs");
 }
 
 /** Lance's reading of a boolean option (`allow_http`). */

@@ -4,6 +4,7 @@
  * Quiver accepts the same ones, so any map that opens a table in Lance opens it here too.
  */
 import type { StorageOptions } from "../storage-options.js";
+import { splitBucketLocation } from "../locations.js";
 
 /** What Quiver needs from Lance's S3 keys to reach a bucket. */
 export interface S3Settings {
@@ -81,7 +82,6 @@ export interface S3Address {
 
 /** Splits `s3://bucket/a/b` into its bucket and key. */
 export function parseS3Location(location: string): S3Address {
-  const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(location);
-  if (!match) throw new Error(`'${location}' is not an s3:// location`);
-  return { bucket: match[1] as string, key: (match[2] as string).replace(/\/+$/, "") };
+  const { bucket, name } = splitBucketLocation(location, "s3");
+  return { bucket, key: name };
 }
