@@ -9,6 +9,7 @@
 import type { BlobServiceClient, ContainerClient } from "@azure/storage-blob";
 import type { ListedEntry, ObjectInfo, TableStorage } from "../table-storage.js";
 import { splitBucketLocation } from "../locations.js";
+import { undefinedWhenMissing } from "../missing-objects.js";
 
 export type AzureStorageOptions = Record<string, string>;
 
@@ -53,13 +54,9 @@ function statusOf(error: unknown): number | undefined {
   return typeof status === "number" ? status : undefined;
 }
 
-async function orUndefinedWhenMissing<T>(operation: Promise<T>): Promise<T | undefined> {
-  try {
-    return await operation;
-  } catch (error) {
-    if (statusOf(error) === 404) return undefined;
-    throw error;
-  }
+/** A 404: the object (or its container) is not there. */
+function isMissing(error: unknown): boolean {
+  return statusOf(error) === 404;
 }
 
 export class AzureStorage implements TableStorage {
@@ -70,13 +67,13 @@ export class AzureStorage implements TableStorage {
   }
 
   async head(location: string): Promise<ObjectInfo | undefined> {
-    const properties = await orUndefinedWhenMissing((await this.blob(location)).getProperties());
+    const properties = await undefinedWhenMissing((await this.blob(location)).getProperties(), isMissing);
     if (!properties) return undefined;
     return { size: properties.contentLength ?? 0, eTag: properties.etag ?? "", modifiedMillis: properties.lastModified?.getTime() ?? 0 };
   }
 
   async read(location: string): Promise<Buffer | undefined> {
-    return orUndefinedWhenMissing((await this.blob(location)).downloadToBuffer());
+    return undefinedWhenMissing((await this.blob(location)).downloadToBuffer(), isMissing);
   }
 
   async readTail(location: string, length: number): Promise<Buffer | undefined> {
@@ -84,7 +81,7 @@ export class AzureStorage implements TableStorage {
     if (!info) return undefined;
     const count = Math.min(length, info.size);
     if (count === 0) return Buffer.alloc(0);
-    return orUndefinedWhenMissing((await this.blob(location)).downloadToBuffer(info.size - count, count));
+    return undefinedWhenMissing((await this.blob(location)).downloadToBuffer(info.size - count, count), isMissing);
   }
 
   async list(prefix: string): Promise<ListedEntry[]> {

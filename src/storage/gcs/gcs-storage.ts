@@ -12,6 +12,7 @@ import type { Bucket, File, FileMetadata, Storage } from "@google-cloud/storage"
 import type { StorageOptions } from "../storage-options.js";
 import type { ListedEntry, ObjectInfo, TableStorage } from "../table-storage.js";
 import { splitBucketLocation } from "../locations.js";
+import { undefinedWhenMissing } from "../missing-objects.js";
 
 export const defaultGcsEndpoint = "https://storage.googleapis.com";
 
@@ -121,13 +122,9 @@ function statusOf(error: unknown): number | undefined {
   return typeof code === "number" ? code : undefined;
 }
 
-async function orUndefinedWhenMissing<T>(operation: Promise<T>): Promise<T | undefined> {
-  try {
-    return await operation;
-  } catch (error) {
-    if (statusOf(error) === 404) return undefined;
-    throw error;
-  }
+/** A 404: the object (or its container) is not there. */
+function isMissing(error: unknown): boolean {
+  return statusOf(error) === 404;
 }
 
 /**
@@ -154,14 +151,14 @@ export class GcsStorage implements TableStorage {
   }
 
   async head(location: string): Promise<ObjectInfo | undefined> {
-    const found = await orUndefinedWhenMissing((await this.file(location)).getMetadata());
+    const found = await undefinedWhenMissing((await this.file(location)).getMetadata(), isMissing);
     if (!found) return undefined;
     const [metadata] = found;
     return { size: Number(metadata.size ?? 0), eTag: lanceETagOf(metadata), modifiedMillis: millisOf(metadata.updated) };
   }
 
   async read(location: string): Promise<Buffer | undefined> {
-    const found = await orUndefinedWhenMissing((await this.file(location)).download());
+    const found = await undefinedWhenMissing((await this.file(location)).download(), isMissing);
     return found?.[0];
   }
 
@@ -219,7 +216,7 @@ export class GcsStorage implements TableStorage {
     }
     // A retried upload whose first try was stored but not answered also meets 412; the object's
     // write id tells that apart from another writer's object.
-    const found = await orUndefinedWhenMissing(file.getMetadata());
+    const found = await undefinedWhenMissing(file.getMetadata(), isMissing);
     return found?.[0].metadata?.[writeIdKey] === writeId ? "created" : "exists";
   }
 

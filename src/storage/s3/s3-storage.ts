@@ -10,6 +10,7 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import type { StorageOptions } from "../storage-options.js";
 import type { ListedEntry, ObjectInfo, TableStorage } from "../table-storage.js";
 import { parseS3Location, type S3Settings, s3SettingsOf } from "./s3-options.js";
+import { undefinedWhenMissing } from "../missing-objects.js";
 
 type S3Sdk = typeof import("@aws-sdk/client-s3");
 
@@ -49,14 +50,6 @@ function isMissingObject(error: unknown): boolean {
   return status === 404 && code !== "NoSuchBucket";
 }
 
-async function orUndefinedWhenMissing<T>(operation: Promise<T>): Promise<T | undefined> {
-  try {
-    return await operation;
-  } catch (error) {
-    if (isMissingObject(error)) return undefined;
-    throw error;
-  }
-}
 
 /** The key prefix of everything below `key` as a folder: `key/`, or the whole bucket for ``. */
 function folderOf(key: string): string {
@@ -73,14 +66,14 @@ export class S3Storage implements TableStorage {
 
   async head(location: string): Promise<ObjectInfo | undefined> {
     const { sdk, client } = await this.connected();
-    const found = await orUndefinedWhenMissing(client.send(new sdk.HeadObjectCommand(this.address(location))));
+    const found = await undefinedWhenMissing(client.send(new sdk.HeadObjectCommand(this.address(location))), isMissingObject);
     if (!found) return undefined;
     return { size: found.ContentLength ?? 0, eTag: found.ETag ?? "", modifiedMillis: found.LastModified?.getTime() ?? 0 };
   }
 
   async read(location: string): Promise<Buffer | undefined> {
     const { sdk, client } = await this.connected();
-    const found = await orUndefinedWhenMissing(client.send(new sdk.GetObjectCommand(this.address(location))));
+    const found = await undefinedWhenMissing(client.send(new sdk.GetObjectCommand(this.address(location))), isMissingObject);
     return found ? Buffer.from((await found.Body?.transformToByteArray()) ?? []) : undefined;
   }
 
@@ -93,7 +86,7 @@ export class S3Storage implements TableStorage {
     if (count <= 0) return Buffer.alloc(0);
     const { sdk, client } = await this.connected();
     const range = `bytes=${info.size - count}-${info.size - 1}`;
-    const found = await orUndefinedWhenMissing(client.send(new sdk.GetObjectCommand({ ...this.address(location), Range: range })));
+    const found = await undefinedWhenMissing(client.send(new sdk.GetObjectCommand({ ...this.address(location), Range: range })), isMissingObject);
     return found ? Buffer.from((await found.Body?.transformToByteArray()) ?? []) : undefined;
   }
 
