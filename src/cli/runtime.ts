@@ -13,7 +13,7 @@ import { settlePendingVersions } from "../catalog/versions/version-commit.js";
 import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
 import { requireConditionalCreates, setConditionalCreateProbe } from "../storage/conditional-create-probe.js";
-import { type Vending, canMintFor } from "../storage/storage-for.js";
+import { type Vending, canMintFor, defaultVending } from "../storage/storage-for.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import type { Store } from "../store/store.js";
 import { type AuthConfig, buildAuthGate, checkAuthExposure } from "./auth-runtime.js";
@@ -72,8 +72,10 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   });
   const { root, store, engine, registry } = local;
   restrictMetadataFileAccess(root);
+  const dataRoots = new Set([local.dataLocation, ...(await store.rows.listDatabases()).map((row) => row.storage_root)]);
   try {
-    await requireSafeObjectStores(local.dataLocation, store);
+    // Every location tables are written to is probed before serving (see `requireConditionalCreates`).
+    for (const dataRoot of dataRoots) await requireConditionalCreates(dataRoot);
   } catch (error) {
     await local.close();
     throw error;
@@ -85,7 +87,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   const gate = await buildAuthGate(root, registry, authStore, config.auth ?? { mode: "none" });
   const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, store: authStore, dataLocation: local.dataLocation } });
   app.log.info({ data: local.dataLocation }, "table data location");
-  await warnOfUnmintableLocations(local.dataLocation, store, config.vending, app);
+  warnOfUnmintableLocations(dataRoots, config.vending, app);
   for (const { record, error } of unsettled) app.log.warn({ err: error, record }, "a committed version could not be finalized at start-up; its next reader tries again");
   // Folders left by a create or drop that crashed half-way are reclaimed before serving.
   const swept = await sweepOrphanedTableFolders(store, engine, {
@@ -114,16 +116,9 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   };
 }
 
-/** Every object-store location tables are written to, probed before serving (see `requireConditionalCreates`). */
-async function requireSafeObjectStores(dataLocation: string, store: Store): Promise<void> {
-  const roots = new Set([dataLocation, ...(await store.rows.listDatabases()).map((row) => row.storage_root)]);
-  for (const root of roots) await requireConditionalCreates(root);
-}
-
 /** Under scoped vending, a location that cannot mint hands clients no credentials; the operator is told why. */
-async function warnOfUnmintableLocations(dataLocation: string, store: Store, vending: Vending | undefined, app: FastifyInstance): Promise<void> {
-  if ((vending?.mode ?? "scoped") !== "scoped") return;
-  const roots = new Set([dataLocation, ...(await store.rows.listDatabases()).map((row) => row.storage_root)]);
+function warnOfUnmintableLocations(roots: ReadonlySet<string>, vending: Vending | undefined, app: FastifyInstance): void {
+  if ((vending ?? defaultVending).mode !== "scoped") return;
   for (const root of roots) {
     if (!canMintFor(root)) {
       app.log.warn({ location: root }, "scoped credentials cannot be minted for this location with its storage options; clients receive none and need their own");

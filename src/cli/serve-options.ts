@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import { defaultCommitAttempts } from "../engine/commit-retry.js";
 import { integerSetting } from "../jobs/job-settings.js";
-import type { Vending, VendingMode } from "../storage/storage-for.js";
+import { type Vending, type VendingMode, defaultVending } from "../storage/storage-for.js";
 import type { AuthConfig } from "./auth-runtime.js";
 import { type StorageFlags, parseStorageFlags, storageFlagSpecs } from "./storage-flags.js";
 
@@ -109,9 +109,9 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
 const vendingModes: readonly VendingMode[] = ["scoped", "static", "none"];
 
 function parseVending(values: { "vend-credentials"?: string; "credential-ttl"?: string }, env: NodeJS.ProcessEnv): Vending {
-  const mode = values["vend-credentials"] ?? env.QUIVER_VEND_CREDENTIALS ?? "scoped";
+  const mode = values["vend-credentials"] ?? env.QUIVER_VEND_CREDENTIALS ?? defaultVending.mode;
   if (!(vendingModes as readonly string[]).includes(mode)) throw new Error(`--vend-credentials must be scoped, static or none, got '${mode}'`);
-  const ttlText = values["credential-ttl"] ?? env.QUIVER_CREDENTIAL_TTL ?? "3600";
+  const ttlText = values["credential-ttl"] ?? env.QUIVER_CREDENTIAL_TTL ?? String(defaultVending.ttlSeconds);
   const ttlSeconds = Number(ttlText);
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 60 || ttlSeconds > 43_200) throw new Error(`--credential-ttl must be an integer from 60 to 43200 seconds, got '${ttlText}'`);
   return { mode: mode as VendingMode, ttlSeconds };

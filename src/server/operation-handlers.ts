@@ -57,20 +57,24 @@ function tableAccessOf(call: OperationCall): TableAccess {
   return roleAllows(role, "write") ? "write" : "read";
 }
 
-/** Answers carrying a table's location also carry what the caller needs to open it (docs/object-storage.md). */
-function withClientStorageOptions(name: OperationName): OperationHandler {
+type AnswerWithLocation = { location?: string; storage_options?: Record<string, string> };
+
+/** `answer` with what the caller needs to open the table itself (docs/object-storage.md). */
+async function withClientStorageOptions<T extends AnswerWithLocation>(call: OperationCall, answer: T): Promise<T> {
+  const vend = (call.request as { vend_credentials?: boolean | null }).vend_credentials;
+  return { ...answer, storage_options: await call.catalog.storageOptionsForClient(answer, tableAccessOf(call), vend) };
+}
+
+/** The default handler, for an answer carrying a table's location. */
+function completedWithStorageOptions(name: OperationName): OperationHandler {
   const plain = catalogMethodHandler(name);
-  return async (call) => {
-    const answer = (await plain(call)) as { location?: string; storage_options?: Record<string, string> };
-    const vend = (call.request as { vend_credentials?: boolean | null }).vend_credentials;
-    return { ...answer, storage_options: await call.catalog.storageOptionsForClient(answer, tableAccessOf(call), vend) };
-  };
+  return async (call) => withClientStorageOptions(call, (await plain(call)) as AnswerWithLocation);
 }
 
 export const customHandlers: Partial<Record<OperationName, OperationHandler>> = {
-  describeTable: withClientStorageOptions("describeTable"),
-  declareTable: withClientStorageOptions("declareTable"),
-  createTable: withClientStorageOptions("createTable"),
+  describeTable: completedWithStorageOptions("describeTable"),
+  declareTable: completedWithStorageOptions("declareTable"),
+  createTable: completedWithStorageOptions("createTable"),
   listNamespaces: ({ catalog, request, id, delimiter }) => {
     // `/v1/namespace/table/list?delimiter=.` is the root's table listing with its "." dropped (spec/clients.md §2.2).
     if (delimiter === "." && id.length === 1 && id[0] === "table") return catalog.listTables({ ...(request as RequestFor<"listTables">), id: [] });
@@ -80,8 +84,7 @@ export const customHandlers: Partial<Record<OperationName, OperationHandler>> = 
   createTableExtended: async (call) => {
     const { catalog, request, delimiter, http } = call;
     const { table_name: tableName, delimiter: _delimiter, ...fields } = request as Omit<RequestFor<"createTable">, "id"> & { table_name: string; delimiter: string };
-    const answer = await catalog.createTable({ ...fields, id: parsePathId(tableName, delimiter) }, arrowBody(http.body));
-    return { ...answer, storage_options: await catalog.storageOptionsForClient(answer, tableAccessOf(call)) };
+    return withClientStorageOptions(call, await catalog.createTable({ ...fields, id: parsePathId(tableName, delimiter) }, arrowBody(http.body)));
   },
   queryTable: async ({ catalog, request, reply }) => {
     const result = await catalog.queryTable(request as RequestFor<"queryTable">);

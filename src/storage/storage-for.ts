@@ -57,18 +57,21 @@ export function configureStorage(root: string, options: StorageOptions): void {
   configuredRoots = [...configuredRoots.filter((other) => other.root !== normalized), entry].sort((a, b) => b.root.length - a.root.length);
 }
 
-function configuredRootOf(location: string): ConfiguredRoot {
+/** The most specific configured root holding `location`, if any. */
+function configuredRootAt(location: string): ConfiguredRoot | undefined {
   const normalized = normalizeLocation(location);
-  const entry = configuredRoots.find(({ root }) => normalized === root || isInsideLocation(root, normalized));
+  return configuredRoots.find(({ root }) => normalized === root || isInsideLocation(root, normalized));
+}
+
+function configuredRootOf(location: string): ConfiguredRoot {
+  const entry = configuredRootAt(location);
   if (!entry) throw new Error(`no storage is configured for '${location}'`);
   return entry;
 }
 
 /** Whether `location` is served: a local path, or a URI below a configured root. */
 export function isServedLocation(location: string): boolean {
-  if (!isUri(location)) return true;
-  const normalized = normalizeLocation(location);
-  return configuredRoots.some(({ root }) => normalized === root || isInsideLocation(root, normalized));
+  return !isUri(location) || configuredRootAt(location) !== undefined;
 }
 
 /** The storage holding `location`. */
@@ -91,6 +94,9 @@ export interface Vending {
   mode: VendingMode;
   ttlSeconds: number;
 }
+
+/** Scoped credentials for an hour, unless the operator says otherwise. */
+export const defaultVending: Vending = { mode: "scoped", ttlSeconds: 3600 };
 
 /** Whether credentials can be minted for locations under `location` (`scoped` vending). */
 export function canMintFor(location: string): boolean {
@@ -117,6 +123,7 @@ export async function clientStorageOptions(location: string, access: TableAccess
   const cached = minted.get(key);
   if (cached && Number(cached.expires_at_millis) - Date.now() > (vending.ttlSeconds * 1000) / 2) return { ...shared, ...cached };
   const fresh = await entry.minter.mint(normalized, access, vending.ttlSeconds);
+  for (const [other, options] of minted) if (Number(options.expires_at_millis) <= Date.now()) minted.delete(other);
   minted.set(key, fresh);
   return { ...shared, ...fresh };
 }

@@ -6,11 +6,9 @@
  */
 import { CatalogError } from "../../model/catalog-error.js";
 import type { TableAccess } from "../../model/table-access.js";
-import { type Vending, clientStorageOptions } from "../../storage/storage-for.js";
+import { clientStorageOptions, defaultVending } from "../../storage/storage-for.js";
 import type { StorageOptions } from "../../storage/storage-options.js";
 import type { CatalogScope } from "../catalog-scope.js";
-
-export const defaultVending: Vending = { mode: "scoped", ttlSeconds: 3600 };
 
 export async function storageOptionsForClient(
   scope: CatalogScope,
