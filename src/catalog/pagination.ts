@@ -26,6 +26,11 @@ export function pageBounds(request: PageRequest): { after: string | undefined; l
   return { after, limit: limit === 0 ? undefined : limit };
 }
 
+/** The page of a sorted list that follows the token `after`, at most `limit` items (see `toPage`). */
+export function pageAfter<T>(sorted: T[], after: string | undefined, limit: number | undefined, key: (item: T) => string): Page<T> {
+  return toPage(after === undefined ? sorted : sorted.filter((item) => key(item) > after), limit, key);
+}
+
 /**
  * Cuts a sorted list to one page. `items` may hold one more than `limit` (fetched to learn that
  * more exist); the token is then the key of the last item returned.

@@ -7,7 +7,7 @@ import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeNamespace, namespaceIdOfKey, namespaceKey, validateNamespaceId } from "../identifiers.js";
 import { requireNamespace } from "../namespace-lookup.js";
-import { type Page, pageBounds, toPage } from "../pagination.js";
+import { type Page, pageAfter, pageBounds, toPage } from "../pagination.js";
 
 type WithId<T> = T & { id: string[] };
 
@@ -46,9 +46,8 @@ export async function listAllTables(
     const rows = await scope.store.rows.listAllTables(scope.database.name);
     const ids = (includeDeclared ? rows : await withData(scope, rows))
       .map((row) => fullId(row, delimiter))
-      .sort()
-      .filter((id) => after === undefined || id > after);
-    return toResponse(toPage(ids, limit, (id) => id));
+      .sort();
+    return toResponse(pageAfter(ids, after, limit, (id) => id));
   });
 }
 

@@ -24,6 +24,7 @@ import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { recordCommittedWrite } from "../versions/transactions.js";
 import { describeTable } from "../identifiers.js";
+import { pageAfter } from "../pagination.js";
 import { type WithId, loadTableWithData } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
 
@@ -93,11 +94,9 @@ export async function listTableIndices(scope: CatalogScope, request: WithId<List
   return translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
     const all = (await listIndices(scope.engine, row.location, ref)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const after = request.page_token || undefined;
-    const remaining = after === undefined ? all : all.filter((index) => index.name > after);
-    const limit = request.limit ?? undefined;
-    const page = limit === undefined || limit === 0 ? remaining : remaining.slice(0, limit);
-    const indexes: IndexContent[] = page.map((index) => {
+    const limit = request.limit || undefined;
+    const page = pageAfter(all, request.page_token || undefined, limit, (index) => index.name);
+    const indexes: IndexContent[] = page.items.map((index) => {
       const content: IndexContent = {
         index_name: index.name,
         index_uuid: index.indexUuid ?? "",
@@ -115,8 +114,7 @@ export async function listTableIndices(scope: CatalogScope, request: WithId<List
       content.index_details = index.indexDetails === undefined ? null : JSON.stringify(index.indexDetails);
       return content;
     });
-    const more = page.length < remaining.length;
-    return more ? { indexes, page_token: page[page.length - 1]?.name ?? null } : { indexes };
+    return page.page_token === undefined ? { indexes } : { indexes, page_token: page.page_token };
   }, refOverrides(subject, ref));
 }
 

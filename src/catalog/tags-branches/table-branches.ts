@@ -24,7 +24,7 @@ import { translating } from "../failures.js";
 import { describeTable } from "../identifiers.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch, validateRefName } from "../table-refs.js";
-import { pageBounds } from "../pagination.js";
+import { pageAfter, pageBounds } from "../pagination.js";
 import { recordTransaction } from "../versions/transactions.js";
 
 type WithId<T> = T & { id: string[] };
@@ -34,10 +34,9 @@ export async function listTableBranches(scope: CatalogScope, request: WithId<Lis
   const { after, limit } = pageBounds(request);
   return translating(describeTable(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
-    const all = (await readBranches(table.location)).filter((branch) => after === undefined || branch.name > after);
-    const page = limit === undefined ? all : all.slice(0, limit);
+    const page = pageAfter(await readBranches(table.location), after, limit, (branch) => branch.name);
     const branches: Record<string, BranchContents> = {};
-    for (const branch of page) {
+    for (const branch of page.items) {
       const contents: BranchContents = {
         parentVersion: branch.parentVersion,
         createAt: branch.createAt,
@@ -47,7 +46,7 @@ export async function listTableBranches(scope: CatalogScope, request: WithId<Lis
       if (branch.parentBranch) contents.parentBranch = branch.parentBranch;
       branches[branch.name] = contents;
     }
-    return limit !== undefined && all.length > limit ? { branches, page_token: page[page.length - 1]?.name ?? null } : { branches };
+    return page.page_token === undefined ? { branches } : { branches, page_token: page.page_token };
   });
 }
 

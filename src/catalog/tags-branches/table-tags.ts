@@ -24,7 +24,7 @@ import { translating } from "../failures.js";
 import { describeTable } from "../identifiers.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch, validateRefName } from "../table-refs.js";
-import { pageBounds } from "../pagination.js";
+import { pageAfter, pageBounds } from "../pagination.js";
 import { recordTransaction } from "../versions/transactions.js";
 
 type WithId<T> = T & { id: string[] };
@@ -47,15 +47,14 @@ export async function listTableTags(scope: CatalogScope, request: WithId<ListTab
   const { after, limit } = pageBounds(request);
   return translating(describeTable(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
-    const all = (await readTags(table.location)).filter((tag) => after === undefined || tag.name > after);
-    const page = limit === undefined ? all : all.slice(0, limit);
+    const page = pageAfter(await readTags(table.location), after, limit, (tag) => tag.name);
     const tags: Record<string, TagContents> = {};
-    for (const tag of page) {
+    for (const tag of page.items) {
       const contents: TagContents = { version: tag.version, manifestSize: tag.manifestSize };
       if (tag.branch) contents.branch = tag.branch;
       tags[tag.name] = contents;
     }
-    return limit !== undefined && all.length > limit ? { tags, page_token: page[page.length - 1]?.name ?? null } : { tags };
+    return page.page_token === undefined ? { tags } : { tags, page_token: page.page_token };
   });
 }
 
