@@ -73,12 +73,9 @@ export async function readTag(location: string, name: string): Promise<TagRef | 
 
 /** Every tag of the table, by name. */
 export async function readTags(location: string): Promise<TagRef[]> {
-  const tags: TagRef[] = [];
-  for (const name of await refNames(location, "tags")) {
-    const tag = await readTag(location, name);
-    if (tag) tags.push(tag);
-  }
-  return tags;
+  // Read at once: on an object store each ref is a round trip.
+  const tags = await Promise.all((await refNames(location, "tags")).map((name) => readTag(location, name)));
+  return tags.filter((tag): tag is TagRef => tag !== undefined);
 }
 
 /** One branch, or undefined. `name` must already be a validated ref name. */
@@ -89,10 +86,6 @@ export async function readBranch(location: string, name: string): Promise<Branch
 
 /** Every branch of the table, by name. */
 export async function readBranches(location: string): Promise<BranchRef[]> {
-  const branches: BranchRef[] = [];
-  for (const name of await refNames(location, "branches")) {
-    const branch = await readBranch(location, name);
-    if (branch) branches.push(branch);
-  }
-  return branches;
+  const branches = await Promise.all((await refNames(location, "branches")).map((name) => readBranch(location, name)));
+  return branches.filter((branch): branch is BranchRef => branch !== undefined);
 }
