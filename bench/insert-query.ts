@@ -7,34 +7,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { Field, FixedSizeList, Float32, Int32, RecordBatchStreamWriter, Table, Utf8, vectorFromArray } from "apache-arrow-21";
 import { ipcStreamToFile } from "../src/engine/arrow-ipc.js";
 import { Engine } from "../src/engine/engine.js";
 import { runQuery } from "../src/engine/table-query.js";
 import { insertRows } from "../src/engine/table-writes.js";
 import { startServer } from "../src/cli/runtime.js";
+import { vectorRowsStream } from "./vector-rows.js";
 
 const totalRows = Number(process.argv[2] ?? 50_000);
 const dim = Number(process.argv[3] ?? 64);
 const batchRows = 10_000;
 const queries = 200;
-
-function batchTable(from: number, count: number): Table {
-  const ids = Array.from({ length: count }, (_, i) => from + i);
-  const type = new FixedSizeList(dim, new Field("item", new Float32(), true));
-  return new Table({
-    id: vectorFromArray(ids, new Int32()),
-    text: vectorFromArray(ids.map((id) => `row ${id}`), new Utf8()),
-    vector: vectorFromArray(ids.map((id) => Array.from({ length: dim }, (_, j) => Math.sin(id * dim + j))), type),
-  });
-}
-
-function streamOf(table: Table): Uint8Array {
-  const writer = new RecordBatchStreamWriter();
-  for (const batch of table.batches) writer.write(batch);
-  writer.finish();
-  return writer.toUint8Array(true);
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
@@ -58,13 +41,13 @@ async function drain(chunks: AsyncIterable<Uint8Array>): Promise<number> {
 }
 
 const root = mkdtempSync(path.join(os.tmpdir(), "quiver-bench-"));
-const streams = Array.from({ length: Math.ceil(totalRows / batchRows) }, (_, i) => streamOf(batchTable(i * batchRows, Math.min(batchRows, totalRows - i * batchRows))));
+const streams = Array.from({ length: Math.ceil(totalRows / batchRows) }, (_, i) => vectorRowsStream(i * batchRows, Math.min(batchRows, totalRows - i * batchRows), dim));
 const megabytes = streams.reduce((sum, s) => sum + s.length, 0) / 1e6;
 const probeIds = Array.from({ length: queries }, (_, i) => (i * 7919) % totalRows);
 
 // Warm-up: one upload and a few queries each way, into throwaway tables, so that neither side
 // pays for JIT compilation and cold caches in the measured runs.
-const warmupStream = streamOf(batchTable(0, 2_000));
+const warmupStream = vectorRowsStream(0, 2_000, dim);
 const server = await startServer({ root: path.join(root, "rest"), host: "127.0.0.1", port: 0, logger: false });
 const engine = new Engine();
 {

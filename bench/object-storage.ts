@@ -8,28 +8,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { Field, FixedSizeList, Float32, Int32, RecordBatchStreamWriter, Table, Utf8, vectorFromArray } from "apache-arrow-21";
 import { type Runtime, startServer } from "../src/cli/runtime.js";
 import { startAzurite } from "../test/helpers/azurite.js";
+import { vectorRowsStream } from "./vector-rows.js";
 
 const totalRows = Number(process.argv[2] ?? 50_000);
 const dim = Number(process.argv[3] ?? 64);
 const batchRows = 10_000;
 const queries = 100;
-
-function streamOf(from: number, count: number): Uint8Array {
-  const ids = Array.from({ length: count }, (_, i) => from + i);
-  const type = new FixedSizeList(dim, new Field("item", new Float32(), true));
-  const table = new Table({
-    id: vectorFromArray(ids, new Int32()),
-    text: vectorFromArray(ids.map((id) => `row ${id}`), new Utf8()),
-    vector: vectorFromArray(ids.map((id) => Array.from({ length: dim }, (_, j) => Math.sin(id * dim + j))), type),
-  });
-  const writer = new RecordBatchStreamWriter();
-  for (const batch of table.batches) writer.write(batch);
-  writer.finish();
-  return writer.toUint8Array(true);
-}
 
 const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] as number;
 
@@ -47,7 +33,7 @@ interface Figures {
 
 async function measure(server: Runtime & { url: string }, streams: Uint8Array[]): Promise<Figures> {
   // Warm-up on a throwaway table: connection set-up and JIT are not what is measured.
-  await post(`${server.url}/v1/table/warm/create`, streamOf(0, 1_000));
+  await post(`${server.url}/v1/table/warm/create`, vectorRowsStream(0, 1_000, dim));
   for (let i = 0; i < 10; i += 1) await post(`${server.url}/v1/table/warm/query`, JSON.stringify({ k: 1, vector: null, filter: `id = ${i}` }), true);
 
   const start = performance.now();
@@ -71,7 +57,7 @@ async function measure(server: Runtime & { url: string }, streams: Uint8Array[])
 
 const root = mkdtempSync(path.join(os.tmpdir(), "quiver-bench-store-"));
 const azurite = await startAzurite();
-const streams = Array.from({ length: Math.ceil(totalRows / batchRows) }, (_, i) => streamOf(i * batchRows, Math.min(batchRows, totalRows - i * batchRows)));
+const streams = Array.from({ length: Math.ceil(totalRows / batchRows) }, (_, i) => vectorRowsStream(i * batchRows, Math.min(batchRows, totalRows - i * batchRows), dim));
 try {
   const local = await startServer({ root: path.join(root, "local"), host: "127.0.0.1", port: 0, logger: false });
   const onLocal = await measure(local, streams);
