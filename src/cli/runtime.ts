@@ -13,7 +13,7 @@ import { settlePendingVersions } from "../catalog/versions/version-commit.js";
 import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
 import { requireConditionalCreates, setConditionalCreateProbe } from "../storage/conditional-create-probe.js";
-import { type Vending, canMintFor, defaultVending } from "../storage/storage-for.js";
+import { type Vending, canMintFor, defaultVending, storageFor } from "../storage/storage-for.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import type { Store } from "../store/store.js";
 import { type AuthConfig, buildAuthGate, checkAuthExposure } from "./auth-runtime.js";
@@ -74,8 +74,12 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   restrictMetadataFileAccess(root);
   const dataRoots = new Set([local.dataLocation, ...(await store.rows.listDatabases()).map((row) => row.storage_root)]);
   try {
-    // Every location tables are written to is probed before serving (see `requireConditionalCreates`).
-    for (const dataRoot of dataRoots) await requireConditionalCreates(dataRoot);
+    // Every location tables are written to is made ready (an emptied store may have lost its
+    // container) and probed before serving (see `requireConditionalCreates`).
+    for (const dataRoot of dataRoots) {
+      await storageFor(dataRoot).preparePrefix(dataRoot);
+      await requireConditionalCreates(dataRoot);
+    }
   } catch (error) {
     await local.close();
     throw error;

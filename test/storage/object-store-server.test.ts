@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { BlobServiceClient, StorageSharedKeyCredential } from "@azure/storage-blob";
 import * as lancedb from "@lancedb/lancedb";
 import { AzureStorage } from "../../src/storage/azure/azure-storage.js";
 import { joinLocation } from "../../src/storage/locations.js";
@@ -15,7 +16,7 @@ import { apiKey } from "../auth/auth-helpers.js";
 import { Field, Int32, Schema } from "apache-arrow-21";
 import { arrowStream } from "../helpers/arrow.js";
 import { schemaBase64, waitForJob } from "../helpers/views.js";
-import { type Azurite, startAzurite } from "../helpers/azurite.js";
+import { type Azurite, azuriteAccount, azuriteKey, startAzurite } from "../helpers/azurite.js";
 import { holdsObjects, namesUnder } from "../helpers/test-backend.js";
 import { type TestServer, expectError, expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
 
@@ -199,4 +200,17 @@ test("a database with a location and storage options of its own: its tables live
 
   await expectError(await server.post("/v1/admin/databases", { name: "nowhere", location: "az://unconfigured/data" }), 400, 13);
   await expectError(await server.post("/v1/admin/databases", { name: "ftp", location: "ftp://host/data", storage_options: { a: "b" } }), 400, 13);
+});
+
+test("a server started on a data location whose container is gone creates it again and serves", async (t) => {
+  const config = { root: tempRoot(), data: freshData(), storageOptions: azurite.storageOptions, keepRoot: true };
+  const first = await startTestServer(config);
+  await first.close();
+  const container = config.data.slice("az://".length).split("/")[0] as string;
+  const service = new BlobServiceClient(azurite.endpoint, new StorageSharedKeyCredential(azuriteAccount, azuriteKey));
+  await service.getContainerClient(container).delete();
+  const second = await startTestServer(config);
+  t.after(() => second.close());
+  const created = await expectJson<{ location: string }>(await second.upload("/v1/table/again/create", arrowStream({ id: Int32Array.from([1]) })));
+  assert.ok(await holdsObjects(joinLocation(created.location, "_versions")));
 });
