@@ -64,6 +64,7 @@ export async function ensureDatabase(store: Store, dataLocation: string, name: s
   } catch (error) {
     if (!(error instanceof UniqueViolation)) throw error;
   }
+  await announceDatabaseChange(store, name);
   return toDatabaseInfo((await store.rows.findDatabase(name)) as DatabaseRow);
 }
 
@@ -83,33 +84,73 @@ function ownStorageRoot(location: string, options: StorageOptions): string {
   return root;
 }
 
-/** Serves every database's own storage root with its own options; call once the store is open. */
-export async function configureDatabaseStorage(store: Store): Promise<void> {
-  for (const row of await store.rows.listDatabases()) {
-    const options = fromJsonColumn(row.storage_options);
-    if (Object.keys(options).length > 0) configureStorage(row.storage_root, options);
-  }
+/** Serves a database's own storage root with its own options, if it has any. */
+function configureDatabaseRoot(row: DatabaseRow): void {
+  const options = fromJsonColumn(row.storage_options);
+  if (Object.keys(options).length > 0) configureStorage(row.storage_root, options);
 }
 
-/** Catalog instances per database, created on first use. */
+/** Serves every database's own storage root with its own options; call once the store is open. */
+export async function configureDatabaseStorage(store: Store): Promise<void> {
+  for (const row of await store.rows.listDatabases()) configureDatabaseRoot(row);
+}
+
+function sameDatabase(a: DatabaseInfo, b: DatabaseInfo): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Tells every process on the store that database `name` was created or dropped. */
+export async function announceDatabaseChange(store: Store, name: string): Promise<void> {
+  await store.events.publish({ topic: databaseTopic, key: name });
+}
+
+const databaseTopic = "database";
+
+/**
+ * How long a database's settings are trusted without a change notice: the notices can be missed
+ * (a dropped listener connection), and another process may have dropped or recreated it.
+ */
+export const databaseCacheTtlMs = 5_000;
+
+/**
+ * Catalog instances per database, created on first use and dropped when the database changes
+ * (a change notice from any process on the store) or its entry is older than `databaseCacheTtlMs`.
+ */
 export class CatalogRegistry {
-  private readonly catalogs = new Map<string, Catalog>();
+  private readonly catalogs = new Map<string, { catalog: Catalog; loadedAt: number }>();
 
   constructor(
     readonly store: Store,
     readonly engine: Engine,
     readonly jobs?: JobSettings,
     readonly vending?: Vending,
-  ) {}
+  ) {
+    store.events.subscribe((change) => {
+      if (change.topic === databaseTopic) this.invalidate(change.key);
+      else if (change.topic === "*") this.invalidate();
+    });
+  }
 
   /** The catalog of `name`, or undefined when no such database exists. */
   async catalogFor(name: string): Promise<Catalog | undefined> {
     const cached = this.catalogs.get(name);
-    if (cached) return cached;
+    if (cached && Date.now() - cached.loadedAt < databaseCacheTtlMs) return cached.catalog;
+    const loadedAt = Date.now();
     const row = await this.store.rows.findDatabase(name);
-    if (!row) return undefined;
-    const catalog = new Catalog({ store: this.store, engine: this.engine, database: toDatabaseInfo(row), jobs: this.jobs, vending: this.vending });
-    this.catalogs.set(name, catalog);
+    if (!row) {
+      this.catalogs.delete(name);
+      return undefined;
+    }
+    // A database another process created with its own location is served here too.
+    configureDatabaseRoot(row);
+    const database = toDatabaseInfo(row);
+    // The same settings keep the same catalog, so work holding it sees no change.
+    if (cached && sameDatabase(cached.catalog.scope.database, database)) {
+      this.catalogs.set(name, { catalog: cached.catalog, loadedAt });
+      return cached.catalog;
+    }
+    const catalog = new Catalog({ store: this.store, engine: this.engine, database, jobs: this.jobs, vending: this.vending });
+    this.catalogs.set(name, { catalog, loadedAt });
     return catalog;
   }
 

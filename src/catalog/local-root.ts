@@ -1,6 +1,6 @@
 /**
- * @module A Quiver root folder opened in this process: the metadata store (`quiver.sqlite`), the
- * engine, and the default database. The server, the admin commands and the `dir` client all open
+ * @module A Quiver root folder opened in this process: the metadata store (`quiver.sqlite`, or a
+ * PostgreSQL database named by URL), the engine, and the default database. The server, the admin commands and the `dir` client all open
  * a root through here, so they agree on its layout.
  */
 import path from "node:path";
@@ -8,7 +8,7 @@ import { Engine } from "../engine/engine.js";
 import { normalizeLocation } from "../storage/locations.js";
 import { type Vending, configureStorage, storageFor } from "../storage/storage-for.js";
 import type { StorageOptions } from "../storage/storage-options.js";
-import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import type { JobSettings } from "./catalog-scope.js";
 import { CatalogRegistry, configureDatabaseStorage, defaultDatabaseName, ensureDatabase } from "./database-registry.js";
@@ -34,6 +34,8 @@ export interface LocalRootOptions {
   jobs?: JobSettings;
   /** Attempts of a write whose commits keep conflicting (default 6). */
   commitAttempts?: number;
+  /** A PostgreSQL URL for the metadata store; default the SQLite file under the root. */
+  store?: string;
   /** Where table data lives: a folder or an object-store URI; default `<root>/databases`. */
   data?: string;
   /** Lance's storage options for `data` when it is an object store. */
@@ -53,7 +55,7 @@ export async function openLocalRoot(root: string, options: LocalRootOptions = {}
   const dataLocation = normalizeLocation(options.data ?? defaultDataLocation(dir));
   configureStorage(dataLocation, options.storageOptions ?? {});
   await storageFor(dir).preparePrefix(dir);
-  const store = await openSqliteStore(path.join(dir, metadataFileName));
+  const store = await openStore(options.store, path.join(dir, metadataFileName));
   const engine = new Engine({ commitAttempts: options.commitAttempts });
   let closed = false;
   const close = async () => {

@@ -1,6 +1,7 @@
 /**
- * @module Opens the metadata store under `--root` for the admin commands (databases, keys,
- * clients). They work beside a running server: SQLite's WAL lets both use the file.
+ * @module Opens the metadata store for the admin commands (databases, keys, clients): the
+ * PostgreSQL catalog of `--store`, else the SQLite file under `--root`. They work beside running
+ * servers: SQLite's WAL lets both use the file, and PostgreSQL tells every replica of a change.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -9,17 +10,18 @@ import { restrictMetadataFileAccess } from "./metadata-file-access.js";
 import { openLocalRoot } from "../catalog/local-root.js";
 import type { Store } from "../store/store.js";
 import { parseStorageFlags } from "./storage-flags.js";
+import { storeFlagSpec, storeSetting } from "./store-flag.js";
 
 export interface AdminArgs {
   values: Record<string, string | string[] | boolean | undefined>;
   positionals: string[];
 }
 
-/** Parses `--root`, `--help` and the command's own flags; positionals are the action and its object. */
+/** Parses `--root`, `--store`, `--help` and the command's own flags; positionals are the action and its object. */
 export function parseAdminArgs(argv: string[], extra: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = {}): AdminArgs {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { root: { type: "string" }, help: { type: "boolean", short: "h" }, ...extra },
+    options: { root: { type: "string" }, ...storeFlagSpec, help: { type: "boolean", short: "h" }, ...extra },
     allowPositionals: true,
     strict: true,
   });
@@ -27,15 +29,17 @@ export function parseAdminArgs(argv: string[], extra: Record<string, { type: "st
 }
 
 /**
- * Runs `fn` with the store of `root` (flag, else QUIVER_ROOT, else ./data) and the server's data
- * location (QUIVER_DATA and QUIVER_STORAGE_OPTIONS, as `quiver serve` reads them), then closes it.
+ * Runs `fn` with the store of `--store` (else QUIVER_STORE, else the SQLite file of `--root`, else
+ * of QUIVER_ROOT, else of ./data) and the server's data location (QUIVER_DATA and
+ * QUIVER_STORAGE_OPTIONS, as `quiver serve` reads them), then closes it.
  */
-export async function withStore<T>(root: string | undefined, fn: (store: Store, dataLocation: string) => Promise<T>): Promise<T> {
-  const dir = path.resolve(root ?? process.env.QUIVER_ROOT ?? "./data");
-  if (!existsSync(dir)) throw new Error(`root folder ${dir} does not exist`);
+export async function withStore<T>(values: AdminArgs["values"], fn: (store: Store, dataLocation: string) => Promise<T>): Promise<T> {
+  const dir = path.resolve((values.root as string | undefined) ?? process.env.QUIVER_ROOT ?? "./data");
+  const storeUrl = storeSetting(values.store as string | undefined, process.env);
+  if (storeUrl === undefined && !existsSync(dir)) throw new Error(`root folder ${dir} does not exist`);
   const storage = parseStorageFlags({}, process.env);
   // Opening the root also creates the default database: admin commands may run before the server did.
-  const local = await openLocalRoot(dir, { data: storage.data, storageOptions: storage.options });
+  const local = await openLocalRoot(dir, { store: storeUrl, data: storage.data, storageOptions: storage.options });
   restrictMetadataFileAccess(dir);
   try {
     return await fn(local.store, local.dataLocation);

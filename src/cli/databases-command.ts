@@ -4,14 +4,16 @@
 import { createDatabase, dropDatabase, listDatabases } from "../catalog/databases/database-admin.js";
 import { parseAdminArgs, withStore } from "./admin-store.js";
 import { parseStorageFlags, storageFlagSpecs } from "./storage-flags.js";
+import { storeFlagUsage } from "./store-flag.js";
 
 export const databasesUsage = `Usage: quiver databases <create|list|drop> [options]
 
-  quiver databases create NAME [--managed-versioning] [--data LOCATION] [--storage-option K=V ...] [--root DIR]
-  quiver databases list [--root DIR]
-  quiver databases drop NAME [--cascade] [--root DIR]
+  quiver databases create NAME [--managed-versioning] [--data LOCATION] [--storage-option K=V ...] [--root DIR | --store URL]
+  quiver databases list [--root DIR | --store URL]
+  quiver databases drop NAME [--cascade] [--root DIR | --store URL]
 
   --root DIR   the server's root folder (env QUIVER_ROOT, default ./data)
+${storeFlagUsage}
   --data LOCATION       where this database's tables live (a folder or an object-store URI); default
                         the server's data location (env QUIVER_DATA, as for quiver serve) + NAME
   --storage-option K=V  Lance's storage options for --data, repeatable; kept in the metadata store
@@ -24,7 +26,7 @@ export async function databasesCommand(argv: string[]): Promise<void> {
     console.log(databasesUsage);
     return;
   }
-  await withStore(values.root as string | undefined, async (store, dataLocation) => {
+  await withStore(values, async (store, dataLocation) => {
     switch (action) {
       case "create": {
         if (!name) throw new Error("quiver databases create needs a NAME");

@@ -14,22 +14,29 @@ import {
 } from "../auth/credentials.js";
 import { parseAdminArgs, withStore } from "./admin-store.js";
 import { authStoreOf } from "./auth-store-adapter.js";
+import { storeFlagUsage } from "./store-flag.js";
 
 const options = { database: { type: "string" }, role: { type: "string" }, description: { type: "string" }, "all-databases": { type: "boolean" } } as const;
 
 export const keysUsage = `Usage: quiver keys <create|list|revoke> [options]
 
-  quiver keys create --database NAME --role read|write|admin [--description TEXT] [--root DIR]
+  quiver keys create --database NAME --role read|write|admin [--description TEXT] [--root DIR | --store URL]
   quiver keys create --all-databases --role ROLE     a deployment-wide key (its role holds on every database)
-  quiver keys list [--database NAME] [--root DIR]
-  quiver keys revoke KEY_ID [--root DIR]`;
+  quiver keys list [--database NAME] [--root DIR | --store URL]
+  quiver keys revoke KEY_ID [--root DIR | --store URL]
+
+  --root DIR   the server's root folder (env QUIVER_ROOT, default ./data)
+${storeFlagUsage}`;
 
 export const clientsUsage = `Usage: quiver clients <create|list|revoke> [options]
 
-  quiver clients create --database NAME --role read|write|admin [--description TEXT] [--root DIR]
+  quiver clients create --database NAME --role read|write|admin [--description TEXT] [--root DIR | --store URL]
       prints client_id and client_secret for POST /oauth/token (grant_type=client_credentials)
-  quiver clients list [--database NAME] [--root DIR]
-  quiver clients revoke CLIENT_ID [--root DIR]`;
+  quiver clients list [--database NAME] [--root DIR | --store URL]
+  quiver clients revoke CLIENT_ID [--root DIR | --store URL]
+
+  --root DIR   the server's root folder (env QUIVER_ROOT, default ./data)
+${storeFlagUsage}`;
 
 function scopeOf(values: Record<string, unknown>): string | null {
   if (values["all-databases"] === true) {
@@ -49,7 +56,7 @@ export async function keysCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseAdminArgs(argv, options);
   const [action, id] = positionals;
   if (values.help || !action) return void console.log(keysUsage);
-  await withStore(values.root as string | undefined, async (opened) => {
+  await withStore(values, async (opened) => {
     const store = authStoreOf(opened);
     if (action === "create") {
       const created = await createApiKey(store, { database: scopeOf(values), role: values.role, description: values.description as string | undefined });
@@ -71,7 +78,7 @@ export async function clientsCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseAdminArgs(argv, options);
   const [action, id] = positionals;
   if (values.help || !action) return void console.log(clientsUsage);
-  await withStore(values.root as string | undefined, async (opened) => {
+  await withStore(values, async (opened) => {
     const store = authStoreOf(opened);
     if (action === "create") {
       const created = await createOAuthClient(store, { database: scopeOf(values), role: values.role, description: values.description as string | undefined });

@@ -6,6 +6,7 @@ import { parseServeOptions, serveUsage } from "./serve-options.js";
 import { startServer } from "./runtime.js";
 import { databasesCommand } from "./databases-command.js";
 import { clientsCommand, keysCommand } from "./keys-command.js";
+import { migrateCommand } from "./migrate-command.js";
 
 const usage = `Usage: quiver <command> [options]
 
@@ -14,6 +15,7 @@ Commands:
   databases  create, list or drop databases (tenants)
   keys       create, list or revoke API keys
   clients    create, list or revoke OAuth clients (client-credentials grant)
+  migrate    apply the metadata store's pending migrations
 
 Run 'quiver <command> --help' for a command's options.`;
 
@@ -27,6 +29,7 @@ async function serve(argv: string[]): Promise<void> {
     host: options.host,
     port: options.port,
     root: options.root,
+    store: options.store,
     managedVersioning: options.managedVersioning,
     auth: options.auth,
     commitAttempts: options.commitAttempts,
@@ -65,6 +68,8 @@ async function main(argv: string[]): Promise<void> {
       return keysCommand(rest);
     case "clients":
       return clientsCommand(rest);
+    case "migrate":
+      return migrateCommand(rest);
     case undefined:
     case "-h":
     case "--help":

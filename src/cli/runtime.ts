@@ -24,6 +24,8 @@ import { type JobSystemConfig, jobSettings } from "../jobs/job-settings.js";
 export interface RuntimeConfig {
   /** Folder holding the metadata store (and, by default, the table data under `databases/`). */
   root: string;
+  /** A PostgreSQL URL for the metadata store, shared by several replicas; default `<root>/quiver.sqlite`. */
+  store?: string;
   /** Where table data lives: a folder or an object-store URI; default `<root>/databases`. */
   data?: string;
   /** Lance's storage options for `data`. */
@@ -66,6 +68,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     managedVersioning: config.managedVersioning,
     jobs: { pools: jobConfig.pools },
     commitAttempts: config.commitAttempts,
+    store: config.store,
     data: config.data,
     storageOptions: config.storageOptions,
     vending: config.vending,

@@ -8,11 +8,14 @@ import { integerSetting } from "../jobs/job-settings.js";
 import { type Vending, type VendingMode, defaultVending } from "../storage/storage-for.js";
 import type { AuthConfig } from "./auth-runtime.js";
 import { type StorageFlags, parseStorageFlags, storageFlagSpecs } from "./storage-flags.js";
+import { storeFlagSpec, storeSetting } from "./store-flag.js";
 
 export interface ServeOptions {
   host: string;
   port: number;
   root: string;
+  /** PostgreSQL URL of the metadata store; undefined keeps the SQLite file under the root. */
+  store: string | undefined;
   logLevel: string;
   managedVersioning: boolean;
   auth: AuthConfig;
@@ -28,7 +31,10 @@ export const serveUsage = `Usage: quiver serve [options]
 
   --host HOST            address to bind (env QUIVER_HOST, default 127.0.0.1)
   --port PORT            port to listen on, 0 for any free port (env QUIVER_PORT, default 2333)
-  --root DIR             folder for the metadata store (env QUIVER_ROOT, default ./data)
+  --root DIR             folder for the SQLite metadata store and, by default, the table data
+                         (env QUIVER_ROOT, default ./data)
+  --store URL            keep the catalog in PostgreSQL instead, e.g. postgres://user:pass@host:5432/quiver;
+                         several replicas may share it (env QUIVER_STORE)
   --data LOCATION        where table data lives: a folder, s3://bucket/prefix, az://container/prefix or
                          gs://bucket/prefix (env QUIVER_DATA, default ROOT/databases)
   --storage-option K=V   an object-store setting in Lance's keys (aws_region, azure_storage_account_name, ...);
@@ -69,6 +75,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
       host: { type: "string" },
       port: { type: "string" },
       root: { type: "string" },
+      ...storeFlagSpec,
       "log-level": { type: "string" },
       "managed-versioning": { type: "boolean" },
       auth: { type: "string" },
@@ -96,6 +103,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     host: values.host ?? env.QUIVER_HOST ?? "127.0.0.1",
     port,
     root: values.root ?? env.QUIVER_ROOT ?? "./data",
+    store: storeSetting(values.store, env),
     logLevel: values["log-level"] ?? env.QUIVER_LOG_LEVEL ?? "info",
     managedVersioning: values["managed-versioning"] ?? flag(env.QUIVER_MANAGED_VERSIONING),
     auth: parseAuthOptions(values, env),

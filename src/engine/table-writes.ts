@@ -1,13 +1,11 @@
 /**
  * @module Row writes: insert (append / overwrite), merge-insert, update and delete. Each commits
- * one Lance version and reports it; commit conflicts are retried (commit-retry.ts), and
- * merge-inserts on one table run one at a time.
+ * one Lance version and reports it; commit conflicts are retried (commit-retry.ts).
  */
 import type { DecodedUpload } from "./arrow-ipc.js";
 import { EngineError } from "./engine-errors.js";
 import { withCommitRetry } from "./commit-retry.js";
 import type { Engine, TableRef } from "./engine.js";
-import { KeyedLock } from "./keyed-lock.js";
 import { rewriteNestedUpdates } from "./nested-updates.js";
 
 export interface InsertOutcome {
@@ -59,22 +57,11 @@ export interface MergeOutcome {
 }
 
 /**
- * Merge-inserts on one table, one at a time in this process. Lance commits two merge-inserts
- * that both insert the same new key without a conflict (each only adds fragments), so running
- * them side by side would duplicate the key. Processes sharing a root do not share this lock.
- */
-const mergeInsertLock = new KeyedLock();
-
-/**
- * Upserts the uploaded rows; a declared-only table is simply created from them. Merge-inserts
- * on one table are serialised (`mergeInsertLock`), so a key the `on` columns match is never
- * inserted twice.
+ * Upserts the uploaded rows; a declared-only table is simply created from them. Lance commits
+ * two merge-inserts that both insert the same new key without a conflict (each only adds
+ * fragments), so the caller must run merge-inserts on one table one at a time.
  */
 export async function mergeInsertRows(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload, spec: MergeInsertSpec): Promise<MergeOutcome> {
-  return mergeInsertLock.run(location, () => mergeInsertNow(engine, location, ref, upload, spec));
-}
-
-async function mergeInsertNow(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload, spec: MergeInsertSpec): Promise<MergeOutcome> {
   const created = await createIfAbsent(engine, location, ref, upload);
   if (created !== undefined) {
     return { version: created, numInsertedRows: upload.numRows, numUpdatedRows: 0, numDeletedRows: 0, numAttempts: 1, numRows: upload.numRows };

@@ -2,7 +2,9 @@
  * @module The periodic auto-refresh check: every `intervalMs`, looks at each materialized view
  * with `auto_refresh` on (of every database) and lets the catalog queue a refresh when the
  * view's source moved beyond the deployment's thresholds (src/catalog/views/view-auto-refresh.ts).
- * Rounds never overlap, and a failure on one view never stops the others. What it queues is an
+ * Rounds never overlap, in this process or across processes on one store (a round runs under a
+ * store lock; a replica that finds it held skips its round), and a failure on one
+ * view never stops the others. What it queues is an
  * ordinary refresh job, so it survives restarts like any other; the check keeps no state that
  * correctness depends on (the drift memo only saves rescans of a source that did not move).
  */
@@ -11,6 +13,9 @@ import { type AutoRefreshOutcome, type DriftMemo, autoRefreshMaterializedView } 
 import type { Store } from "../store/store.js";
 import type { AutoRefreshSettings } from "./job-settings.js";
 import type { JobWorkerLog } from "./job-worker.js";
+
+/** The store lock a round runs under. */
+const roundLock = "auto-refresh";
 
 /** Past this many remembered measurements the memo starts over (a rescan is the only cost). */
 const memoLimit = 10_000;
@@ -47,8 +52,15 @@ export class AutoRefresher {
     await this.running;
   }
 
-  /** One round over every auto-refresh view; returns what it did per view (table id → outcome). */
-  async checkOnce(now = Date.now()): Promise<Map<string, AutoRefreshOutcome>> {
+  /**
+   * One round over every auto-refresh view, after any round in progress (in any process) ends;
+   * returns what it did per view (table id → outcome).
+   */
+  checkOnce(now = Date.now()): Promise<Map<string, AutoRefreshOutcome>> {
+    return this.store.withLock(roundLock, () => this.round(now));
+  }
+
+  private async round(now: number): Promise<Map<string, AutoRefreshOutcome>> {
     const outcomes = new Map<string, AutoRefreshOutcome>();
     if (this.memo.size > memoLimit) this.memo.clear();
     for (const view of await this.store.rows.listAutoRefreshViews()) {
@@ -68,7 +80,9 @@ export class AutoRefresher {
 
   private schedule(): void {
     this.timer = setTimeout(() => {
-      this.running = this.checkOnce()
+      // A round another replica is running covers this one.
+      this.running = this.store
+        .tryWithLock(roundLock, () => this.round(Date.now()))
         .then(() => undefined)
         .catch((error: unknown) => this.log.warn("auto refresh round failed", { error: String(error) }))
         .finally(() => {

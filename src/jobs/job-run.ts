@@ -1,15 +1,17 @@
 /**
  * @module One claimed job while it runs: the context its handler sees, and the heartbeat that
  * keeps its lease alive and notices cancel requests. Every store write is fenced by the lease
- * (`locked_by` = this worker), so a worker that lost its job can no longer change it.
+ * (this worker, this attempt), so a run that lost its job can no longer change it.
  */
 import type { CatalogScope } from "../catalog/catalog-scope.js";
-import type { JobItemRow, JobRow } from "../store/job-schema.js";
+import type { JobItemRow, JobLease, JobRow } from "../store/job-schema.js";
 import type { Store } from "../store/store.js";
 import { type InterruptReason, type JobContext, JobInterrupted } from "../catalog/jobs/job-handler.js";
 
 export class JobRun implements JobContext {
   state: Record<string, unknown>;
+  /** What fences this run's writes: the claim made it attempt `job.attempts` under this worker. */
+  readonly lease: JobLease;
   private interrupt: InterruptReason | undefined;
   private readonly timer: NodeJS.Timeout;
 
@@ -21,6 +23,7 @@ export class JobRun implements JobContext {
     private readonly leaseMs: number,
   ) {
     this.state = JSON.parse(job.state) as Record<string, unknown>;
+    this.lease = { workerId, attempt: job.attempts };
     // A third of the lease: two heartbeats may be missed before the lease runs out.
     this.timer = setInterval(() => void this.heartbeat(), Math.max(50, Math.floor(leaseMs / 3)));
     this.timer.unref();
@@ -51,14 +54,14 @@ export class JobRun implements JobContext {
 
   async saveState(patch: Record<string, unknown>): Promise<void> {
     const next = { ...this.state, ...patch };
-    const saved = this.store.rows.saveJobProgress(this.job.id, this.workerId, { state: JSON.stringify(next) }, Date.now());
+    const saved = this.store.rows.saveJobProgress(this.job.id, this.lease, { state: JSON.stringify(next) }, Date.now());
     // The state describes work already done: undo must see it even when a cancel stops the run here.
     this.state = next;
     await this.fenced(saved);
   }
 
   async setProgress(progress: { itemsTotal?: number; itemsDone?: number; rowsWritten?: number }): Promise<void> {
-    await this.fenced(this.store.rows.saveJobProgress(this.job.id, this.workerId, progress, Date.now()));
+    await this.fenced(this.store.rows.saveJobProgress(this.job.id, this.lease, progress, Date.now()));
   }
 
   async event(state: string, detail: { claimEntity?: string; rows?: number; message?: string } = {}): Promise<void> {
@@ -75,16 +78,16 @@ export class JobRun implements JobContext {
 
   async replaceItems(params: readonly string[]): Promise<void> {
     this.checkpoint();
-    await this.store.rows.replaceJobItems(this.job.id, params, Date.now());
+    await this.fenced(this.store.rows.replaceJobItems(this.job.id, this.lease, params, Date.now()));
   }
 
   claimItem(): Promise<JobItemRow | undefined> {
     this.checkpoint();
-    return this.store.rows.claimJobItem(this.job.id, this.workerId, Date.now(), this.leaseMs);
+    return this.store.rows.claimJobItem(this.job.id, this.lease, Date.now(), this.leaseMs);
   }
 
   async completeItem(seq: number, rowsWritten: number): Promise<void> {
-    await this.fenced(this.store.rows.completeJobItem(this.job.id, seq, this.workerId, rowsWritten, Date.now()));
+    await this.fenced(this.store.rows.completeJobItem(this.job.id, seq, this.lease, rowsWritten, Date.now()));
   }
 
   private async fenced(write: Promise<boolean>): Promise<void> {
@@ -95,7 +98,7 @@ export class JobRun implements JobContext {
   private async heartbeat(): Promise<void> {
     if (this.interrupt === "lease-lost") return;
     try {
-      const lease = await this.store.rows.extendJobLease(this.job.id, this.workerId, Date.now(), this.leaseMs);
+      const lease = await this.store.rows.extendJobLease(this.job.id, this.lease, Date.now(), this.leaseMs);
       if (!lease.held) this.stop("lease-lost");
       else if (lease.cancelRequested) this.stop("cancelled");
     } catch {

@@ -104,7 +104,7 @@ export class JobWorker {
     const handler = this.handlers.get(job.kind);
     const catalog = await this.registry.catalogFor(job.database);
     if (!handler || !catalog) {
-      await this.store.rows.failJob(job.id, this.workerId, { error: handler ? `database '${job.database}' is gone` : `no handler for job kind '${job.kind}'`, phase: "claim" }, Date.now());
+      await this.store.rows.failJob(job.id, { workerId: this.workerId, attempt: job.attempts }, { error: handler ? `database '${job.database}' is gone` : `no handler for job kind '${job.kind}'`, phase: "claim" }, Date.now());
       return;
     }
     const run = new JobRun(job, catalog.scope, this.workerId, this.store, this.settings.leaseMs);
@@ -117,7 +117,7 @@ export class JobWorker {
       await run.event(job.attempts > 1 ? "resumed" : "running", { message: `attempt ${job.attempts} of ${job.max_attempts}` });
       const result = await handler.run(run);
       run.checkpoint();
-      if (await this.store.rows.completeJob(job.id, this.workerId, JSON.stringify(result), Date.now())) {
+      if (await this.store.rows.completeJob(job.id, run.lease, JSON.stringify(result), Date.now())) {
         await run.event("succeeded", { rows: typeof result.rows_written === "number" ? result.rows_written : undefined });
       }
     } catch (error) {
@@ -133,12 +133,12 @@ export class JobWorker {
     const reason = error instanceof JobInterrupted ? error.reason : run.interruptedBy;
     if (reason === "lease-lost") return;
     if (reason === "stopping") {
-      if (await this.store.rows.releaseJob(job.id, this.workerId, now)) await run.event("released", { message: "worker stopping; resumes in the next process" });
+      if (await this.store.rows.releaseJob(job.id, run.lease, now)) await run.event("released", { message: "worker stopping; resumes in the next process" });
       return;
     }
     if (reason === "cancelled") {
       await this.undo(run, handler);
-      if (await this.store.rows.markJobCancelled(job.id, this.workerId, Date.now())) await run.event("cancelled");
+      if (await this.store.rows.markJobCancelled(job.id, run.lease, Date.now())) await run.event("cancelled");
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
@@ -146,13 +146,13 @@ export class JobWorker {
     const transient = !(error instanceof PermanentJobError) && (!(error instanceof CatalogError) || transientCodes.has(error.code));
     if (transient && job.attempts < job.max_attempts) {
       const retryAt = now + retryDelay(job.attempts, this.settings.backoffBaseMs, this.settings.backoffCapMs);
-      if (await this.store.rows.failJob(job.id, this.workerId, { error: message, phase, retryAt }, now)) {
+      if (await this.store.rows.failJob(job.id, run.lease, { error: message, phase, retryAt }, now)) {
         await run.event("retry", { message: `${message} (next attempt at ${new Date(retryAt).toISOString()})` });
       }
       return;
     }
     await this.undo(run, handler);
-    if (await this.store.rows.failJob(job.id, this.workerId, { error: message, phase }, Date.now())) await run.event("failed", { message });
+    if (await this.store.rows.failJob(job.id, run.lease, { error: message, phase }, Date.now())) await run.event("failed", { message });
   }
 
   private async undo(run: JobRun, handler: JobHandler): Promise<void> {

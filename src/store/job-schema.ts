@@ -99,6 +99,16 @@ declare module "./schema.js" {
   }
 }
 
+/**
+ * Who holds a running job: the worker, and the attempt its claim began. A job claimed again
+ * after its lease expired is a new attempt, so writes of an earlier run are refused even when
+ * they come from the same worker.
+ */
+export interface JobLease {
+  workerId: string;
+  attempt: number;
+}
+
 export type JobRow = Selectable<JobsTable>;
 export type NewJobRow = Insertable<JobsTable>;
 export type JobRowUpdate = Updateable<JobsTable>;

@@ -1,11 +1,10 @@
 /**
  * @module The Store implementation shared by both dialects: Kysely compiles each row module's
- * queries for the dialect; the adapter classifies driver errors.
+ * queries for the dialect; the adapter classifies driver errors and supplies the locks.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Kysely } from "kysely";
-import { Migrator } from "kysely";
 import type { DialectAdapter } from "./dialect-adapter.js";
-import { migrationProvider } from "./migrations/index.js";
 import { databaseRows } from "./rows/database-rows.js";
 import { namespaceRows } from "./rows/namespace-rows.js";
 import { tableRows } from "./rows/table-rows.js";
@@ -18,52 +17,91 @@ import { jobRows } from "./rows/job-rows.js";
 import { viewRows } from "./rows/view-rows.js";
 import type { Database } from "./schema.js";
 import type { Store, StoreTx } from "./store.js";
+import type { StoreEvents } from "./store-events.js";
+import type { StoreLocks } from "./store-locks.js";
 import { StoreUnavailable, UniqueViolation } from "./store-errors.js";
+import { migrateToLatest } from "./migrations/migrate.js";
 
-function bindRows(db: Kysely<Database>): StoreTx {
+/** Runs of one transaction the database rolled back as a serialization failure or deadlock. */
+const transactionAttempts = 5;
+
+function bindRows(db: Kysely<Database>, adapter: DialectAdapter): StoreTx {
   return {
     ...databaseRows(db),
     ...namespaceRows(db),
-    ...tableRows(db),
+    ...tableRows(db, adapter),
     ...credentialRows(db),
     ...signingKeyRows(db),
     ...auditRows(db),
     ...versionRows(db),
     ...transactionRows(db),
-    ...jobRows(db),
+    ...jobRows(db, adapter),
     ...viewRows(db),
   };
 }
 
+/** What a dialect brings besides its Kysely instance and adapter. */
+export interface DialectServices {
+  locks: StoreLocks;
+  events: StoreEvents;
+  /** Closes what the dialect opened besides the Kysely instance (listener, lock connections). */
+  close(): Promise<void>;
+}
+
 export class KyselyStore implements Store {
   readonly rows: StoreTx;
+  readonly events: StoreEvents;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly adapter: DialectAdapter,
+    private readonly services: DialectServices,
   ) {
-    this.rows = wrapErrors(bindRows(db), adapter);
+    this.rows = wrapErrors(bindRows(db, adapter), adapter);
+    this.events = services.events;
   }
 
   get dialect() {
     return this.adapter.name;
   }
 
-  /** Applies pending migrations; Kysely's migrator takes the dialect's migration lock. */
-  async migrate(): Promise<void> {
-    const { error } = await new Migrator({ db: this.db, provider: migrationProvider }).migrateToLatest();
-    if (error) throw new Error("metadata store migration failed", { cause: error });
+  /** Applies pending migrations under the dialect's migration lock; answers the names applied. */
+  migrate(): Promise<string[]> {
+    return migrateToLatest(this.db);
   }
 
   async transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.db.transaction().execute((trx) => fn(bindRows(trx, this.adapter)));
+      } catch (error) {
+        if (attempt < transactionAttempts && this.adapter.isRetryable(error)) {
+          await sleep(Math.random() * 10 * 2 ** attempt);
+          continue;
+        }
+        throw classify(error, this.adapter);
+      }
+    }
+  }
+
+  withLock<T>(key: string, work: () => Promise<T>): Promise<T> {
+    return this.services.locks.withLock(key, work);
+  }
+
+  tryWithLock<T>(key: string, work: () => Promise<T>): Promise<T | undefined> {
+    return this.services.locks.tryWithLock(key, work);
+  }
+
+  async ping(): Promise<void> {
     try {
-      return await this.db.transaction().execute((trx) => fn(bindRows(trx)));
+      await this.db.selectFrom("databases").select("name").limit(1).execute();
     } catch (error) {
       throw classify(error, this.adapter);
     }
   }
 
   async close(): Promise<void> {
+    await this.services.close();
     await this.db.destroy();
   }
 }

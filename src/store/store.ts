@@ -12,6 +12,8 @@ import type { TransactionRows } from "./rows/transaction-rows.js";
 import type { VersionRows } from "./rows/version-rows.js";
 import type { JobRows } from "./rows/job-rows.js";
 import type { ViewRows } from "./rows/view-rows.js";
+import type { StoreEvents } from "./store-events.js";
+import type { StoreLocks } from "./store-locks.js";
 
 /** Every data-named store function, bound to one connection or transaction. */
 export interface StoreTx
@@ -26,15 +28,21 @@ export interface StoreTx
     JobRows,
     ViewRows {}
 
-export interface Store {
+export interface Store extends StoreLocks {
   readonly dialect: "sqlite" | "postgres";
   /**
    * Runs `fn` in one transaction: all its writes commit together or not at all. Inside it use
-   * only the given `tx`. Unique-key clashes surface as `UniqueViolation`, transient failures as
-   * `StoreUnavailable`.
+   * only the given `tx`, and do no object-store or engine I/O: that would hold the transaction
+   * (and its locks) open for as long as the I/O takes. A transaction the database rolled back as
+   * a serialization failure or deadlock runs again, so `fn` must not act outside `tx`.
+   * Unique-key clashes surface as `UniqueViolation`, transient failures as `StoreUnavailable`.
    */
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
   /** Store functions outside any transaction (single statements, reads). */
   readonly rows: StoreTx;
+  /** Change notices shared by every process on the store. */
+  readonly events: StoreEvents;
+  /** Resolves when the store answers a query; for readiness checks. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Runtime, type RuntimeConfig, startServer } from "../../src/cli/runtime.js";
 import { testDataLocation } from "./test-backend.js";
+import { testStoreUrl } from "./test-store.js";
 
 export interface TestServer {
   url: string;
@@ -27,13 +28,14 @@ export function tempRoot(prefix = "quiver-test-"): string {
 }
 
 /**
- * Starts a server on the backend under test (see `testBackend`); a config naming its own `data`
- * keeps it.
+ * Starts a server on the backend and store under test (see `testBackend`, `testStoreDialect`); a
+ * config naming its own `data` or `store` keeps it.
  */
 export async function startTestServer(config: Partial<RuntimeConfig> & { keepRoot?: boolean } = {}): Promise<TestServer> {
   const root = config.root ?? tempRoot();
   const data = config.data === undefined ? await testDataLocation() : {};
-  const runtime = await startServer({ ...data, ...config, root, host: "127.0.0.1", port: 0, logger: false });
+  const store = config.store === undefined ? await testStoreUrl(root) : config.store;
+  const runtime = await startServer({ ...data, ...config, store, root, host: "127.0.0.1", port: 0, logger: false });
   const url = runtime.url;
   return {
     url,

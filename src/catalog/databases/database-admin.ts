@@ -7,7 +7,7 @@ import { redactedOptionsOf } from "../../storage/storage-options.js";
 import type { Store } from "../../store/store.js";
 import { CatalogError } from "../../model/catalog-error.js";
 import type { DatabaseInfo } from "../catalog-scope.js";
-import { type CreateDatabaseOptions, ensureDatabase, toDatabaseInfo } from "../database-registry.js";
+import { type CreateDatabaseOptions, announceDatabaseChange, ensureDatabase, toDatabaseInfo } from "../database-registry.js";
 import { validateName } from "../identifiers.js";
 
 /**
@@ -32,7 +32,8 @@ export async function listDatabases(store: Store, visible: (name: string) => boo
 
 /**
  * Drops a database with its namespaces, tables, API keys and OAuth clients (one commit), then
- * deletes its storage root. Callers holding a `CatalogRegistry` invalidate it afterwards. Without `cascade` a database holding tables or namespaces is
+ * deletes its storage root. Every process on the store hears of it and forgets the database's
+ * catalog. Without `cascade` a database holding tables or namespaces is
  * refused with 3. Throws 1 when it does not exist. Tables registered from outside the
  * storage root keep their files.
  */
@@ -51,6 +52,7 @@ export async function dropDatabase(store: Store, name: string, options: { cascad
     await tx.deleteDatabase(name);
     return toDatabaseInfo(row);
   });
+  await announceDatabaseChange(store, name);
   // finalize: the rows are gone, so nothing can reach these files any more.
   await storageFor(info.storageRoot).deletePrefix(info.storageRoot);
   return info;

@@ -62,6 +62,8 @@ export function parseDurationMs(text: string): number {
  * as the flags ask (all default false). A declared-only table is created from the rows.
  * Throws 1, 4, 12, 13, 14, 19, 20, 22.
  */
+const mergeInsertLockOf = (tableId: string) => `merge-insert:${tableId}`;
+
 export async function mergeInsertIntoTable(
   scope: CatalogScope,
   request: WithId<MergeInsertIntoTableRequest>,
@@ -77,17 +79,20 @@ export async function mergeInsertIntoTable(
     // load
     const row = await loadTable(scope, request.id);
     const upload = await ipcStreamToFile(body);
-    // write
-    const outcome = await mergeInsertRows(scope.engine, row.location, ref, upload, {
-      on,
-      whenMatchedUpdateAll: request.when_matched_update_all ?? false,
-      whenMatchedUpdateAllFilter: request.when_matched_update_all_filt || undefined,
-      whenNotMatchedInsertAll: request.when_not_matched_insert_all ?? false,
-      whenNotMatchedBySourceDelete: request.when_not_matched_by_source_delete ?? false,
-      whenNotMatchedBySourceDeleteFilter: request.when_not_matched_by_source_delete_filt || undefined,
-      timeoutMs,
-      useIndex: request.use_index,
-    });
+    // write: one merge-insert per table at a time, across every process on the store (Lance
+    // would commit two that insert the same new key side by side, duplicating it).
+    const outcome = await scope.store.withLock(mergeInsertLockOf(row.id), () =>
+      mergeInsertRows(scope.engine, row.location, ref, upload, {
+        on,
+        whenMatchedUpdateAll: request.when_matched_update_all ?? false,
+        whenMatchedUpdateAllFilter: request.when_matched_update_all_filt || undefined,
+        whenNotMatchedInsertAll: request.when_not_matched_insert_all ?? false,
+        whenNotMatchedBySourceDelete: request.when_not_matched_by_source_delete ?? false,
+        whenNotMatchedBySourceDeleteFilter: request.when_not_matched_by_source_delete_filt || undefined,
+        timeoutMs,
+        useIndex: request.use_index,
+      }),
+    );
     return {
       version: outcome.version,
       num_inserted_rows: outcome.numInsertedRows,
@@ -124,9 +129,10 @@ export async function updateTable(scope: CatalogScope, request: WithId<UpdateTab
     if (request.properties) {
       const added = request.properties;
       try {
-        // Merge into the row as it is now, in one transaction: concurrent updates keep each other's keys.
+        // Merge into the row as it is now, locked until the update commits: concurrent updates
+        // (from any process) keep each other's keys.
         properties = await scope.store.transaction(async (tx) => {
-          const current = await tx.findTableById(row.id);
+          const current = await tx.lockTableRow(row.id);
           const merged = { ...fromJsonColumn(current?.properties ?? row.properties), ...added };
           await tx.updateTable(row.id, { properties: toJsonColumn(merged), updated_at: Date.now() });
           return merged;

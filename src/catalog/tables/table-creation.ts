@@ -115,7 +115,6 @@ export async function createTable(
     // decide
     if (existing) {
       const hasData = await scope.engine.datasetExists(existing.location);
-      const properties = { ...fromJsonColumn(existing.properties), ...(request.properties ?? {}) };
       if (hasData && mode === "Create") throw alreadyExists(id);
       if (hasData && mode === "ExistOk") {
         const version = (await scope.engine.describeTable(existing.location)).version;
@@ -123,8 +122,14 @@ export async function createTable(
       }
       // write: fill the declared table, or overwrite in place (same location, new version)
       const version = await scope.engine.createTable(existing.location, upload, hasData ? "overwrite" : "create", request.storage_options ?? undefined);
-      await scope.store.rows.updateTable(existing.id, { properties: toJsonColumn(properties), updated_at: Date.now() });
-      return { location: existing.location, version, storage_options: fromJsonColumn(existing.storage_options), properties };
+      // The properties merge into the row as it is now (another writer may have added some meanwhile).
+      const merged = await scope.store.transaction(async (tx) => {
+        const current = await tx.lockTableRow(existing.id);
+        const next = { ...fromJsonColumn(current?.properties ?? existing.properties), ...(request.properties ?? {}) };
+        await tx.updateTable(existing.id, { properties: toJsonColumn(next), updated_at: Date.now() });
+        return next;
+      });
+      return { location: existing.location, version, storage_options: fromJsonColumn(existing.storage_options), properties: merged };
     }
 
     // write: data first at a fresh location, then the row; a lost race removes the data again.

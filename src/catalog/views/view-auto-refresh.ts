@@ -84,10 +84,12 @@ export async function autoRefreshMaterializedView(
   }
   if (!trigger) return { action: "skipped", reason: "below-threshold" };
 
-  // write: the pending check again, in the transaction, so two checkers queue one refresh
+  // write: the pending check again, under the view's row lock, so two checkers (in any
+  // process) queue one refresh
   const queued = trigger;
   const id = [...namespaceIdOfKey(table.namespace_path), table.name];
   const jobId = await scope.store.transaction(async (tx) => {
+    if (!(await tx.lockTableRow(table.id))) return undefined;
     if (await tx.findActiveJobOn(table.id, refreshViewJobKind)) return undefined;
     const jobId = await queueRefresh(tx, scope, id, table.id, { auto_refresh: queued });
     await tx.insertJobEvent({ job_id: jobId, at: Date.now(), state: "auto_refresh", emitted_by: "catalog", claim_entity: null, rows_processed: queued.rows_changed, message: queued.reason });

@@ -64,9 +64,7 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
   define<unknown, M.DropDatabaseQuery, DatabaseParams>(
     { operationId: "DropDatabase", summary: "Drop a database with its credentials and data", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/drop", body: "none", querySchema: M.DropDatabaseQuery, response: json(M.DatabaseInfo), access: "admin", scope: "deployment-admin", audit: true },
     async ({ params, query }) => {
-      const dropped = await dropDatabase(store, params.database, { cascade: query.cascade ?? false });
-      services.registry.invalidate(params.database);
-      return wireDatabase(dropped);
+      return wireDatabase(await dropDatabase(store, params.database, { cascade: query.cascade ?? false }));
     },
   );
 

@@ -2,7 +2,7 @@
  * Frozen migration: durable jobs, their work items and events, and materialized-view
  * definitions. Uses an untyped handle and imports nothing from the application.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, PostgresAdapter } from "kysely";
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -55,7 +55,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("job_events")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    // PostgreSQL numbers rows with an identity column; SQLite keeps its AUTOINCREMENT.
+    .addColumn("id", "integer", (c) => (db.getExecutor().adapter instanceof PostgresAdapter ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()))
     .addColumn("job_id", "text", (c) => c.notNull().references("jobs.id").onDelete("cascade"))
     .addColumn("at", "bigint", (c) => c.notNull())
     .addColumn("state", "text", (c) => c.notNull())

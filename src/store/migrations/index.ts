@@ -1,6 +1,7 @@
 /**
  * @module The ordered migration set shared by every dialect. Add a file, then list it here;
- * never edit a migration that has shipped.
+ * never edit a migration that has shipped. A text column a later migration adds on PostgreSQL
+ * must say `collate "C"` (see 0007).
  */
 import type { Migration, MigrationProvider } from "kysely";
 import * as m0001 from "./0001-catalog.js";
@@ -9,6 +10,7 @@ import * as m0003 from "./0003-auth.js";
 import * as m0004 from "./0004-jobs.js";
 import * as m0005 from "./0005-signing-keys.js";
 import * as m0006 from "./0006-database-storage-options.js";
+import * as m0007 from "./0007-byte-order-text.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
@@ -17,7 +19,11 @@ const migrations: Record<string, Migration> = {
   "0004-jobs": m0004,
   "0005-signing-keys": m0005,
   "0006-database-storage-options": m0006,
+  "0007-byte-order-text": m0007,
 };
+
+/** Every migration this build knows, in order. */
+export const knownMigrations: readonly string[] = Object.keys(migrations);
 
 export const migrationProvider: MigrationProvider = {
   getMigrations: async () => migrations,

@@ -2,12 +2,19 @@
  * @module Table rows: a table's name, namespace and (immutable) location.
  */
 import type { Kysely } from "kysely";
+import type { DialectAdapter } from "../dialect-adapter.js";
 import type { Database, NewTableRow, TableRow, TableRowUpdate } from "../schema.js";
 import { subtreeRange } from "./namespace-rows.js";
 
 export interface TableRows {
   findTableByName(database: string, namespacePath: string, name: string): Promise<TableRow | undefined>;
   findTableById(id: string): Promise<TableRow | undefined>;
+  /**
+   * Reads the table's row and, inside a transaction, keeps other writers of it waiting until the
+   * transaction ends (`FOR UPDATE` where rows can be locked): a read-modify-write of the row, or a
+   * check-then-insert about the table, is then exact across processes.
+   */
+  lockTableRow(id: string): Promise<TableRow | undefined>;
   insertTable(row: NewTableRow): Promise<void>;
   updateTable(id: string, update: TableRowUpdate): Promise<void>;
   deleteTable(id: string): Promise<void>;
@@ -23,7 +30,7 @@ export interface TableRows {
   findTableBelowLocation(database: string, dir: string): Promise<TableRow | undefined>;
 }
 
-export function tableRows(db: Kysely<Database>): TableRows {
+export function tableRows(db: Kysely<Database>, adapter: DialectAdapter): TableRows {
   return {
     findTableByName: (database, namespacePath, name) =>
       db
@@ -35,6 +42,11 @@ export function tableRows(db: Kysely<Database>): TableRows {
         .executeTakeFirst(),
 
     findTableById: (id) => db.selectFrom("tables").selectAll().where("id", "=", id).executeTakeFirst(),
+
+    lockTableRow(id) {
+      const query = db.selectFrom("tables").selectAll().where("id", "=", id);
+      return (adapter.rowLocks ? query.forUpdate() : query).executeTakeFirst();
+    },
 
     async insertTable(row) {
       await db.insertInto("tables").values(row).execute();

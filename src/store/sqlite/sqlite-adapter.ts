@@ -8,14 +8,19 @@ function sqliteCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined;
 }
 
+const busy = (error: unknown) => {
+  const code = sqliteCode(error);
+  return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED";
+};
+
 export const sqliteAdapter: DialectAdapter = {
   name: "sqlite",
   isUniqueViolation: (error) => {
     const code = sqliteCode(error);
     return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
   },
-  isTransient: (error) => {
-    const code = sqliteCode(error);
-    return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED";
-  },
+  isTransient: busy,
+  isRetryable: busy,
+  rowLocks: false,
+  tryLockUntilCommit: async () => true,
 };

@@ -1,13 +1,21 @@
 /**
- * @module Opens the embedded SQLite metadata store (better-sqlite3, WAL) and migrates it.
+ * @module Opens the embedded SQLite metadata store (better-sqlite3, WAL) and migrates it. One
+ * process serves a SQLite store, so its locks and change notices live in that process.
  */
 import Sqlite from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { KyselyStore } from "../kysely-store.js";
 import type { Database } from "../schema.js";
+import { LocalEvents } from "../store-events.js";
+import { ProcessLocks } from "../store-locks.js";
 import { sqliteAdapter } from "./sqlite-adapter.js";
 
-export async function openSqliteStore(file: string): Promise<KyselyStore> {
+export interface OpenStoreOptions {
+  /** Apply pending migrations (default true); `quiver migrate` opens without, then migrates itself. */
+  migrate?: boolean;
+}
+
+export async function openSqliteStore(file: string, options: OpenStoreOptions = {}): Promise<KyselyStore> {
   const connection = new Sqlite(file);
   connection.pragma("journal_mode = WAL");
   // NORMAL keeps WAL durable across process crashes; only an OS crash can lose the last commit.
@@ -15,7 +23,7 @@ export async function openSqliteStore(file: string): Promise<KyselyStore> {
   connection.pragma("foreign_keys = ON");
   connection.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
-  const store = new KyselyStore(db, sqliteAdapter);
-  await store.migrate();
+  const store = new KyselyStore(db, sqliteAdapter, { locks: new ProcessLocks(), events: new LocalEvents(), close: async () => undefined });
+  if (options.migrate !== false) await store.migrate();
   return store;
 }

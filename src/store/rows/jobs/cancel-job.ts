@@ -6,7 +6,8 @@
  */
 import type { Kysely } from "kysely";
 import type { Database } from "../../schema.js";
-import type { JobStatus } from "../../job-schema.js";
+import type { JobLease, JobStatus } from "../../job-schema.js";
+import { heldUnder } from "./job-held.js";
 
 /** Returns the job's status after the request, or undefined when there is no such job. */
 export async function requestJobCancel(db: Kysely<Database>, database: string, id: string, now: number): Promise<JobStatus | undefined> {
@@ -38,13 +39,11 @@ export async function requestJobCancel(db: Kysely<Database>, database: string, i
 }
 
 /** Ends a running job as cancelled, only while the caller holds its lease. */
-export async function markJobCancelled(db: Kysely<Database>, id: string, workerId: string, now: number): Promise<boolean> {
+export async function markJobCancelled(db: Kysely<Database>, id: string, lease: JobLease, now: number): Promise<boolean> {
   const updated = await db
     .updateTable("jobs")
     .set({ status: "cancelled", locked_by: null, locked_until: null, finished_at: now, updated_at: now })
-    .where("id", "=", id)
-    .where("locked_by", "=", workerId)
-    .where("status", "=", "running")
+    .where(heldUnder(id, lease))
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) === 1;
 }

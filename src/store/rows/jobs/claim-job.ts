@@ -6,12 +6,15 @@
  * id) order, which makes the order fully deterministic. A job whose target already has a job
  * running under a live lease is skipped, so two refreshes of one view never run at once.
  *
- * The claim itself is a compare-and-set: the UPDATE repeats the runnable condition, and a
- * row count of 0 means another worker took the job between our read and our write. This is
- * correct on every dialect without row locks; on SQLite the single writer serialises claims
- * anyway, and PostgreSQL can later swap the candidate read for FOR UPDATE SKIP LOCKED.
+ * The claim runs in one transaction. Where rows can be locked (PostgreSQL) the candidates are
+ * read `FOR UPDATE SKIP LOCKED`, so concurrent claimers take different jobs without waiting, and
+ * each claim first takes its target's lock (or skips the job when another claimer holds it): two
+ * claimers of different jobs on one target would otherwise both pass the "none running" check
+ * under READ COMMITTED. On SQLite the single writer serialises claims. The UPDATE repeats the
+ * runnable condition either way, as a compare-and-set.
  */
 import type { Kysely } from "kysely";
+import type { DialectAdapter } from "../../dialect-adapter.js";
 import type { JobRow } from "../../job-schema.js";
 import type { Database } from "../../schema.js";
 
@@ -24,10 +27,11 @@ export interface ClaimJobOptions {
   candidates?: number;
 }
 
-export async function claimJob(db: Kysely<Database>, options: ClaimJobOptions): Promise<JobRow | undefined> {
+export async function claimJob(db: Kysely<Database>, adapter: DialectAdapter, options: ClaimJobOptions): Promise<JobRow | undefined> {
+  if (options.pools.length === 0) return undefined;
+  if (!db.isTransaction) return db.transaction().execute((trx) => claimJob(trx, adapter, options));
   const { workerId, pools, now, leaseMs } = options;
-  if (pools.length === 0) return undefined;
-  const candidates = await db
+  let candidateQuery = db
     .selectFrom("jobs as j")
     .select(["j.id", "j.status", "j.locked_until", "j.target"])
     .where("j.pool", "in", [...pools])
@@ -51,10 +55,12 @@ export async function claimJob(db: Kysely<Database>, options: ClaimJobOptions): 
     )
     .orderBy("j.run_at")
     .orderBy("j.id")
-    .limit(options.candidates ?? 8)
-    .execute();
+    .limit(options.candidates ?? 8);
+  if (adapter.rowLocks) candidateQuery = candidateQuery.forUpdate().skipLocked();
+  const candidates = await candidateQuery.execute();
 
   for (const candidate of candidates) {
+    if (!(await adapter.tryLockUntilCommit(db, `job-target:${candidate.target}`))) continue;
     const result = await db
       .updateTable("jobs")
       .set((eb) => ({
@@ -69,10 +75,7 @@ export async function claimJob(db: Kysely<Database>, options: ClaimJobOptions): 
       .where("id", "=", candidate.id)
       .where("status", "=", candidate.status)
       .where((eb) => (candidate.locked_until === null ? eb("locked_until", "is", null) : eb("locked_until", "=", candidate.locked_until)))
-      // Repeated here so the check and the claim are one statement: on SQLite that makes
-      // "one running job per target" exact. PostgreSQL under READ COMMITTED would still let
-      // two claimers of different jobs on one target both pass; it needs a per-target
-      // advisory lock around this statement.
+      // Repeated here, after the target's lock: a claim committed meanwhile is seen now.
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(

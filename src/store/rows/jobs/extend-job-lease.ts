@@ -4,27 +4,27 @@
  * was requested, so one round trip does both.
  */
 import type { Kysely } from "kysely";
+import type { JobLease } from "../../job-schema.js";
 import type { Database } from "../../schema.js";
+import { heldUnder } from "./job-held.js";
 
 export interface LeaseState {
   held: boolean;
   cancelRequested: boolean;
 }
 
-export async function extendJobLease(db: Kysely<Database>, id: string, workerId: string, now: number, leaseMs: number): Promise<LeaseState> {
+export async function extendJobLease(db: Kysely<Database>, id: string, lease: JobLease, now: number, leaseMs: number): Promise<LeaseState> {
   const result = await db
     .updateTable("jobs")
     .set({ locked_until: now + leaseMs, heartbeat_at: now })
-    .where("id", "=", id)
-    .where("locked_by", "=", workerId)
-    .where("status", "=", "running")
+    .where(heldUnder(id, lease))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return { held: false, cancelRequested: false };
   await db
     .updateTable("job_items")
     .set({ locked_until: now + leaseMs })
     .where("job_id", "=", id)
-    .where("locked_by", "=", workerId)
+    .where("locked_by", "=", lease.workerId)
     .where("status", "=", "running")
     .execute();
   const row = await db.selectFrom("jobs").select("cancel_requested").where("id", "=", id).executeTakeFirst();

@@ -4,7 +4,9 @@
  * exponential backoff); without it the job is `failed` for good.
  */
 import type { Kysely } from "kysely";
+import type { JobLease } from "../../job-schema.js";
 import type { Database } from "../../schema.js";
+import { heldUnder } from "./job-held.js";
 
 export interface JobFailure {
   error: string;
@@ -13,7 +15,7 @@ export interface JobFailure {
   retryAt?: number;
 }
 
-export async function failJob(db: Kysely<Database>, id: string, workerId: string, failure: JobFailure, now: number): Promise<boolean> {
+export async function failJob(db: Kysely<Database>, id: string, lease: JobLease, failure: JobFailure, now: number): Promise<boolean> {
   const retry = failure.retryAt !== undefined;
   const updated = await db
     .updateTable("jobs")
@@ -27,9 +29,7 @@ export async function failJob(db: Kysely<Database>, id: string, workerId: string
       updated_at: now,
       finished_at: retry ? null : now,
     })
-    .where("id", "=", id)
-    .where("locked_by", "=", workerId)
-    .where("status", "=", "running")
+    .where(heldUnder(id, lease))
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) return false;
   // Items this worker held go back to the pool for the next attempt.

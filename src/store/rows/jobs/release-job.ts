@@ -3,22 +3,22 @@
  * now, so any worker can resume it at once instead of waiting for the lease to expire.
  */
 import type { Kysely } from "kysely";
+import type { JobLease } from "../../job-schema.js";
 import type { Database } from "../../schema.js";
+import { heldUnder } from "./job-held.js";
 
-export async function releaseJob(db: Kysely<Database>, id: string, workerId: string, now: number): Promise<boolean> {
+export async function releaseJob(db: Kysely<Database>, id: string, lease: JobLease, now: number): Promise<boolean> {
   const result = await db
     .updateTable("jobs")
     .set({ locked_by: null, locked_until: 0, updated_at: now })
-    .where("id", "=", id)
-    .where("locked_by", "=", workerId)
-    .where("status", "=", "running")
+    .where(heldUnder(id, lease))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return false;
   await db
     .updateTable("job_items")
     .set({ status: "pending", locked_by: null, locked_until: null, updated_at: now })
     .where("job_id", "=", id)
-    .where("locked_by", "=", workerId)
+    .where("locked_by", "=", lease.workerId)
     .where("status", "=", "running")
     .execute();
   return true;

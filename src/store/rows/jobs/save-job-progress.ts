@@ -3,7 +3,9 @@
  * written. Fenced like every state change: only the lease holder may write.
  */
 import type { Kysely } from "kysely";
+import type { JobLease } from "../../job-schema.js";
 import type { Database } from "../../schema.js";
+import { heldUnder } from "./job-held.js";
 
 export interface JobProgressUpdate {
   state?: string;
@@ -12,7 +14,7 @@ export interface JobProgressUpdate {
   rowsWritten?: number;
 }
 
-export async function saveJobProgress(db: Kysely<Database>, id: string, workerId: string, update: JobProgressUpdate, now: number): Promise<boolean> {
+export async function saveJobProgress(db: Kysely<Database>, id: string, lease: JobLease, update: JobProgressUpdate, now: number): Promise<boolean> {
   const result = await db
     .updateTable("jobs")
     .set({
@@ -22,9 +24,7 @@ export async function saveJobProgress(db: Kysely<Database>, id: string, workerId
       ...(update.itemsDone !== undefined ? { items_done: update.itemsDone } : {}),
       ...(update.rowsWritten !== undefined ? { rows_written: update.rowsWritten } : {}),
     })
-    .where("id", "=", id)
-    .where("locked_by", "=", workerId)
-    .where("status", "=", "running")
+    .where(heldUnder(id, lease))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

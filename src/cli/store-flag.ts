@@ -1,0 +1,15 @@
+/**
+ * @module `--store URL` (env QUIVER_STORE), read the same way by `quiver serve`, `quiver migrate`
+ * and the admin commands, so they all open the catalog the server uses.
+ */
+import { checkStoreUrl } from "../store/open-store.js";
+
+export const storeFlagSpec = { store: { type: "string" } } as const;
+
+export const storeFlagUsage = `  --store URL  the PostgreSQL catalog the server uses (env QUIVER_STORE); without it, the SQLite file under --root`;
+
+/** The store URL from the flag, else QUIVER_STORE; undefined for the SQLite file. Throws on a malformed URL. */
+export function storeSetting(flag: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const url = flag ?? (env.QUIVER_STORE || undefined);
+  return url === undefined ? undefined : checkStoreUrl(url);
+}

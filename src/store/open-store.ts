@@ -1,0 +1,39 @@
+/**
+ * @module Chooses the metadata store: a PostgreSQL URL (`--store`) for several replicas, else the
+ * embedded SQLite file under the root.
+ */
+import type { KyselyStore } from "./kysely-store.js";
+import { openPostgresStore } from "./postgres/postgres-store.js";
+import { type OpenStoreOptions, openSqliteStore } from "./sqlite/sqlite-store.js";
+
+const postgresSchemes = ["postgres:", "postgresql:"];
+
+/** Checks a `--store` value; answers it unchanged. Throws with a message fit for the operator. */
+export function checkStoreUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`--store must be a URL such as postgres://user:password@host:5432/quiver, got '${redactStoreUrl(url)}'`);
+  }
+  if (!postgresSchemes.includes(parsed.protocol)) {
+    throw new Error(`--store must be a postgres:// URL (without it, the SQLite file under --root is used), got '${redactStoreUrl(url)}'`);
+  }
+  return url;
+}
+
+/** The URL with its password hidden, for logs and errors. */
+export function redactStoreUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ":***@");
+  }
+}
+
+/** Opens the store at `url` (PostgreSQL), or the SQLite file `sqliteFile` without one. */
+export function openStore(url: string | undefined, sqliteFile: string, options: OpenStoreOptions = {}): Promise<KyselyStore> {
+  return url === undefined ? openSqliteStore(sqliteFile, options) : openPostgresStore(checkStoreUrl(url), options);
+}

