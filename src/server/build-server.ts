@@ -1,6 +1,7 @@
 /**
  * @module Builds the Quiver HTTP app without listening, so the CLI and tests start the same app.
  */
+import { registerNulCharacterCheck } from "./nul-characters.js";
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { AuthStore } from "../auth/auth-store.js";
@@ -61,6 +62,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   registerRequestLog(app);
   registerUnusedConnectionDrop(app);
   registerUnreadBodyHandling(app);
+  registerNulCharacterCheck(app);
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
     reply.header("phalanx-version", announcedServerVersion);

@@ -23,7 +23,7 @@ export class NewerSchema extends Error {
 
 /** Names of the migrations the store has applied; none for a new store. */
 export async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
-  const tables = await db.introspection.getTables();
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
   if (!tables.some((table) => table.name === migrationTable)) return [];
   const rows = await db.selectFrom(migrationTable).select("name").orderBy("name").execute();
   return rows.map((row) => String(row.name));
