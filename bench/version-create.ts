@@ -8,7 +8,7 @@
  * one store transaction and puts the manifest at its V2 name. "engine" is Lance appending a
  * one-row batch per commit (data file + manifest), i.e. what a commit costs without the catalog.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
@@ -16,32 +16,13 @@ import type { Catalog } from "../src/catalog/catalog.js";
 import { startServer } from "../src/cli/runtime.js";
 import { ipcStreamToFile } from "../src/engine/arrow-ipc.js";
 import { arrowStream } from "../test/helpers/arrow.js";
+import { type Commit, measureCommits, stageManifest as stage } from "./version-commits.js";
 
 const commits = Number(process.argv[2] ?? 400);
-// A 1 KiB stand-in for a manifest; it ends with Lance's "LANC" magic, as the catalog requires.
-const payload = Buffer.alloc(1024, 7);
-payload.write("LANC", payload.length - 4, "latin1");
-
-function stage(location: string, version: number): string {
-  const directory = path.join(location, "_versions");
-  mkdirSync(directory, { recursive: true });
-  const file = path.join(directory, `${version}.manifest-${randomUUID()}`);
-  writeFileSync(file, payload);
-  return file.slice(1);
-}
-
-type Commit = (table: number, version: number) => Promise<void>;
 
 /** Runs `commits` commits over `tableCount` tables, one writer per table; returns commits/s. */
-async function measure(tableCount: number, commit: Commit): Promise<number> {
-  const perTable = Math.ceil(commits / tableCount);
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: tableCount }, async (_, table) => {
-      for (let version = 1; version <= perTable; version += 1) await commit(table, version);
-    }),
-  );
-  return (perTable * tableCount) / ((performance.now() - started) / 1000);
+function measure(tableCount: number, commit: Commit): Promise<number> {
+  return measureCommits(commits, tableCount, commit);
 }
 
 async function main(): Promise<void> {

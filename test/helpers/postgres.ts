@@ -87,7 +87,12 @@ export function sharedPostgresUrl(): Promise<string> {
 
 /** A new, empty database on the shared server; answers its URL. */
 export async function freshPostgresDatabase(): Promise<string> {
-  const url = new URL(await sharedPostgresUrl());
+  return createPostgresDatabase(await sharedPostgresUrl());
+}
+
+/** A new, empty database on the server of `serverUrl` (any of its databases); answers its URL. */
+export async function createPostgresDatabase(serverUrl: string): Promise<string> {
+  const url = new URL(serverUrl);
   const name = `q_${randomUUID().replaceAll("-", "").slice(0, 20)}`;
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
