@@ -92,7 +92,12 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   await settlePendingVersions(store, undefined, (record, error) => unsettled.push({ record, error }));
   const authStore = authStoreOf(store);
   const gate = await buildAuthGate(root, registry, authStore, config.auth ?? { mode: "none" });
-  const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, store: authStore, dataLocation: local.dataLocation } });
+  let closed = false;
+  const readiness = {
+    checks: { store: () => store.ping(), data: async () => void (await storageFor(local.dataLocation).list(local.dataLocation)) },
+    draining: () => closed,
+  };
+  const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, store: authStore, dataLocation: local.dataLocation }, readiness });
   app.log.info({ data: local.dataLocation }, "table data location");
   warnOfUnmintableLocations(dataRoots, config.vending, app);
   for (const { record, error } of unsettled) app.log.warn({ err: error, record }, "a committed version could not be finalized at start-up; its next reader tries again");
@@ -104,7 +109,6 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   for (const location of swept) app.log.info({ location }, "removed an orphaned table folder");
   await warnOfUnappliedManagedVersioning(config, store, app);
   const jobs = startJobSystem(store, registry, jobConfig, { warn: (message, detail) => app.log.warn(detail ?? {}, message) });
-  let closed = false;
   return {
     app,
     dataLocation: local.dataLocation,

@@ -2,6 +2,7 @@
  * @module Builds the Quiver HTTP app without listening, so the CLI and tests start the same app.
  */
 import { registerNulCharacterCheck } from "./nul-characters.js";
+import { type Readiness, readinessRoutes } from "./routes/readiness-routes.js";
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { AuthStore } from "../auth/auth-store.js";
@@ -31,6 +32,8 @@ export interface BuildServerOptions {
   authorize?: ServerServices["authorize"];
   /** Authentication, roles, admin routes and audit; without it every caller may do anything. */
   auth?: { gate: AuthGate; store: AuthStore; dataLocation: string };
+  /** What `GET /ready` checks; without it the route is absent. */
+  readiness?: Readiness;
 }
 
 /**
@@ -74,6 +77,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   }
 
   serviceRoutes(app, services);
+  if (options.readiness) readinessRoutes(app, options.readiness);
   registerOperations(app, services);
   if (options.auth) {
     adminRoutes(app, services, options.auth.store, options.auth.dataLocation);

@@ -16,6 +16,7 @@ import type {
 } from "../../model/namespace.js";
 import { fromJsonColumn, toJsonColumn } from "../../store/rows/json-columns.js";
 import type { StoreTx } from "../../store/store.js";
+import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { discardTableData } from "../discard-table-data.js";
@@ -50,7 +51,7 @@ export async function createNamespace(scope: CatalogScope, request: WithId<Creat
   const key = namespaceKey(id);
   const droppedLocations: string[] = [];
 
-  const response = await translating(describeNamespace(id), () =>
+  const decideAndWrite = () =>
     scope.store.transaction(async (tx) => {
       // load
       await requireNamespace(tx, database, parent);
@@ -72,6 +73,13 @@ export async function createNamespace(scope: CatalogScope, request: WithId<Creat
         created_at: Date.now(),
       });
       return { properties };
+    });
+  // A concurrent create (in any process) may insert between our check and our insert: decided
+  // again, the request then sees that namespace and answers as its mode says.
+  const response = await translating(describeNamespace(id), () =>
+    decideAndWrite().catch((error: unknown) => {
+      if (error instanceof UniqueViolation) return decideAndWrite();
+      throw error;
     }),
   );
   // finalize: data of tables dropped by Overwrite goes only after the commit.
