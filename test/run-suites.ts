@@ -6,7 +6,7 @@
  * tests start several servers on it. Each pass is one `node --test` run with the TAP stream and the
  * summary; the exit code fails if any pass did.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,7 +45,9 @@ const postgres = await startPostgres();
 let failed = false;
 for (const { backend, store, files } of passes) {
   console.log(`# backend: ${backend}, store: ${store} (${files.length} files)`);
-  const run = spawnSync(
+  // An asynchronous child: this process must keep draining PostgreSQL's log pipe meanwhile, or
+  // PostgreSQL blocks on a full pipe.
+  const child = spawn(
     process.execPath,
     [
       "--test",
@@ -58,7 +60,8 @@ for (const { backend, store, files } of passes) {
     ],
     { stdio: "inherit", env: { ...process.env, QUIVER_TEST_BACKEND: backend, QUIVER_TEST_STORE: store, QUIVER_TEST_POSTGRES: postgres.url } },
   );
-  if (run.status !== 0) failed = true;
+  const status = await new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  if (status !== 0) failed = true;
 }
 await postgres.stop();
 process.exitCode = failed ? 1 : 0;

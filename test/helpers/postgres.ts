@@ -47,7 +47,7 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
     createPostgresUser: process.getuid?.() === 0,
     // Byte-order collation and a small footprint: several test servers may run side by side.
     initdbFlags: ["--encoding=UTF8", "--no-sync"],
-    postgresFlags: ["-c", "max_connections=300", "-c", "fsync=off", "-c", "shared_buffers=32MB", "-c", "listen_addresses=127.0.0.1"],
+    postgresFlags: ["-c", "max_connections=300", "-c", "fsync=off", "-c", "log_min_error_statement=panic", "-c", "shared_buffers=32MB", "-c", "listen_addresses=127.0.0.1"],
     onLog: (message) => (log = (log + message).slice(-4000)),
     onError: (message) => (log = (log + String(message)).slice(-4000)),
   });

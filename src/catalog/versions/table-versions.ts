@@ -27,7 +27,7 @@ import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch } from "../table-refs.js";
 import { toTableVersion } from "./version-records.js";
 import { recordTransaction } from "./transactions.js";
-import { finalizeCommitted, insertVersionEntry, settlePendingVersions, validateVersionEntry } from "./version-commit.js";
+import { finalizeCommitted, insertVersionEntry, prepareVersionEntry, settlePendingVersions, validateVersionEntry } from "./version-commit.js";
 
 type WithId<T> = T & { id: string[] };
 
@@ -101,8 +101,10 @@ export async function describeTableVersion(scope: CatalogScope, request: WithId<
  * `naming_scheme` (default V2). Throws 1, 4, 13, 14 (the version exists), 22.
  */
 export async function createTableVersion(scope: CatalogScope, request: WithId<CreateTableVersionRequest>): Promise<CreateTableVersionResponse> {
-  const entry = validateVersionEntry(request);
+  const checked = validateVersionEntry(request);
   return translating(describeTable(request.id), async () => {
+    // load: the storage checks, before the transaction
+    const entry = await prepareVersionEntry(scope.store.rows, scope, checked);
     // decide + write: one store transaction
     const { planned, transactionId } = await scope.store.transaction(async (tx) => {
       const transactionId = await recordTransaction(tx, scope.database.name, "CreateTableVersion", {

@@ -23,7 +23,17 @@ import { requireTable } from "../table-lookup.js";
 import { branchKey, requireBranch } from "../table-refs.js";
 import { declareTableIn } from "../tables/table-creation.js";
 import { recordTransaction } from "./transactions.js";
-import { type CheckedVersionEntry, type PlannedVersion, type VersionEntry, finalizeCommitted, insertVersionEntry, refuseSharedStagedManifests, validateVersionEntry } from "./version-commit.js";
+import {
+  type CheckedVersionEntry,
+  type PlannedVersion,
+  type PreparedVersionEntry,
+  type VersionEntry,
+  finalizeCommitted,
+  insertVersionEntry,
+  prepareVersionEntry,
+  refuseSharedStagedManifests,
+  validateVersionEntry,
+} from "./version-commit.js";
 import { deletableVersions } from "./table-versions.js";
 
 /**
@@ -64,6 +74,9 @@ export async function batchCreateTableVersions(
   });
   refuseDuplicates(entries);
   return translating("the batch", async () => {
+    // load: the storage checks, before the transaction
+    const prepared: PreparedVersionEntry[] = [];
+    for (const entry of entries) prepared.push(await prepareVersionEntry(scope.store.rows, scope, entry));
     // decide + write
     const { planned, transactionId } = await scope.store.transaction(async (tx) => {
       const transactionId = await recordTransaction(tx, scope.database.name, "BatchCreateTableVersions", {
@@ -71,7 +84,7 @@ export async function batchCreateTableVersions(
         entries: String(entries.length),
       });
       const planned: PlannedVersion[] = [];
-      for (const entry of entries) planned.push(await insertVersionEntry(tx, scope, entry, transactionId));
+      for (const entry of prepared) planned.push(await insertVersionEntry(tx, scope, entry, transactionId));
       refuseSharedStagedManifests(planned);
       return { planned, transactionId };
     });
@@ -111,13 +124,21 @@ export async function batchCommitTables(scope: CatalogScope, request: BatchCommi
   refuseDuplicates(operations.filter((op) => op.kind === "create_table_version").map((op) => op.body as unknown as CheckedVersionEntry));
 
   return translating("the batch commit", async () => {
+    // load: storage checks of new versions before the transaction, but for tables this batch
+    // declares (they get a location only inside it)
+    const declared = new Set(operations.filter((op) => op.kind === "declare_table").map((op) => op.body.id.join("$")));
+    const prepared = new Map<number, PreparedVersionEntry>();
+    for (const [index, op] of operations.entries()) {
+      if (op.kind !== "create_table_version" || declared.has(op.body.id.join("$"))) continue;
+      prepared.set(index, await prepareVersionEntry(scope.store.rows, scope, op.body as unknown as CheckedVersionEntry));
+    }
     // decide + write
     const { pending, transactionId } = await scope.store.transaction(async (tx) => {
       const transactionId = await recordTransaction(tx, scope.database.name, "BatchCommitTables", {
         operations: operations.map((op) => `${op.kind}:${op.body.id.join("$")}`).join(","),
       });
       const pending: PendingResult[] = [];
-      for (const op of operations) pending.push(await applyOperation(tx, scope, op, transactionId));
+      for (const [index, op] of operations.entries()) pending.push(await applyOperation(tx, scope, op, transactionId, prepared.get(index)));
       refuseSharedStagedManifests(pending.flatMap((item) => (item.kind === "create_table_version" ? [item.planned] : [])));
       return { pending, transactionId };
     });
@@ -148,13 +169,17 @@ async function applyOperation(
   scope: CatalogScope,
   op: { kind: (typeof operationKinds)[number]; body: Record<string, unknown> & { id: string[] } },
   transactionId: string,
+  prepared: PreparedVersionEntry | undefined,
 ): Promise<PendingResult> {
   const database = scope.database.name;
   switch (op.kind) {
     case "declare_table":
       return { kind: "declare_table", response: await declareTableIn(tx, scope, op.body as DeclareTableRequest & { id: string[] }) };
     case "create_table_version":
-      return { kind: "create_table_version", planned: await insertVersionEntry(tx, scope, op.body as unknown as CheckedVersionEntry, transactionId) };
+      return {
+        kind: "create_table_version",
+        planned: await insertVersionEntry(tx, scope, prepared ?? (await prepareVersionEntry(tx, scope, op.body as unknown as CheckedVersionEntry)), transactionId),
+      };
     case "delete_table_versions": {
       const body = op.body as { id: string[]; branch?: string | null; ranges?: { start_version: number; end_version: number }[] };
       if (!Array.isArray(body.ranges)) throw invalidInput("delete_table_versions.ranges is required");

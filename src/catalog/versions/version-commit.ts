@@ -1,9 +1,11 @@
 /**
  * @module The managed commit, whole (spec/concepts.md §6.3), shared by CreateTableVersion,
  * BatchCreateTableVersions and BatchCommitTables:
- * - decide: inside one store transaction each entry's staged manifest is checked and its record
+ * - prepare: before any store transaction, each entry's staged manifest is checked in storage
+ *   (it exists, is a manifest inside the table, the branch takes it, the final name is free);
+ * - decide: inside one store transaction, which does no storage I/O, each entry's record is
  *   inserted with the staged path noted (the unique (table, branch, version) key is the
- *   put-if-not-exists);
+ *   put-if-not-exists, across every process on the store);
  * - finalize: after the commit each staged manifest is put at its final name with a conditional
  *   create, and its record marked done;
  * - undo: when a manifest cannot be put in place, the whole transaction is taken back;
@@ -63,21 +65,46 @@ export function validateVersionEntry(entry: VersionEntry): CheckedVersionEntry {
   return { ...entry, branchKey: branchKey(entry.branch), scheme: parseNamingScheme(entry.naming_scheme) };
 }
 
+/** An entry checked against storage, ready to be decided in a store transaction. */
+export interface PreparedVersionEntry extends CheckedVersionEntry {
+  /** The table as the checks saw it; the transaction requires the same table still. */
+  table: TableRow;
+  staged: string;
+  final: string;
+  /** The entry is the first commit of a branch that has no ref yet (see `branchTakesCommit`). */
+  firstOfBranch: boolean;
+}
+
+const versionClash = (entry: CheckedVersionEntry) =>
+  CatalogError.of("ConcurrentModification", `${describeTable(entry.id)} already has version ${entry.version} on branch ${branchLabel(entry.branchKey)}`);
+
 /**
- * Decides one entry inside `tx` and inserts its record. Throws 1, 4 (table), 22 (branch),
- * 13 (staged manifest missing or outside the table), 14 (the version exists).
+ * The storage checks of one entry, made before its transaction so that no transaction waits on
+ * storage. `rows` reads the table (outside a transaction, or inside one for a table the same batch
+ * declared). Throws 1, 4 (table), 22 (branch), 13 (staged manifest missing or outside the table),
+ * 14 (a manifest already holds the final name).
  */
-export async function insertVersionEntry(tx: StoreTx, scope: CatalogScope, entry: CheckedVersionEntry, transactionId: string): Promise<PlannedVersion> {
-  const table = await requireTable(tx, scope.database.name, entry.id);
-  const { branchKey: branch, scheme } = entry;
+export async function prepareVersionEntry(rows: StoreTx, scope: CatalogScope, entry: CheckedVersionEntry): Promise<PreparedVersionEntry> {
+  const table = await requireTable(rows, scope.database.name, entry.id);
   const staged = await resolveStagedManifest(table, entry.manifest_path);
-  await requireBranchOrItsFirstCommit(tx, table, branch, staged);
-  const final = manifestPath(table.location, branch, entry.version, scheme);
-  const clash = () =>
-    CatalogError.of("ConcurrentModification", `${describeTable(entry.id)} already has version ${entry.version} on branch ${branchLabel(branch)}`);
-  if (await tx.findTableVersion(table.id, branch, entry.version)) throw clash();
+  const firstOfBranch = await branchTakesCommit(table, entry.branchKey, staged);
+  const final = manifestPath(table.location, entry.branchKey, entry.version, entry.scheme);
   // A manifest at the final name was committed outside the catalog (e.g. by the engine).
-  if (staged !== final && (await statManifest(final))) throw clash();
+  if (staged !== final && (await statManifest(final))) throw versionClash(entry);
+  return { ...entry, table, staged, final, firstOfBranch };
+}
+
+/**
+ * Decides one prepared entry inside `tx` and inserts its record; no storage I/O. Throws 4 (the
+ * table went), 14 (the table was replaced, or the version exists), 22 (the branch's first commit
+ * is another writer's).
+ */
+export async function insertVersionEntry(tx: StoreTx, scope: CatalogScope, entry: PreparedVersionEntry, transactionId: string): Promise<PlannedVersion> {
+  const table = await requireTable(tx, scope.database.name, entry.id);
+  if (table.id !== entry.table.id) throw CatalogError.of("ConcurrentModification", `${describeTable(entry.id)} was replaced while the commit was checked; retry`);
+  const { branchKey: branch, scheme, staged, final } = entry;
+  if (entry.firstOfBranch) await settleFirstOfBranch(tx, table, branch);
+  if (await tx.findTableVersion(table.id, branch, entry.version)) throw versionClash(entry);
   const record: TableVersionRow = {
     table_id: table.id,
     branch,
@@ -140,16 +167,22 @@ async function resolveStagedManifest(table: TableRow, manifestPathText: string):
  * Lance creates a branch by committing the branch's first version (a shallow clone of the source)
  * and only then writing the branch's ref, so with managed versioning that first commit reaches the
  * catalog before the branch exists. A branch without a ref therefore accepts a commit while it has
- * no manifest yet and the staged manifest lies in the branch's own manifest folder; any other
- * commit to an unknown branch is refused with 22.
+ * no manifest yet and the staged manifest lies in the branch's own manifest folder (answers true:
+ * the transaction settles it with `settleFirstOfBranch`); any other commit to an unknown branch is
+ * refused with 22.
  */
-async function requireBranchOrItsFirstCommit(tx: StoreTx, table: TableRow, branch: string, staged: string): Promise<void> {
-  if (branch === "" || (await readBranch(table.location, branch))) return;
+async function branchTakesCommit(table: TableRow, branch: string, staged: string): Promise<boolean> {
+  if (branch === "" || (await readBranch(table.location, branch))) return false;
   const inBranchFolder = parentLocation(staged) === normalizeLocation(versionsDirectory(table.location, branch));
-  if (!inBranchFolder || (await listManifestNames(table.location, branch)).length > 0) return requireBranch(table, branch);
+  if (!inBranchFolder || (await listManifestNames(table.location, branch)).length > 0) await requireBranch(table, branch);
+  return true;
+}
+
+/** The store side of a branch's first commit: only one writer's may be pending. */
+async function settleFirstOfBranch(tx: StoreTx, table: TableRow, branch: string): Promise<void> {
   const records = await tx.listTableVersions(table.id, branch);
   // A pending record is another writer's first commit still being put in place.
-  if (records.some((record) => record.staged_path !== null)) return requireBranch(table, branch);
+  if (records.some((record) => record.staged_path !== null)) throw CatalogError.of("TableBranchNotFound", `${subjectOf(table)} has no branch '${branch}'`);
   // Finalized records whose ref and manifests are gone outlived a branch deleted in storage (Lance
   // deletes branches itself); forgetting them lets the name be forked again.
   if (records.length > 0) await tx.deleteTableVersions(table.id, branch, records.map((record) => Number(record.version)));
