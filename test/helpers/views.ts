@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { Buffer } from "node:buffer";
-import { RecordBatchStreamWriter, Schema, Table, Utf8, Vector, makeVector, tableFromIPC, tableToIPC, vectorFromArray } from "apache-arrow-21";
+import { Field, Int32, RecordBatchStreamWriter, Schema, Table, Utf8, Vector, makeVector, tableFromIPC, tableToIPC, vectorFromArray } from "apache-arrow-21";
 import "../../src/engine/arrow-ipc.js";
 import { Engine } from "../../src/engine/engine.js";
 import { expectJson, type TestServer } from "./test-server.js";
@@ -127,4 +127,22 @@ export function canonicalRows(rows: Record<string, unknown>[]): string[] {
       return JSON.stringify(rest, Object.keys(rest).sort());
     })
     .sort();
+}
+
+/** A chunker view of table `docs` (id, body): the words of each body in chunks of 3 with 1 of overlap. */
+export const docsWordChunksView = {
+  kind: "chunker",
+  source_query: JSON.stringify({ source: ["docs"], projections: ["id"] }),
+  output_schema: schemaBase64(new Schema([new Field("id", new Int32()), new Field("chunk", new Utf8()), new Field("chunk_index", new Int32())])),
+  udtf_spec: chunkerSpec({ chunker: "split_words", column: "body", size: 3, overlap: 1 }),
+};
+
+/** Creates table `docs` of `n` rows on the server at `url`, each body giving 4 word chunks in `docsWordChunksView`. */
+export async function createWordDocs(url: string, n: number): Promise<void> {
+  const created = await fetch(`${url}/v1/table/docs/create`, {
+    method: "POST",
+    headers: { "content-type": "application/vnd.apache.arrow.stream" },
+    body: streamOf({ id: Int32Array.from({ length: n }, (_, i) => i), body: Array.from({ length: n }, (_, i) => `w${i} a b c d e f g h`) }),
+  });
+  await expectJson(created);
 }

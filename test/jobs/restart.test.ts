@@ -3,17 +3,11 @@
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { test } from "node:test";
-import { Field, Int32, Schema, Utf8, tableFromIPC } from "apache-arrow-21";
+import { tableFromIPC } from "apache-arrow-21";
 import { spawnServe } from "../helpers/cli-process.js";
 import { expectJson, tempRoot } from "../helpers/test-server.js";
-import { TableData, canonicalRows, chunkerSpec, schemaBase64, streamOf, waitForJob } from "../helpers/views.js";
+import { TableData, canonicalRows, createWordDocs, docsWordChunksView, waitForJob } from "../helpers/views.js";
 
-const chunkView = {
-  kind: "chunker",
-  source_query: JSON.stringify({ source: ["docs"], projections: ["id"] }),
-  output_schema: schemaBase64(new Schema([new Field("id", new Int32()), new Field("chunk", new Utf8()), new Field("chunk_index", new Int32())])),
-  udtf_spec: chunkerSpec({ chunker: "split_words", column: "body", size: 3, overlap: 1 }),
-};
 
 function client(url: string) {
   return {
@@ -34,13 +28,8 @@ test("a server killed mid-refresh resumes the job after a restart", async (t) =>
   });
   let http = client(server.url);
   const n = 1500;
-  const created = await fetch(`${server.url}/v1/table/docs/create`, {
-    method: "POST",
-    headers: { "content-type": "application/vnd.apache.arrow.stream" },
-    body: streamOf({ id: Int32Array.from({ length: n }, (_, i) => i), body: Array.from({ length: n }, (_, i) => `w${i} a b c d e f g h`) }),
-  });
-  assert.equal(created.status, 200);
-  await expectJson(await http.post("/v1/materialized_view/chunks/create", chunkView), 201);
+  await createWordDocs(server.url, n);
+  await expectJson(await http.post("/v1/materialized_view/chunks/create", docsWordChunksView), 201);
   const { job_id } = await expectJson(await http.post("/v1/materialized_view/chunks/refresh", { source_task_size: 25 }), 202);
 
   for (;;) {
@@ -65,7 +54,7 @@ test("a server killed mid-refresh resumes the job after a restart", async (t) =>
   const viewLocation = (await expectJson(await http.post("/v1/table/chunks/describe", {}))).location;
   const rows = await data.rows(viewLocation);
   assert.equal(rows.length, n * 4, "4 chunks per document, none twice");
-  const rebuilt = await expectJson(await http.post("/v1/materialized_view/again/create", { ...chunkView, with_no_data: false }), 201);
+  const rebuilt = await expectJson(await http.post("/v1/materialized_view/again/create", { ...docsWordChunksView, with_no_data: false }), 201);
   await waitForJob(http, rebuilt.job_id, 60_000);
   const againLocation = (await expectJson(await http.post("/v1/table/again/describe", {}))).location;
   assert.deepEqual(canonicalRows(rows), canonicalRows(await data.rows(againLocation)));

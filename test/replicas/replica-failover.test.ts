@@ -4,13 +4,13 @@
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { test } from "node:test";
-import { Field, Int32, Schema, Utf8, tableFromIPC } from "apache-arrow-21";
+import { tableFromIPC } from "apache-arrow-21";
 import pg from "pg";
 import { knownMigrations } from "../../src/store/migrations/index.js";
 import { type ServeProcess, runCli, spawnServe } from "../helpers/cli-process.js";
 import { freshPostgresDatabase } from "../helpers/postgres.js";
 import { expectJson, tempRoot } from "../helpers/test-server.js";
-import { TableData, canonicalRows, chunkerSpec, schemaBase64, streamOf, waitForJob } from "../helpers/views.js";
+import { TableData, canonicalRows, createWordDocs, docsWordChunksView, waitForJob } from "../helpers/views.js";
 
 const json = (url: string, route: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url + route, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
@@ -30,12 +30,6 @@ async function replicas(t: { after(fn: () => Promise<void>): void }, count: numb
   return { storeUrl, servers };
 }
 
-const chunkView = {
-  kind: "chunker",
-  source_query: JSON.stringify({ source: ["docs"], projections: ["id"] }),
-  output_schema: schemaBase64(new Schema([new Field("id", new Int32()), new Field("chunk", new Utf8()), new Field("chunk_index", new Int32())])),
-  udtf_spec: chunkerSpec({ chunker: "split_words", column: "body", size: 3, overlap: 1 }),
-};
 
 interface JobEvent {
   state: string;
@@ -58,13 +52,8 @@ test("a refresh job whose replica is killed mid-run is finished by the other wit
   t.after(() => data.close());
   const [first] = servers as [ServeProcess, ServeProcess];
   const n = 1500;
-  const created = await fetch(`${first.url}/v1/table/docs/create`, {
-    method: "POST",
-    headers: { "content-type": "application/vnd.apache.arrow.stream" },
-    body: streamOf({ id: Int32Array.from({ length: n }, (_, i) => i), body: Array.from({ length: n }, (_, i) => `w${i} a b c d e f g h`) }),
-  });
-  assert.equal(created.status, 200);
-  await expectJson(await json(first.url, "/v1/materialized_view/chunks/create", chunkView), 201);
+  await createWordDocs(first.url, n);
+  await expectJson(await json(first.url, "/v1/materialized_view/chunks/create", docsWordChunksView), 201);
   const { job_id } = await expectJson(await json(first.url, "/v1/materialized_view/chunks/refresh", { source_task_size: 25 }), 202);
 
   // Whichever replica claimed the job is the one killed, once some items are done.
@@ -95,7 +84,7 @@ test("a refresh job whose replica is killed mid-run is finished by the other wit
   const viewLocation = (await expectJson(await json(survivor.url, "/v1/table/chunks/describe", {}))).location;
   const rows = await data.rows(viewLocation);
   assert.equal(rows.length, n * 4, "4 chunks per document, none twice, none missing");
-  const rebuilt = await expectJson(await json(survivor.url, "/v1/materialized_view/again/create", { ...chunkView, with_no_data: false }), 201);
+  const rebuilt = await expectJson(await json(survivor.url, "/v1/materialized_view/again/create", { ...docsWordChunksView, with_no_data: false }), 201);
   await waitForJob({ get: (route) => fetch(survivor.url + route) }, rebuilt.job_id, 60_000);
   const againLocation = (await expectJson(await json(survivor.url, "/v1/table/again/describe", {}))).location;
   assert.deepEqual(canonicalRows(rows), canonicalRows(await data.rows(againLocation)), "the same rows a full rebuild gives");

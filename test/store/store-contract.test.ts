@@ -182,14 +182,16 @@ test("postgres: replicas that start at once on an empty database migrate it once
   assert.deepEqual(rows.rows.map((row) => row.name), [...knownMigrations]);
 });
 
-test("postgres: two processes on one store share locks and hear each other's change notices", async (t) => {
+/** Two stores on one fresh PostgreSQL database, as two replicas would open it. */
+async function twoProcesses(t: { after(fn: () => unknown): void }): Promise<[Store, Store]> {
   const url = await freshPostgresDatabase();
-  const first = await openStore(url, "");
-  const second = await openStore(url, "");
-  t.after(async () => {
-    await first.close();
-    await second.close();
-  });
+  const stores: [Store, Store] = [await openStore(url, ""), await openStore(url, "")];
+  t.after(() => Promise.all(stores.map((store) => store.close())));
+  return stores;
+}
+
+test("postgres: two processes on one store share locks and hear each other's change notices", async (t) => {
+  const [first, second] = await twoProcesses(t);
   const heard: StoreChange[] = [];
   second.events.subscribe((change) => heard.push(change));
   await first.events.publish({ topic: "database", key: "sales" });
@@ -211,13 +213,7 @@ test("postgres: two processes on one store share locks and hear each other's cha
 });
 
 test("postgres: one replica's row lock keeps another's read-modify-write waiting", async (t) => {
-  const url = await freshPostgresDatabase();
-  const first = await openStore(url, "");
-  const second = await openStore(url, "");
-  t.after(async () => {
-    await first.close();
-    await second.close();
-  });
+  const [first, second] = await twoProcesses(t);
   await ensureDatabase(first, path.join(tempRoot(), "databases"), "default");
   await first.rows.insertTable({ ...table("t1", "one"), properties: '{"n":"0"}' });
   await Promise.all(
