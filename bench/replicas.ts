@@ -163,6 +163,7 @@ async function main(): Promise<void> {
   const notes: string[] = [];
   const record = (name: string, figures: Figures & { output?: string }) => {
     results.push([name, figures]);
+    console.error(`measured: ${name}`);
     if (figures.output?.trim()) notes.push(`${name}, server output:\n${figures.output.trim()}`);
   };
   const rootOf = (name: string) => path.join(scratch, name);

@@ -71,6 +71,9 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
   return {
     url: `postgres://quiver:${password}@127.0.0.1:${port}/postgres`,
     stop: async () => {
+      // A detached server's process no longer keeps this one alive; while we wait for it to stop,
+      // it must, or the wait ends with the process.
+      child?.ref();
       await server.stop().catch(() => undefined);
       cleanUp();
     },
