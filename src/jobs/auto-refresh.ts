@@ -3,10 +3,10 @@
  * with `auto_refresh` on (of every database) and lets the catalog queue a refresh when the
  * view's source moved beyond the deployment's thresholds (src/catalog/views/view-auto-refresh.ts).
  * Rounds never overlap, in this process or across processes on one store (a round runs under a
- * store lock; a replica that finds it held skips its round), and a failure on one
- * view never stops the others. What it queues is an
- * ordinary refresh job, so it survives restarts like any other; the check keeps no state that
- * correctness depends on (the drift memo only saves rescans of a source that did not move).
+ * store lock; a replica that finds it held skips its round), and a failure on one view never
+ * stops the others. What it queues is an ordinary refresh job, so it survives restarts like any
+ * other; the check keeps no state that correctness depends on (the drift memo only saves rescans
+ * of a source that did not move).
  */
 import type { CatalogRegistry } from "../catalog/database-registry.js";
 import { type AutoRefreshOutcome, type DriftMemo, autoRefreshMaterializedView } from "../catalog/views/view-auto-refresh.js";
