@@ -99,12 +99,13 @@ function sameDatabase(a: DatabaseInfo, b: DatabaseInfo): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** The change-notice topic of databases created or dropped; the key is the database's name. */
+const databaseTopic = "database";
+
 /** Tells every process on the store that database `name` was created or dropped. */
 export async function announceDatabaseChange(store: Store, name: string): Promise<void> {
   await store.events.publish({ topic: databaseTopic, key: name });
 }
-
-const databaseTopic = "database";
 
 /**
  * How long a database's settings are trusted without a change notice: the notices can be missed

@@ -1,7 +1,7 @@
 /**
  * @module A Quiver root folder opened in this process: the metadata store (`quiver.sqlite`, or a
- * PostgreSQL database named by URL), the engine, and the default database. The server, the admin commands and the `dir` client all open
- * a root through here, so they agree on its layout.
+ * PostgreSQL database named by URL), the engine, and the default database. The server, the admin
+ * commands and the `dir` client all open a root through here, so they agree on its layout.
  */
 import path from "node:path";
 import { Engine } from "../engine/engine.js";

@@ -29,13 +29,22 @@ export function parseAdminArgs(argv: string[], extra: Record<string, { type: "st
 }
 
 /**
- * Runs `fn` with the store of `--store` (else QUIVER_STORE, else the SQLite file of `--root`, else
- * of QUIVER_ROOT, else of ./data) and the server's data location (QUIVER_DATA and
- * QUIVER_STORAGE_OPTIONS, as `quiver serve` reads them), then closes it.
+ * The store an admin command opens: PostgreSQL at `--store` (else QUIVER_STORE), or else the
+ * SQLite file of the root folder `--root` (else QUIVER_ROOT, else ./data).
+ */
+export function storeTargetOf(values: AdminArgs["values"]): { root: string; storeUrl: string | undefined } {
+  return {
+    root: path.resolve((values.root as string | undefined) ?? process.env.QUIVER_ROOT ?? "./data"),
+    storeUrl: storeSetting(values.store as string | undefined, process.env),
+  };
+}
+
+/**
+ * Runs `fn` with the store of `storeTargetOf(values)` and the server's data location (QUIVER_DATA
+ * and QUIVER_STORAGE_OPTIONS, as `quiver serve` reads them), then closes it.
  */
 export async function withStore<T>(values: AdminArgs["values"], fn: (store: Store, dataLocation: string) => Promise<T>): Promise<T> {
-  const dir = path.resolve((values.root as string | undefined) ?? process.env.QUIVER_ROOT ?? "./data");
-  const storeUrl = storeSetting(values.store as string | undefined, process.env);
+  const { root: dir, storeUrl } = storeTargetOf(values);
   if (storeUrl === undefined && !existsSync(dir)) throw new Error(`root folder ${dir} does not exist`);
   const storage = parseStorageFlags({}, process.env);
   // Opening the root also creates the default database: admin commands may run before the server did.

@@ -4,7 +4,7 @@
 import { createDatabase, dropDatabase, listDatabases } from "../catalog/databases/database-admin.js";
 import { parseAdminArgs, withStore } from "./admin-store.js";
 import { parseStorageFlags, storageFlagSpecs } from "./storage-flags.js";
-import { storeFlagUsage } from "./store-flag.js";
+import { storeTargetUsage } from "./store-flag.js";
 
 export const databasesUsage = `Usage: quiver databases <create|list|drop> [options]
 
@@ -12,8 +12,7 @@ export const databasesUsage = `Usage: quiver databases <create|list|drop> [optio
   quiver databases list [--root DIR | --store URL]
   quiver databases drop NAME [--cascade] [--root DIR | --store URL]
 
-  --root DIR   the server's root folder (env QUIVER_ROOT, default ./data)
-${storeFlagUsage}
+${storeTargetUsage}
   --data LOCATION       where this database's tables live (a folder or an object-store URI); default
                         the server's data location (env QUIVER_DATA, as for quiver serve) + NAME
   --storage-option K=V  Lance's storage options for --data, repeatable; kept in the metadata store

@@ -14,7 +14,7 @@ import {
 } from "../auth/credentials.js";
 import { parseAdminArgs, withStore } from "./admin-store.js";
 import { authStoreOf } from "./auth-store-adapter.js";
-import { storeFlagUsage } from "./store-flag.js";
+import { storeTargetUsage } from "./store-flag.js";
 
 const options = { database: { type: "string" }, role: { type: "string" }, description: { type: "string" }, "all-databases": { type: "boolean" } } as const;
 
@@ -25,8 +25,7 @@ export const keysUsage = `Usage: quiver keys <create|list|revoke> [options]
   quiver keys list [--database NAME] [--root DIR | --store URL]
   quiver keys revoke KEY_ID [--root DIR | --store URL]
 
-  --root DIR   the server's root folder (env QUIVER_ROOT, default ./data)
-${storeFlagUsage}`;
+${storeTargetUsage}`;
 
 export const clientsUsage = `Usage: quiver clients <create|list|revoke> [options]
 
@@ -35,8 +34,7 @@ export const clientsUsage = `Usage: quiver clients <create|list|revoke> [options
   quiver clients list [--database NAME] [--root DIR | --store URL]
   quiver clients revoke CLIENT_ID [--root DIR | --store URL]
 
-  --root DIR   the server's root folder (env QUIVER_ROOT, default ./data)
-${storeFlagUsage}`;
+${storeTargetUsage}`;
 
 function scopeOf(values: Record<string, unknown>): string | null {
   if (values["all-databases"] === true) {

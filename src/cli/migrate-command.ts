@@ -7,16 +7,15 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { metadataFileName } from "../catalog/local-root.js";
 import { openStore, redactStoreUrl } from "../store/open-store.js";
-import { parseAdminArgs } from "./admin-store.js";
-import { storeFlagUsage, storeSetting } from "./store-flag.js";
+import { parseAdminArgs, storeTargetOf } from "./admin-store.js";
+import { storeTargetUsage } from "./store-flag.js";
 
 export const migrateUsage = `Usage: quiver migrate [--root DIR | --store URL]
 
 Applies the metadata store's pending migrations (several processes may run it at once: one
 migrates, the others wait and find nothing left). Refuses a store migrated by a newer Quiver.
 
-  --root DIR   the server's root folder, for the SQLite file (env QUIVER_ROOT, default ./data)
-${storeFlagUsage}`;
+${storeTargetUsage}`;
 
 export async function migrateCommand(argv: string[]): Promise<void> {
   const { values } = parseAdminArgs(argv);
@@ -24,8 +23,7 @@ export async function migrateCommand(argv: string[]): Promise<void> {
     console.log(migrateUsage);
     return;
   }
-  const url = storeSetting(values.store as string | undefined, process.env);
-  const root = path.resolve((values.root as string | undefined) ?? process.env.QUIVER_ROOT ?? "./data");
+  const { root, storeUrl: url } = storeTargetOf(values);
   if (url === undefined) mkdirSync(root, { recursive: true });
   const store = await openStore(url, path.join(root, metadataFileName), { migrate: false });
   try {

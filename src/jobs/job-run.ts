@@ -8,9 +8,14 @@ import type { JobItemRow, JobLease, JobRow } from "../store/job-schema.js";
 import type { Store } from "../store/store.js";
 import { type InterruptReason, type JobContext, JobInterrupted } from "../catalog/jobs/job-handler.js";
 
+/** The lease a claim of `job` by `workerId` holds: its claim made it attempt `job.attempts`. */
+export function leaseOf(job: JobRow, workerId: string): JobLease {
+  return { workerId, attempt: job.attempts };
+}
+
 export class JobRun implements JobContext {
   state: Record<string, unknown>;
-  /** What fences this run's writes: the claim made it attempt `job.attempts` under this worker. */
+  /** What fences this run's writes. */
   readonly lease: JobLease;
   private interrupt: InterruptReason | undefined;
   private readonly timer: NodeJS.Timeout;
@@ -23,7 +28,7 @@ export class JobRun implements JobContext {
     private readonly leaseMs: number,
   ) {
     this.state = JSON.parse(job.state) as Record<string, unknown>;
-    this.lease = { workerId, attempt: job.attempts };
+    this.lease = leaseOf(job, workerId);
     // A third of the lease: two heartbeats may be missed before the lease runs out.
     this.timer = setInterval(() => void this.heartbeat(), Math.max(50, Math.floor(leaseMs / 3)));
     this.timer.unref();

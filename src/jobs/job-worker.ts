@@ -19,7 +19,7 @@ import { ErrorCode } from "../model/error-codes.js";
 import type { JobRow } from "../store/job-schema.js";
 import type { Store } from "../store/store.js";
 import { type JobHandler, JobInterrupted, PermanentJobError } from "../catalog/jobs/job-handler.js";
-import { JobRun } from "./job-run.js";
+import { JobRun, leaseOf } from "./job-run.js";
 import { type JobSystemSettings, retryDelay } from "./job-settings.js";
 
 export interface JobWorkerLog {
@@ -104,7 +104,7 @@ export class JobWorker {
     const handler = this.handlers.get(job.kind);
     const catalog = await this.registry.catalogFor(job.database);
     if (!handler || !catalog) {
-      await this.store.rows.failJob(job.id, { workerId: this.workerId, attempt: job.attempts }, { error: handler ? `database '${job.database}' is gone` : `no handler for job kind '${job.kind}'`, phase: "claim" }, Date.now());
+      await this.store.rows.failJob(job.id, leaseOf(job, this.workerId), { error: handler ? `database '${job.database}' is gone` : `no handler for job kind '${job.kind}'`, phase: "claim" }, Date.now());
       return;
     }
     const run = new JobRun(job, catalog.scope, this.workerId, this.store, this.settings.leaseMs);

@@ -1,8 +1,6 @@
 /**
  * @module Builds the Quiver HTTP app without listening, so the CLI and tests start the same app.
  */
-import { registerNulCharacterCheck } from "./nul-characters.js";
-import { type Readiness, readinessRoutes } from "./routes/readiness-routes.js";
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { AuthStore } from "../auth/auth-store.js";
@@ -24,6 +22,8 @@ import { registerAuditHook } from "./auth/audit-hook.js";
 import { adminRoutes } from "./routes/admin-routes.js";
 import { oauthRoutes } from "./routes/oauth-routes.js";
 import { consoleRoutes } from "./routes/console-routes.js";
+import { registerNulCharacterCheck } from "./nul-characters.js";
+import { type Readiness, readinessRoutes } from "./routes/readiness-routes.js";
 
 export interface BuildServerOptions {
   registry: CatalogRegistry;

@@ -4,7 +4,8 @@
  */
 import type { KyselyStore } from "./kysely-store.js";
 import { openPostgresStore } from "./postgres/postgres-store.js";
-import { type OpenStoreOptions, openSqliteStore } from "./sqlite/sqlite-store.js";
+import { openSqliteStore } from "./sqlite/sqlite-store.js";
+import type { OpenStoreOptions } from "./store.js";
 
 const postgresSchemes = ["postgres:", "postgresql:"];
 

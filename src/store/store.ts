@@ -28,6 +28,12 @@ export interface StoreTx
     JobRows,
     ViewRows {}
 
+/** How a dialect's opener opens a store. */
+export interface OpenStoreOptions {
+  /** Apply pending migrations (default true); `quiver migrate` opens without, then migrates itself. */
+  migrate?: boolean;
+}
+
 export interface Store extends StoreLocks {
   readonly dialect: "sqlite" | "postgres";
   /**

@@ -33,9 +33,8 @@ export async function listDatabases(store: Store, visible: (name: string) => boo
 /**
  * Drops a database with its namespaces, tables, API keys and OAuth clients (one commit), then
  * deletes its storage root. Every process on the store hears of it and forgets the database's
- * catalog. Without `cascade` a database holding tables or namespaces is
- * refused with 3. Throws 1 when it does not exist. Tables registered from outside the
- * storage root keep their files.
+ * catalog. Without `cascade` a database holding tables or namespaces is refused with 3. Throws 1
+ * when it does not exist. Tables registered from outside the storage root keep their files.
  */
 export async function dropDatabase(store: Store, name: string, options: { cascade?: boolean } = {}): Promise<DatabaseInfo> {
   const info = await store.transaction(async (tx) => {

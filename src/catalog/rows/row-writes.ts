@@ -55,6 +55,9 @@ export function parseDurationMs(text: string): number {
   return Math.round(Number(match[1]) * factor);
 }
 
+/** The store lock that keeps merge-inserts on one table one at a time. */
+const mergeInsertLockOf = (tableId: string) => `merge-insert:${tableId}`;
+
 /**
  * MergeInsertIntoTable: matches uploaded rows to existing ones on `on` (one or more field
  * paths), then updates matches (all columns, optionally only where
@@ -62,8 +65,6 @@ export function parseDurationMs(text: string): number {
  * as the flags ask (all default false). A declared-only table is created from the rows.
  * Throws 1, 4, 12, 13, 14, 19, 20, 22.
  */
-const mergeInsertLockOf = (tableId: string) => `merge-insert:${tableId}`;
-
 export async function mergeInsertIntoTable(
   scope: CatalogScope,
   request: WithId<MergeInsertIntoTableRequest>,

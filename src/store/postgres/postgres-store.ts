@@ -7,7 +7,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { KyselyStore } from "../kysely-store.js";
 import type { Database } from "../schema.js";
-import type { OpenStoreOptions } from "../sqlite/sqlite-store.js";
+import type { OpenStoreOptions } from "../store.js";
 import { postgresAdapter } from "./postgres-adapter.js";
 import { AdvisoryLocks } from "./advisory-locks.js";
 import { NotifyEvents } from "./notify-events.js";

@@ -5,15 +5,11 @@
 import Sqlite from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { KyselyStore } from "../kysely-store.js";
+import type { OpenStoreOptions } from "../store.js";
 import type { Database } from "../schema.js";
 import { LocalEvents } from "../store-events.js";
 import { ProcessLocks } from "../store-locks.js";
 import { sqliteAdapter } from "./sqlite-adapter.js";
-
-export interface OpenStoreOptions {
-  /** Apply pending migrations (default true); `quiver migrate` opens without, then migrates itself. */
-  migrate?: boolean;
-}
 
 export async function openSqliteStore(file: string, options: OpenStoreOptions = {}): Promise<KyselyStore> {
   const connection = new Sqlite(file);
