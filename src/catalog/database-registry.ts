@@ -116,9 +116,12 @@ export const databaseCacheTtlMs = 5_000;
 /**
  * Catalog instances per database, created on first use and dropped when the database changes
  * (a change notice from any process on the store) or its entry is older than `databaseCacheTtlMs`.
+ * A name with no database and the list of names are remembered the same way: clients that name
+ * a database in every request (`db://<name>` URLs) cost no store lookup per request.
  */
 export class CatalogRegistry {
-  private readonly catalogs = new Map<string, { catalog: Catalog; loadedAt: number }>();
+  private readonly catalogs = new Map<string, { catalog: Catalog | undefined; loadedAt: number }>();
+  private names: { names: string[]; loadedAt: number } | undefined;
 
   constructor(
     readonly store: Store,
@@ -135,18 +138,18 @@ export class CatalogRegistry {
   /** The catalog of `name`, or undefined when no such database exists. */
   async catalogFor(name: string): Promise<Catalog | undefined> {
     const cached = this.catalogs.get(name);
-    if (cached && Date.now() - cached.loadedAt < databaseCacheTtlMs) return cached.catalog;
+    if (cached && isFresh(cached.loadedAt)) return cached.catalog;
     const loadedAt = Date.now();
     const row = await this.store.rows.findDatabase(name);
     if (!row) {
-      this.catalogs.delete(name);
+      this.catalogs.set(name, { catalog: undefined, loadedAt });
       return undefined;
     }
     // A database another process created with its own location is served here too.
     configureDatabaseRoot(row);
     const database = toDatabaseInfo(row);
     // The same settings keep the same catalog, so work holding it sees no change.
-    if (cached && sameDatabase(cached.catalog.scope.database, database)) {
+    if (cached?.catalog && sameDatabase(cached.catalog.scope.database, database)) {
       this.catalogs.set(name, { catalog: cached.catalog, loadedAt });
       return cached.catalog;
     }
@@ -156,12 +159,21 @@ export class CatalogRegistry {
   }
 
   async databaseNames(): Promise<string[]> {
-    return (await this.store.rows.listDatabases()).map((row) => row.name);
+    if (this.names && isFresh(this.names.loadedAt)) return this.names.names;
+    const loadedAt = Date.now();
+    const names = (await this.store.rows.listDatabases()).map((row) => row.name);
+    this.names = { names, loadedAt };
+    return names;
   }
 
   /** Forgets cached catalogs, e.g. after a database's settings changed. */
   invalidate(name?: string): void {
+    this.names = undefined;
     if (name === undefined) this.catalogs.clear();
     else this.catalogs.delete(name);
   }
+}
+
+function isFresh(loadedAt: number): boolean {
+  return Date.now() - loadedAt < databaseCacheTtlMs;
 }

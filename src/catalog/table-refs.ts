@@ -51,13 +51,23 @@ export function refOf(request: VersionedRequest): TableRef {
   return { version: request.version ?? null, branch: request.branch || null };
 }
 
-/** Engine "not found" kinds, phrased for the version and branch the request named. */
+/**
+ * Engine "not found" kinds, phrased for the table, version and branch the request named. Getters: the
+ * errors (and their stack traces) are built only when a request fails, not on every read.
+ */
 export function refOverrides(subject: string, ref: TableRef): Partial<Record<EngineErrorKind, CatalogError>> {
-  const noBranch = CatalogError.of("TableBranchNotFound", `${subject} has no branch '${ref.branch ?? ""}'`);
+  const noBranch = () => CatalogError.of("TableBranchNotFound", `${subject} has no branch '${ref.branch ?? ""}'`);
   return {
     // Lance reports a missing branch as a missing versions folder under the branch tree.
-    "version-not-found":
-      ref.branch && ref.version == null ? noBranch : CatalogError.of("TableVersionNotFound", `${subject} has no version ${ref.version ?? ""}`.trim()),
-    "branch-not-found": noBranch,
+    get "version-not-found"() {
+      return ref.branch && ref.version == null ? noBranch() : CatalogError.of("TableVersionNotFound", `${subject} has no version ${ref.version ?? ""}`.trim());
+    },
+    get "branch-not-found"() {
+      return noBranch();
+    },
+    // The catalog has the table, so no dataset at its location means it is declared only.
+    get "dataset-not-found"() {
+      return CatalogError.of("InvalidTableState", `${subject} is declared but has no data yet`);
+    },
   };
 }

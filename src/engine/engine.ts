@@ -9,6 +9,7 @@ import { defaultCommitAttempts } from "./commit-retry.js";
 import { EngineError, classifyEngineError } from "./engine-errors.js";
 import { type NativeConnection, type NativeTable, native } from "./lance-native.js";
 import { toJsonSchema } from "./lance-schema-json.js";
+import { TableHandles } from "./table-handles.js";
 import { isUri, joinLocation } from "../storage/locations.js";
 import { type StorageOptions, storageFor, storageOptionsFor } from "../storage/storage-for.js";
 
@@ -35,7 +36,11 @@ export interface EngineOptions {
 }
 
 export class Engine {
+  /** Connections whose tables look for a newer version before every call: for writes. */
   private readonly connections = new Map<string, Promise<NativeConnection>>();
+  /** Connections whose tables look only when told to: for the kept read handles. */
+  private readonly readConnections = new Map<string, Promise<NativeConnection>>();
+  private readonly handles = new TableHandles((location, branch) => this.openLatest(location, branch));
   readonly commitAttempts: number;
 
   constructor(options: EngineOptions = {}) {
@@ -85,9 +90,28 @@ export class Engine {
     return table;
   }
 
+  /**
+   * A table to read: the newest version of main or of `ref.branch`, as of this call, from a kept
+   * handle; or the version or tag `ref` names, opened for this read. Not for writes. Throws
+   * EngineError "dataset-not-found" while nothing is committed at `location`.
+   */
+  async readTable(location: string, ref: TableRef = {}): Promise<NativeTable> {
+    if ((ref.version !== undefined && ref.version !== null) || ref.tag) return this.openTable(location, ref);
+    return this.call(() => this.handles.latest(location, ref.branch || null));
+  }
+
+  /** Opens the newest version of `branch` on a connection that checks for newer ones only when asked. */
+  private async openLatest(location: string, branch: string | null): Promise<NativeTable> {
+    if (!(await this.datasetExists(location))) throw new EngineError("dataset-not-found", `no Lance dataset at ${location}`);
+    const { dir, name } = splitLocation(location);
+    const connection = await this.connectionOf(this.readConnections, dir, {});
+    const table = await connection.openTable(name, [], null);
+    return branch ? (await table.branches()).checkout(branch, null) : table;
+  }
+
   /** Version, schema and basic stats of one version of a table. */
   async describeTable(location: string, ref: TableRef = {}): Promise<TableSnapshot> {
-    const table = await this.openTable(location, ref);
+    const table = await this.readTable(location, ref);
     const [version, schemaFile, stats] = await this.call(() => Promise.all([table.version(), table.schema(), table.stats()]));
     const schema = toJsonSchema(schemaOfIpcFile(schemaFile));
     return {
@@ -123,22 +147,32 @@ export class Engine {
 
   /** Deletes everything stored at `location`. */
   async removeTableData(location: string): Promise<void> {
+    this.handles.forget(location);
     await storageFor(location).deletePrefix(location);
   }
 
   close(): void {
-    for (const connection of this.connections.values()) void connection.then((c) => c.close()).catch(() => undefined);
-    this.connections.clear();
+    this.handles.clear();
+    for (const connections of [this.connections, this.readConnections]) {
+      for (const connection of connections.values()) void connection.then((c) => c.close()).catch(() => undefined);
+      connections.clear();
+    }
   }
 
+  /**
+   * Consistency interval 0: clients of the namespace API and other replicas write tables
+   * directly, so a write must start from their newest commit.
+   */
   private connection(dir: string): Promise<NativeConnection> {
-    let connection = this.connections.get(dir);
+    return this.connectionOf(this.connections, dir, { readConsistencyInterval: 0 });
+  }
+
+  private connectionOf(pool: Map<string, Promise<NativeConnection>>, dir: string, options: { readConsistencyInterval?: number }): Promise<NativeConnection> {
+    let connection = pool.get(dir);
     if (!connection) {
-      // Consistency interval 0: clients of the namespace API write tables directly, so every
-      // read must see their newest commit.
-      connection = native.Connection.new(dir, { readConsistencyInterval: 0, storageOptions: storageOptionsFor(dir) });
-      connection.catch(() => this.connections.delete(dir));
-      this.connections.set(dir, connection);
+      connection = native.Connection.new(dir, { ...options, storageOptions: storageOptionsFor(dir) });
+      connection.catch(() => pool.delete(dir));
+      pool.set(dir, connection);
     }
     return connection;
   }

@@ -143,31 +143,31 @@ const maxBatchRows = 8192;
  * column fails here and never after the response has started.
  */
 export async function runQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec): Promise<QueryResult> {
-  const table = await engine.openTable(location, ref);
+  const table = await engine.readTable(location, ref);
+  const version = await engine.call(() => table.version());
   const query = await engine.call(() => buildQuery(table, spec));
   const iterator = await engine.call(() => query.execute(maxBatchRows));
   const first = (await engine.call(() => iterator.next())) ?? (await engine.call(() => query.outputSchema()));
-  const version = await engine.call(() => table.version());
   const next = () => engine.call(() => iterator.next());
   return { version, chunks: mergeIpcFiles(first, next) };
 }
 
 /** Rows matching `predicate` (all rows without one). */
 export async function countRows(engine: Engine, location: string, ref: TableRef, predicate?: string | null): Promise<number> {
-  const table = await engine.openTable(location, ref);
+  const table = await engine.readTable(location, ref);
   return engine.call(() => table.countRows(predicate ?? null));
 }
 
 /** The plan the engine would run for `spec`. */
 export async function explainQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec, verbose: boolean): Promise<string> {
-  const table = await engine.openTable(location, ref);
+  const table = await engine.readTable(location, ref);
   const plan = await engine.call(async () => (await buildQuery(table, spec)).explainPlan(verbose));
   return withAbsoluteUris(plan, location);
 }
 
 /** Runs `spec` and returns its plan with execution metrics. */
 export async function analyzeQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec): Promise<string> {
-  const table = await engine.openTable(location, ref);
+  const table = await engine.readTable(location, ref);
   const plan = await engine.call(async () => (await buildQuery(table, spec)).analyzePlan());
   return withAbsoluteUris(plan, location);
 }
@@ -182,6 +182,6 @@ export function withAbsoluteUris(plan: string, location: string): string {
 }
 
 export async function tableStatistics(engine: Engine, location: string, ref: TableRef): Promise<NativeTableStatistics> {
-  const table = await engine.openTable(location, ref);
+  const table = await engine.readTable(location, ref);
   return engine.call(() => table.stats());
 }

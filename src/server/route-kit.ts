@@ -70,19 +70,22 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
       const request = catalogRequestOf(entry, { id, delimiter, body, query, params });
       const result = await handler({ name, entry, catalog, request, id, delimiter, body, query, http, reply });
       if (reply.sent) return reply;
-      return shapeResponse(reply, entry, result);
+      return await shapeResponse(reply, entry, result);
     },
   });
 }
 
-function shapeResponse(reply: FastifyReply, entry: OperationEntry, result: unknown): FastifyReply {
+/** An Arrow result up to this size goes out whole, with its length; a larger one streams as produced. */
+const wholeArrowResultBytes = 1 << 20;
+
+async function shapeResponse(reply: FastifyReply, entry: OperationEntry, result: unknown): Promise<FastifyReply> {
   reply.status(entry.successStatus ?? 200);
   switch (entry.response.kind) {
     case "empty":
       return reply.send();
     case "arrow-file":
-      // Streamed as produced: large results never sit whole in memory.
-      return reply.type("application/vnd.apache.arrow.file").send(Readable.from(result as AsyncIterable<Uint8Array>, { objectMode: false }));
+      // Large results never sit whole in memory; small ones (most) avoid a chunked stream's writes.
+      return reply.type("application/vnd.apache.arrow.file").send(await wholeOrStreamed(result as AsyncIterable<Uint8Array>, wholeArrowResultBytes));
     case "arrow-stream":
       return reply.type("application/vnd.apache.arrow.stream").send(Buffer.from(result as Uint8Array));
     case "integer":
@@ -92,4 +95,21 @@ function shapeResponse(reply: FastifyReply, entry: OperationEntry, result: unkno
     default:
       return reply.type("application/json").send(result ?? {});
   }
+}
+
+/** The chunks as one buffer when they end within `limit` bytes; otherwise a stream of them all. */
+async function wholeOrStreamed(chunks: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer | Readable> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const head: Uint8Array[] = [];
+  for (let size = 0; size <= limit; ) {
+    const next = await iterator.next();
+    if (next.done) return Buffer.concat(head);
+    head.push(next.value);
+    size += next.value.length;
+  }
+  async function* all(): AsyncGenerator<Uint8Array> {
+    yield* head;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return Readable.from(all(), { objectMode: false });
 }

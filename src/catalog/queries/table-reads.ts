@@ -2,6 +2,7 @@
  * @module Reads (spec/endpoints.md §3.9, §5.6–5.9): QueryTable, CountTableRows,
  * ExplainTableQueryPlan, AnalyzeTableQueryPlan, GetTableStats.
  */
+import { EngineError } from "../../engine/engine-errors.js";
 import { type QueryResult, analyzeQuery, countRows, explainQuery, runQuery, tableStatistics } from "../../engine/table-query.js";
 import type {
   AnalyzeTableQueryPlanRequest,
@@ -15,7 +16,7 @@ import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable } from "../identifiers.js";
 import { toQuerySpec } from "./query-spec.js";
-import { type WithId, loadTable, loadTableWithData } from "../table-lookup.js";
+import { type WithId, loadTable } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
 
 /**
@@ -29,7 +30,7 @@ export async function queryTable(scope: CatalogScope, request: WithId<QueryTable
   const subject = describeTable(request.id);
   const ref = refOf(request);
   return translating(subject, async () => {
-    const row = await loadTableWithData(scope, request.id);
+    const row = await loadTable(scope, request.id);
     return runQuery(scope.engine, row.location, ref, spec);
   }, refOverrides(subject, ref));
 }
@@ -40,9 +41,11 @@ export async function countTableRows(scope: CatalogScope, request: WithId<CountT
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    // A declared-only table has no rows yet.
-    if (!(await scope.engine.datasetExists(row.location))) return 0;
-    return countRows(scope.engine, row.location, ref, request.predicate || null);
+    return countRows(scope.engine, row.location, ref, request.predicate || null).catch((error: unknown) => {
+      // A declared-only table has no rows yet.
+      if (error instanceof EngineError && error.kind === "dataset-not-found") return 0;
+      throw error;
+    });
   }, refOverrides(subject, ref));
 }
 
@@ -53,7 +56,7 @@ export async function explainTableQueryPlan(scope: CatalogScope, request: WithId
   const subject = describeTable(request.id);
   const ref = refOf({ version: query.version, branch: request.branch ?? query.branch });
   return translating(subject, async () => {
-    const row = await loadTableWithData(scope, request.id);
+    const row = await loadTable(scope, request.id);
     return explainQuery(scope.engine, row.location, ref, spec, request.verbose ?? false);
   }, refOverrides(subject, ref));
 }
@@ -64,7 +67,7 @@ export async function analyzeTableQueryPlan(scope: CatalogScope, request: WithId
   const subject = describeTable(request.id);
   const ref = refOf(request);
   return translating(subject, async () => {
-    const row = await loadTableWithData(scope, request.id);
+    const row = await loadTable(scope, request.id);
     return analyzeQuery(scope.engine, row.location, ref, spec);
   }, refOverrides(subject, ref));
 }
@@ -74,7 +77,7 @@ export async function getTableStats(scope: CatalogScope, request: WithId<GetTabl
   const subject = describeTable(request.id);
   const ref = refOf({ branch: request.branch });
   return translating(subject, async () => {
-    const row = await loadTableWithData(scope, request.id);
+    const row = await loadTable(scope, request.id);
     const stats = await tableStatistics(scope.engine, row.location, ref);
     const l = stats.fragmentStats.lengths;
     return {

@@ -2,6 +2,9 @@
  * @module DescribeTable and TableExists (spec/endpoints.md §3.2–3.3).
  */
 import { pathToFileURL } from "node:url";
+import type { Engine, TableSnapshot } from "../../engine/engine.js";
+import { EngineError, type EngineErrorKind } from "../../engine/engine-errors.js";
+import type { TableRow } from "../../store/schema.js";
 import { isUri } from "../../storage/locations.js";
 import type { DescribeTableRequest, DescribeTableResponse, TableExistsRequest } from "../../model/table.js";
 import { fromJsonColumn } from "../../store/rows/json-columns.js";
@@ -31,7 +34,6 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
   return translating(subject, async () => {
     // load
     const row = await requireTable(scope.store.rows, scope.database.name, id);
-    const hasData = await scope.engine.datasetExists(row.location);
     const response: DescribeTableResponse = {
       table: name,
       namespace,
@@ -41,27 +43,49 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
       managed_versioning: scope.database.managedVersioning,
     };
     if (request.with_table_uri) response.table_uri = isUri(row.location) ? row.location : pathToFileURL(row.location).href;
-    if (request.check_declared) response.is_only_declared = !hasData;
     const selectsVersion = request.version != null || Boolean(request.tag) || Boolean(request.branch);
-    if (!hasData) {
+    // detail: read once; its absence is how a declared-only table shows
+    const detail = request.load_detailed_metadata === false ? undefined : await snapshotOf(scope.engine, row, request);
+    const declaredOnly =
+      detail === "declared-only" || (detail === undefined && (request.check_declared || selectsVersion) && !(await scope.engine.datasetExists(row.location)));
+    if (request.check_declared) response.is_only_declared = declaredOnly;
+    if (declaredOnly) {
       if (request.load_detailed_metadata || selectsVersion) {
         throw CatalogError.of("InvalidTableState", `${subject} is declared but has no data yet`);
       }
       return response;
     }
-    if (request.load_detailed_metadata === false) return response;
-    // detail
-    if (request.branch) await requireBranch(row, request.branch);
-    const snapshot = await scope.engine.describeTable(row.location, request);
-    response.version = snapshot.version;
-    response.schema = snapshot.schema;
-    response.metadata = snapshot.metadata;
-    response.stats = { num_deleted_rows: snapshot.numDeletedRows, num_fragments: snapshot.numFragments };
+    if (detail === undefined) return response;
+    response.version = detail.version;
+    response.schema = detail.schema;
+    response.metadata = detail.metadata;
+    response.stats = { num_deleted_rows: detail.numDeletedRows, num_fragments: detail.numFragments };
     return response;
-  }, {
-    ...refOverrides(subject, refOf(request)),
-    "tag-not-found": CatalogError.of("TableTagNotFound", `${subject} has no tag '${request.tag ?? ""}'`),
+  }, describeOverrides(subject, request));
+}
+
+/** The snapshot `request` selects, or "declared-only" while the table has no data. */
+async function snapshotOf(engine: Engine, row: TableRow, request: DescribeTableRequest): Promise<TableSnapshot | "declared-only"> {
+  if (request.branch) {
+    // A declared-only table has no branches either: 19 before 22.
+    if (!(await engine.datasetExists(row.location))) return "declared-only";
+    await requireBranch(row, request.branch);
+  }
+  try {
+    return await engine.describeTable(row.location, request);
+  } catch (error) {
+    if (error instanceof EngineError && error.kind === "dataset-not-found") return "declared-only";
+    throw error;
+  }
+}
+
+function describeOverrides(subject: string, request: DescribeTableRequest): Partial<Record<EngineErrorKind, CatalogError>> {
+  const overrides = refOverrides(subject, refOf(request));
+  Object.defineProperty(overrides, "tag-not-found", {
+    get: () => CatalogError.of("TableTagNotFound", `${subject} has no tag '${request.tag ?? ""}'`),
+    enumerable: true,
   });
+  return overrides;
 }
 
 /** TableExists: resolves when the table (declared-only included) exists. Throws 1, 4, 11. */

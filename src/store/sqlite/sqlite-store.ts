@@ -10,6 +10,7 @@ import type { Database } from "../schema.js";
 import { LocalEvents } from "../store-events.js";
 import { ProcessLocks } from "../store-locks.js";
 import { sqliteAdapter } from "./sqlite-adapter.js";
+import { withStatementCache } from "./statement-cache.js";
 
 export async function openSqliteStore(file: string, options: OpenStoreOptions = {}): Promise<KyselyStore> {
   const connection = new Sqlite(file);
@@ -18,7 +19,7 @@ export async function openSqliteStore(file: string, options: OpenStoreOptions = 
   connection.pragma("synchronous = NORMAL");
   connection.pragma("foreign_keys = ON");
   connection.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   const store = new KyselyStore(db, sqliteAdapter, { locks: new ProcessLocks(), events: new LocalEvents(), close: async () => undefined });
   if (options.migrate !== false) await store.migrate();
   return store;
