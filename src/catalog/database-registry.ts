@@ -44,7 +44,7 @@ export async function ensureDatabase(store: Store, dataLocation: string, name: s
   validateName(name, "database");
   const existing = await store.rows.findDatabase(name);
   if (existing) return toDatabaseInfo(existing);
-  const storageRoot = options.location ? ownStorageRoot(options.location, options.storageOptions ?? {}) : joinLocation(normalizeLocation(dataLocation), name);
+  const storageRoot = options.location ? await ownStorageRoot(options.location, options.storageOptions ?? {}) : joinLocation(normalizeLocation(dataLocation), name);
   await storageFor(storageRoot).preparePrefix(storageRoot);
   try {
     await requireConditionalCreates(storageRoot);
@@ -69,12 +69,12 @@ export async function ensureDatabase(store: Store, dataLocation: string, name: s
 }
 
 /** Checks and configures a database's own storage root; answers it normalized. */
-function ownStorageRoot(location: string, options: StorageOptions): string {
+async function ownStorageRoot(location: string, options: StorageOptions): Promise<string> {
   if (!isUri(location) && !location.startsWith("/")) throw invalidInput(`a database location must be an absolute folder or a URI, got '${location}'`);
   const root = normalizeLocation(location);
   if (Object.keys(options).length > 0) {
     try {
-      configureStorage(root, options);
+      await configureStorage(root, options);
     } catch (error) {
       throw invalidInput(`cannot use '${location}': ${(error as Error).message}`);
     }
@@ -85,14 +85,14 @@ function ownStorageRoot(location: string, options: StorageOptions): string {
 }
 
 /** Serves a database's own storage root with its own options, if it has any. */
-function configureDatabaseRoot(row: DatabaseRow): void {
+async function configureDatabaseRoot(row: DatabaseRow): Promise<void> {
   const options = fromJsonColumn(row.storage_options);
-  if (Object.keys(options).length > 0) configureStorage(row.storage_root, options);
+  if (Object.keys(options).length > 0) await configureStorage(row.storage_root, options);
 }
 
 /** Serves every database's own storage root with its own options; call once the store is open. */
 export async function configureDatabaseStorage(store: Store): Promise<void> {
-  for (const row of await store.rows.listDatabases()) configureDatabaseRoot(row);
+  for (const row of await store.rows.listDatabases()) await configureDatabaseRoot(row);
 }
 
 function sameDatabase(a: DatabaseInfo, b: DatabaseInfo): boolean {
@@ -146,7 +146,7 @@ export class CatalogRegistry {
       return undefined;
     }
     // A database another process created with its own location is served here too.
-    configureDatabaseRoot(row);
+    await configureDatabaseRoot(row);
     const database = toDatabaseInfo(row);
     // The same settings keep the same catalog, so work holding it sees no change.
     if (cached?.catalog && sameDatabase(cached.catalog.scope.database, database)) {

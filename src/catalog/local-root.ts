@@ -53,7 +53,7 @@ export function defaultDataLocation(root: string): string {
 export async function openLocalRoot(root: string, options: LocalRootOptions = {}): Promise<LocalRoot> {
   const dir = path.resolve(root);
   const dataLocation = normalizeLocation(options.data ?? defaultDataLocation(dir));
-  configureStorage(dataLocation, options.storageOptions ?? {});
+  await configureStorage(dataLocation, options.storageOptions ?? {});
   await storageFor(dir).preparePrefix(dir);
   const store = await openStore(options.store, path.join(dir, metadataFileName));
   const engine = new Engine({ commitAttempts: options.commitAttempts });

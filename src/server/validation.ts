@@ -19,12 +19,31 @@ export function registerValidation(app: FastifyInstance, shared: TSchema[]): voi
     body.addSchema(schema);
     params.addSchema(schema);
   }
-  const cache = new WeakMap<object, ValidateFunction>();
+  const cache = new WeakMap<object, LazyValidator>();
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    const cached = cache.get(schema);
-    if (cached) return cached;
-    const validate = (httpPart === "body" ? body : params).compile(schema);
-    cache.set(schema, validate);
+    let validate = cache.get(schema);
+    if (!validate) {
+      validate = lazyValidator(httpPart === "body" ? body : params, schema);
+      cache.set(schema, validate);
+    }
     return validate;
   });
+}
+
+type LazyValidator = ((data: unknown) => boolean) & { errors?: ValidateFunction["errors"] };
+
+/**
+ * A validator compiled on its first use: compiling every route's schemas at start-up took most
+ * of a second, while a server answers only a few operations soon after it starts.
+ */
+function lazyValidator(ajv: Ajv, schema: object): LazyValidator {
+  let compiled: ValidateFunction | undefined;
+  const validate: LazyValidator = (data) => {
+    compiled ??= ajv.compile(schema);
+    const valid = compiled(data);
+    // Fastify reads the failures from the function it was given.
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  return validate;
 }

@@ -4,9 +4,6 @@
  * and every location below it is served with them, by Quiver and by the engine alike; local
  * folders need no configuration.
  */
-import { azureBackend } from "./azure/azure-backend.js";
-import { gcsBackend } from "./gcs/gcs-backend.js";
-import { s3Backend } from "./s3/s3-backend.js";
 import { LocalStorage } from "./local/local-storage.js";
 import { isInsideLocation, isUri, normalizeLocation, schemeOf } from "./locations.js";
 import type { CredentialMinter, StorageBackend, TableAccess } from "./storage-backend.js";
@@ -15,8 +12,15 @@ import type { TableStorage } from "./table-storage.js";
 
 export type { StorageOptions };
 
-/** Object-store backends by URI scheme. */
-const backends: readonly StorageBackend[] = [azureBackend, s3Backend, gcsBackend];
+/**
+ * Object-store backends by URI scheme, each loaded when a root of its scheme is first configured:
+ * their SDKs take most of a second to load, which a server on local folders never needs.
+ */
+const backends: Readonly<Record<string, () => Promise<StorageBackend>>> = {
+  az: async () => (await import("./azure/azure-backend.js")).azureBackend,
+  s3: async () => (await import("./s3/s3-backend.js")).s3Backend,
+  gs: async () => (await import("./gcs/gcs-backend.js")).gcsBackend,
+};
 
 const local = new LocalStorage();
 
@@ -32,16 +36,16 @@ let configuredRoots: ConfiguredRoot[] = [];
 
 /** The URI schemes Quiver serves besides local folders. */
 export function servedSchemes(): string[] {
-  return backends.map((backend) => backend.scheme);
+  return Object.keys(backends);
 }
 
-function backendOf(root: string): StorageBackend {
-  const scheme = schemeOf(root);
-  const backend = backends.find((candidate) => candidate.scheme === scheme);
-  if (!backend) {
+function backendOf(root: string): Promise<StorageBackend> {
+  const scheme = schemeOf(root) ?? "";
+  const load = Object.hasOwn(backends, scheme) ? backends[scheme] : undefined;
+  if (!load) {
     throw new Error(`'${root}' uses a storage scheme Quiver cannot serve; use a local folder or ${servedSchemes().map((name) => `${name}://`).join(", ")}`);
   }
-  return backend;
+  return load();
 }
 
 /**
@@ -49,10 +53,10 @@ function backendOf(root: string): StorageBackend {
  * for the same root replaces them). Throws when the scheme is not served or the options cannot
  * reach a store. Local folders need no configuration.
  */
-export function configureStorage(root: string, options: StorageOptions): void {
+export async function configureStorage(root: string, options: StorageOptions): Promise<void> {
   if (!isUri(root)) return;
   const normalized = normalizeLocation(root);
-  const backend = backendOf(normalized);
+  const backend = await backendOf(normalized);
   const entry = { root: normalized, options, storage: backend.open(options), minter: backend.minter(options) };
   configuredRoots = [...configuredRoots.filter((other) => other.root !== normalized), entry].sort((a, b) => b.root.length - a.root.length);
 }

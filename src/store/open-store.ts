@@ -3,8 +3,6 @@
  * embedded SQLite file under the root.
  */
 import type { KyselyStore } from "./kysely-store.js";
-import { openPostgresStore } from "./postgres/postgres-store.js";
-import { openSqliteStore } from "./sqlite/sqlite-store.js";
 import type { OpenStoreOptions } from "./store.js";
 
 const postgresSchemes = ["postgres:", "postgresql:"];
@@ -34,7 +32,12 @@ export function redactStoreUrl(url: string): string {
   }
 }
 
-/** Opens the store at `url` (PostgreSQL), or the SQLite file `sqliteFile` without one. */
-export function openStore(url: string | undefined, sqliteFile: string, options: OpenStoreOptions = {}): Promise<KyselyStore> {
-  return url === undefined ? openSqliteStore(sqliteFile, options) : openPostgresStore(checkStoreUrl(url), options);
+/**
+ * Opens the store at `url` (PostgreSQL), or the SQLite file `sqliteFile` without one. Each
+ * dialect's driver is loaded only when it is used.
+ */
+export async function openStore(url: string | undefined, sqliteFile: string, options: OpenStoreOptions = {}): Promise<KyselyStore> {
+  if (url === undefined) return (await import("./sqlite/sqlite-store.js")).openSqliteStore(sqliteFile, options);
+  const checked = checkStoreUrl(url);
+  return (await import("./postgres/postgres-store.js")).openPostgresStore(checked, options);
 }

@@ -21,7 +21,7 @@ const engine = new Engine();
 before(async () => {
   azurite = await startAzurite();
   root = `az://c${randomUUID().replaceAll("-", "").slice(0, 20)}/databases/default`;
-  configureStorage(root, azurite.storageOptions);
+  await configureStorage(root, azurite.storageOptions);
   await storageFor(root).preparePrefix(root);
 });
 

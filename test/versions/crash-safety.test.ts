@@ -89,7 +89,7 @@ test("SIGKILL inside a batch-create → after restart Lance reads every table of
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const { data, storageOptions = {} } = await testDataLocation();
   // This process stages versions on the server's data location itself, so it serves it too.
-  if (data) configureStorage(data, storageOptions);
+  if (data) await configureStorage(data, storageOptions);
   const dataEnv: Record<string, string> = data ? { QUIVER_DATA: data, QUIVER_STORAGE_OPTIONS: JSON.stringify(storageOptions) } : {};
   let server = await startChild(root, dataEnv);
   t.after(() => server.child.kill("SIGKILL"));
