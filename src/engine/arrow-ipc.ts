@@ -6,6 +6,9 @@
  */
 import { Buffer } from "node:buffer";
 import * as lz4 from "lz4js";
+import { ArrowDecodeError } from "./arrow-decode-error.js";
+import { isUnreadableUpload } from "./engine-errors.js";
+import { reframeIpcStream } from "./ipc-reframe.js";
 import "./flatbuffer-bounds.js";
 import {
   CompressionType,
@@ -15,6 +18,7 @@ import {
   Schema,
   compressionRegistry,
   tableFromIPC,
+  tableToIPC,
 } from "apache-arrow-21";
 
 compressionRegistry.set(CompressionType.LZ4_FRAME, {
@@ -22,24 +26,30 @@ compressionRegistry.set(CompressionType.LZ4_FRAME, {
   decode: (bytes: Uint8Array) => lz4.decompress(bytes),
 });
 
-/** The body was not a readable Arrow IPC stream. */
-export class ArrowDecodeError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "ArrowDecodeError";
-  }
-}
+export { ArrowDecodeError };
 
 export interface DecodedUpload {
-  /** The rows as one uncompressed Arrow IPC file, ready for the native binding. */
+  /** The rows as one Arrow IPC file, ready for the native binding; its bodies may be compressed. */
   file: Buffer;
+  /** Whether any batch body is compressed (LZ4 or ZSTD), to be decompressed by the engine. */
+  compressed?: boolean;
   schema: Schema;
   numRows: number;
   numBatches: number;
 }
 
-/** Reads an Arrow IPC stream (compressed or not) and re-frames it as an IPC file. */
+/**
+ * Reads an Arrow IPC stream (compressed or not) and re-frames it as an IPC file: message by
+ * message, bodies copied as they are (see ipc-reframe.ts); streams with dictionary columns are
+ * decoded and written anew.
+ */
 export async function ipcStreamToFile(source: AsyncIterable<Uint8Array> | Uint8Array): Promise<DecodedUpload> {
+  const reframed = await reframeIpcStream(source);
+  return reframed.upload ?? decodeStreamToFile(reframed.replay);
+}
+
+/** Decodes every batch of an IPC stream and writes them into a new IPC file. */
+async function decodeStreamToFile(source: AsyncIterable<Uint8Array> | Uint8Array): Promise<DecodedUpload> {
   let reader: RecordBatchReader;
   try {
     reader = await RecordBatchReader.from(source as AsyncIterable<Uint8Array>);
@@ -64,6 +74,22 @@ export async function ipcStreamToFile(source: AsyncIterable<Uint8Array> | Uint8A
   }
   writer.finish();
   return { file: asBuffer(writer.toUint8Array(true)), schema: reader.schema, numRows, numBatches };
+}
+
+/**
+ * Runs an engine write that reads `upload`. The engine decompresses the bodies itself, but is
+ * stricter about LZ4 framing than some writers (a frame holding a buffer's padding); an upload it
+ * cannot read for that reason is decompressed here and the write runs once more. Nothing was
+ * committed by the failed attempt: the engine reads every batch before it writes.
+ */
+export async function readingUpload<T>(upload: DecodedUpload, write: (file: Buffer) => Promise<T>): Promise<T> {
+  try {
+    return await write(upload.file);
+  } catch (error) {
+    if (!upload.compressed || !isUnreadableUpload(error)) throw error;
+    const rewritten = tableToIPC(tableFromIPC(upload.file), "file");
+    return write(asBuffer(rewritten));
+  }
 }
 
 /** Reads the schema out of an IPC file buffer (the binding returns schemas that way). */

@@ -30,10 +30,20 @@ export class EngineError extends Error {
   }
 }
 
+/** The engine could not read an uploaded batch (corrupt buffers, a compressed frame it cannot read). */
+const unreadableUpload = /failed to read record batch from ipc|ipc error/i;
+
+/** Whether a native failure means the engine could not read the upload it was given. */
+export function isUnreadableUpload(error: unknown): boolean {
+  return unreadableUpload.test(error instanceof Error ? error.message : String(error));
+}
+
 const patterns: [RegExp, EngineErrorKind][] = [
   // First: a conflict's message quotes the other transaction, whose words must not decide the kind.
   // An incompatible transaction (an append racing an overwrite) is a lost race like any conflict.
   [/commit conflict|retryable commit conflict|incompatible transaction|concurrent (write|commit)|was modified|preempted/i, "commit-conflict"],
+  // The body was bad.
+  [unreadableUpload, "invalid-input"],
   [/version .*(not found|does not exist)|not found.*version|cannot find version/i, "version-not-found"],
   [/tag .*(not found|does not exist)|ref not found/i, "tag-not-found"],
   [/tag .*already exists/i, "tag-exists"],

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import type { JsonArrowSchema } from "../model/schema-json.js";
-import { type DecodedUpload, schemaOfIpcFile } from "./arrow-ipc.js";
+import { type DecodedUpload, readingUpload, schemaOfIpcFile } from "./arrow-ipc.js";
 import { defaultCommitAttempts } from "./commit-retry.js";
 import { EngineError, classifyEngineError } from "./engine-errors.js";
 import { type NativeConnection, type NativeTable, native } from "./lance-native.js";
@@ -69,7 +69,7 @@ export class Engine {
     const table = await this.call(() =>
       upload.numBatches === 0
         ? connection.createEmptyTable(name, upload.file, mode, [], storageOptions ?? null)
-        : connection.createTable(name, upload.file, mode, [], storageOptions ?? null),
+        : readingUpload(upload, (file) => connection.createTable(name, file, mode, [], storageOptions ?? null)),
     );
     return this.call(() => table.version());
   }

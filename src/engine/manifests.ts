@@ -97,15 +97,22 @@ export type PutOutcome = "created" | "already-there" | "conflict";
 export async function putManifestIfAbsent(staged: string, final: string): Promise<PutOutcome> {
   const storage = storageFor(final);
   if (staged === final) return (await storage.head(final)) ? "already-there" : "conflict";
-  const bytes = await storageFor(staged).read(staged);
-  if (!bytes) {
+  const outcome = storage.copyIfAbsent ? await storage.copyIfAbsent(staged, final) : await copyByReading(staged, final);
+  if (outcome === "created") return "created";
+  if (outcome === "missing") {
     // The staged manifest is gone: another finalize got there first, or it never existed.
     if (await storage.head(final)) return "already-there";
     throw new StagedManifestMissing(staged);
   }
-  if ((await storage.putIfAbsent(final, bytes)) === "created") return "created";
-  const theirs = await storage.read(final);
-  return theirs?.equals(bytes) ? "already-there" : "conflict";
+  const [ours, theirs] = await Promise.all([storageFor(staged).read(staged), storage.read(final)]);
+  // No staged manifest left: the finalize that put it in place removed it.
+  if (!ours) return "already-there";
+  return theirs?.equals(ours) ? "already-there" : "conflict";
+}
+
+async function copyByReading(source: string, final: string): Promise<"created" | "exists" | "missing"> {
+  const bytes = await storageFor(source).read(source);
+  return bytes ? storageFor(final).putIfAbsent(final, bytes) : "missing";
 }
 
 /** The staged manifest a commit names exists neither at its staged nor at its final name. */

@@ -2,7 +2,7 @@
  * @module Row writes: insert (append / overwrite), merge-insert, update and delete. Each commits
  * one Lance version and reports it; commit conflicts are retried (commit-retry.ts).
  */
-import type { DecodedUpload } from "./arrow-ipc.js";
+import { type DecodedUpload, readingUpload } from "./arrow-ipc.js";
 import { EngineError } from "./engine-errors.js";
 import { withCommitRetry } from "./commit-retry.js";
 import type { Engine, TableRef } from "./engine.js";
@@ -28,7 +28,7 @@ export async function insertRows(
   if (created !== undefined) return { version: created, numInsertedRows: upload.numRows };
   const version = await withCommitRetry(engine.commitAttempts, async () => {
     const table = await engine.openTable(location, ref);
-    const result = await engine.call(() => table.add(upload.file, mode)).catch(asSchemaMismatch);
+    const result = await engine.call(() => readingUpload(upload, (file) => table.add(file, mode))).catch(asSchemaMismatch);
     return result.version;
   });
   return { version, numInsertedRows: upload.numRows };
@@ -79,7 +79,7 @@ export async function mergeInsertRows(engine: Engine, location: string, ref: Tab
       }
       if (spec.useIndex !== undefined) builder = builder.useIndex(spec.useIndex);
       if (spec.timeoutMs !== undefined) builder.setTimeout(spec.timeoutMs);
-      return builder.execute(upload.file);
+      return readingUpload(upload, (file) => builder.execute(file));
     });
   });
   return {

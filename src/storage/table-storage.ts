@@ -35,6 +35,12 @@ export interface TableStorage {
    * gets "created". The commit primitive; never a check followed by a write.
    */
   putIfAbsent(location: string, bytes: Uint8Array): Promise<"created" | "exists">;
+  /**
+   * `putIfAbsent` of the bytes of the object at `source`, without reading them through: a local
+   * folder hard-links. "missing" when there is no `source`. Storages without a cheaper way leave
+   * it out, and callers read and `putIfAbsent`.
+   */
+  copyIfAbsent?(source: string, location: string): Promise<"created" | "exists" | "missing">;
   /** Deletes an object; a missing one is fine. */
   delete(location: string): Promise<void>;
   /** Deletes every object under `prefix`; nothing there is fine. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CompressionType, RecordBatchFileWriter, RecordBatchStreamWriter, type Table, tableFromArrays, tableFromIPC } from "apache-arrow-21";
+import { CompressionType, Dictionary, Int32, RecordBatchFileWriter, RecordBatchStreamWriter, Table, Utf8, tableFromArrays, tableFromIPC, vectorFromArray } from "apache-arrow-21";
 import { ArrowDecodeError, ipcStreamToFile } from "../../src/engine/arrow-ipc.js";
 import { EngineError, classifyEngineError } from "../../src/engine/engine-errors.js";
 import { formatFieldPath, parseFieldPath, sqlReference } from "../../src/engine/field-paths.js";
@@ -81,4 +81,59 @@ test("ipcStreamToFile answers at once for an upload with any length field corrup
     if (elapsed > 500) slow.push(`offset ${offset}: ${Math.round(elapsed)} ms`);
   }
   assert.deepEqual(slow, []);
+});
+
+function streamBytes(table: Table, options: { lz4?: boolean; legacy?: boolean } = {}): Buffer {
+  const writer = new RecordBatchStreamWriter({
+    ...(options.lz4 ? { compressionType: CompressionType.LZ4_FRAME } : {}),
+    ...(options.legacy ? { writeLegacyIpcFormat: true } : {}),
+  });
+  writer.write(table);
+  writer.finish();
+  return Buffer.from(writer.toUint8Array(true));
+}
+
+async function* inChunksOf(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+  for (let offset = 0; offset < bytes.length; offset += size) yield bytes.subarray(offset, offset + size);
+}
+
+/** Plain columns (strings from a JS array would be dictionary-encoded). */
+const idsAndNames = () =>
+  new Table({
+    id: vectorFromArray(Array.from({ length: 500 }, (_, i) => i), new Int32()),
+    name: vectorFromArray(Array.from({ length: 500 }, (_, i) => `name ${i % 7}`), new Utf8()),
+  });
+
+test("ipcStreamToFile re-frames a compressed stream without decoding it: batch bodies copied byte for byte, rows and batches counted", async () => {
+  const table = idsAndNames();
+  const stream = streamBytes(table, { lz4: true });
+  const upload = await ipcStreamToFile(inChunksOf(stream, 7));
+  assert.equal(upload.compressed, true);
+  assert.equal(upload.numRows, 500);
+  assert.equal(upload.numBatches, table.batches.length);
+  // The stream's last 64 bytes before its end marker are the end of a compressed body, found as-is in the file.
+  const bodyTail = stream.subarray(stream.length - 8 - 64, stream.length - 8);
+  assert.ok(upload.file.includes(bodyTail), "the compressed body is in the file unchanged");
+  const read = tableFromIPC(upload.file);
+  assert.deepEqual([...read.getChild("id")!].slice(0, 3), [0, 1, 2]);
+  assert.equal(read.getChild("name")!.get(499), "name 2");
+});
+
+test("ipcStreamToFile reads streams in the pre-0.15 framing (no continuation marker) and streams with dictionary columns", async () => {
+  const legacy = await ipcStreamToFile(streamBytes(idsAndNames(), { legacy: true }));
+  assert.equal(legacy.numRows, 500);
+  assert.equal(tableFromIPC(legacy.file).getChild("name")!.get(8), "name 1");
+  const dictionary = new Table({ id: vectorFromArray([1, 2, 3], new Int32()), tag: vectorFromArray(["x", "y", "x"], new Dictionary(new Utf8(), new Int32())) });
+  assert.equal(dictionary.schema.dictionaries.size, 1);
+  const decoded = await ipcStreamToFile(inChunksOf(streamBytes(dictionary), 5));
+  assert.equal(decoded.numRows, 3);
+  assert.deepEqual([...tableFromIPC(decoded.file).getChild("tag")!], ["x", "y", "x"]);
+});
+
+test("ipcStreamToFile refuses an IPC file, a truncated stream and a stream without a schema, as the client's mistakes", async () => {
+  const table = idsAndNames();
+  await assert.rejects(ipcStreamToFile(fileOf(table)), (error: unknown) => error instanceof ArrowDecodeError && /send an Arrow IPC stream/.test(error.message));
+  const stream = streamBytes(table);
+  await assert.rejects(ipcStreamToFile(stream.subarray(0, stream.length - 100)), (error: unknown) => error instanceof ArrowDecodeError && /ends in the middle/.test(error.message));
+  await assert.rejects(ipcStreamToFile(Buffer.alloc(0)), (error: unknown) => error instanceof ArrowDecodeError && /no schema/.test(error.message));
 });

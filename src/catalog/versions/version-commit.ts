@@ -210,9 +210,14 @@ export async function finalizeVersion(rows: StoreTx, table: TableRow, record: Ta
   const final = await statManifest(record.manifest_path);
   if (!final) return "lost";
   if (record.staged_path === null) return final;
-  await rows.finalizeTableVersion(record.table_id, record.branch, record.version, { manifest_size: final.size, e_tag: final.eTag });
-  if (record.staged_path !== record.manifest_path && isStagedManifestName(record.staged_path)) await removeFile(record.staged_path);
-  await raiseVersionHint(table.location, record.branch, record.version);
+  const staged = record.staged_path;
+  // The manifest is in place: the mark, the staged file's removal and the hint are independent
+  // (a finalize repeated after a crash between them finds the final manifest and completes).
+  await Promise.all([
+    rows.finalizeTableVersion(record.table_id, record.branch, record.version, { manifest_size: final.size, e_tag: final.eTag }),
+    staged !== record.manifest_path && isStagedManifestName(staged) ? removeFile(staged) : undefined,
+    raiseVersionHint(table.location, record.branch, record.version),
+  ]);
   return final;
 }
 

@@ -87,6 +87,24 @@ export class LocalStorage implements TableStorage {
     }
   }
 
+  async copyIfAbsent(source: string, location: string): Promise<"created" | "exists" | "missing"> {
+    try {
+      // The same file under a second name: nothing is copied, and `link` never replaces.
+      await link(source, location);
+      return "created";
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") return "exists";
+      if (code === "ENOENT" && !(await this.head(source))) return "missing";
+      // Another file system (EXDEV), or links not allowed: copy the bytes.
+      if (code === "EXDEV" || code === "EPERM" || code === "ENOENT") {
+        const bytes = await this.read(source);
+        return bytes ? this.putIfAbsent(location, bytes) : "missing";
+      }
+      throw error;
+    }
+  }
+
   async delete(location: string): Promise<void> {
     await orUndefined(unlink(location));
   }
