@@ -54,16 +54,16 @@ test("Console in headless Chromium → the namespace tree lists the root's names
   assertClean(consolePage);
 });
 
-test("Console in headless Chromium on a table's rows tab → the rows QueryTable answered, decoded in the page", options, async (t) => {
+test("Console in headless Chromium on a table's data tab → the rows QueryTable answered, decoded in the page by apache-arrow", options, async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
   await expectJson(await server.post("/v1/namespace/shop/create", {}));
   await expectJson(await server.upload("/v1/table/shop%24items/create", arrowStream({ sku: Int32Array.from([7, 8, 9]), label: ["pen", "ink", "nib"] })));
-  const consolePage = await openConsole(t, `${server.url}/console#/table/shop/items?tab=rows`);
+  const consolePage = await openConsole(t, `${server.url}/console#/table/shop/items?tab=data`);
   const { page } = consolePage;
-  const preview = page.locator("#panel-rows table");
+  const preview = page.locator("#panel-data table");
   await preview.waitFor();
-  assert.equal(await preview.locator("caption").textContent(), "First 3 of 3 rows");
+  assert.equal(await preview.locator("caption").textContent(), "Rows 1–3 of 3");
   assert.deepEqual(await preview.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent))), [
     ["7", "pen"],
     ["8", "ink"],
@@ -99,7 +99,8 @@ test("Console in headless Chromium: an API key entered in the connection form �
   await page.getByLabel("API key").fill(admin);
   await page.getByRole("button", { name: "Save" }).click();
   await page.locator('#tree a[href="#/ns/secured"]').waitFor();
-  assert.equal(await page.locator("#connection-summary").textContent(), "default database, API key set");
+  assert.equal(await page.locator("#connection-summary").textContent(), "database default, API key set");
+  assert.equal(await page.locator("details.connection").getAttribute("open"), null, "saving closes the connection settings");
   assert.equal(await page.evaluate(() => sessionStorage.getItem("quiver.console.apiKey")), admin);
   assert.equal(await page.evaluate(() => localStorage.length), 0);
   assert.doesNotMatch(page.url(), new RegExp(admin));
@@ -138,10 +139,15 @@ test("Console in headless Chromium: arrow keys move between a table's tabs and l
   await page.locator("#panel-overview table").first().waitFor();
   await page.getByRole("tab", { name: "Overview" }).focus();
   await page.keyboard.press("ArrowRight");
-  assert.equal(await page.locator(":focus").getAttribute("id"), "tab-versions");
+  assert.equal(await page.locator(":focus").getAttribute("id"), "tab-data");
   assert.equal(await page.locator("#panel-overview").isHidden(), true);
+  await page.locator("#panel-data caption", { hasText: "Rows 1–2 of 2" }).waitFor();
+  assert.match(new URL(page.url()).hash, /\?tab=data$/);
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await page.locator(":focus").getAttribute("id"), "tab-versions");
   await page.locator("#panel-versions caption", { hasText: "Versions" }).waitFor();
-  assert.match(new URL(page.url()).hash, /\?tab=versions$/);
+  await page.keyboard.press("End");
+  assert.equal(await page.locator(":focus").getAttribute("id"), "tab-manage");
   assertClean(consolePage);
 });
 
