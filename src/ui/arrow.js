@@ -8,6 +8,6 @@ const Arrow = globalThis.Arrow;
 if (!Arrow) throw new Error("the Arrow library (/console/vendor/apache-arrow/) did not load");
 
 export const {
-  Bool, Field, FixedSizeList, Float32, Float64, Int64, List, RecordBatch, Schema, Table, TimestampMillisecond, Type, Utf8,
-  tableFromIPC, tableToIPC, vectorFromArray,
+  Bool, Field, FixedSizeList, Float32, Float64, Int64, List, RecordBatch, Schema, Struct, Table, TimestampMillisecond, Type, Utf8,
+  makeData, tableFromIPC, tableToIPC,
 } = Arrow;

@@ -5,9 +5,8 @@
  * as a vector), other lists lists, objects their JSON text. Rows added to an existing table take
  * that table's types instead, so a CSV's `7` lands in an int32 column as 7.
  */
-import {
-  Bool, Field, FixedSizeList, Float32, Float64, Int64, List, RecordBatch, Schema, Table, TimestampMillisecond, Type, Utf8, vectorFromArray,
-} from "./arrow.js";
+import { Bool, Field, FixedSizeList, Float32, Float64, Int64, List, RecordBatch, Schema, Struct, Table, TimestampMillisecond, Type, Utf8, makeData } from "./arrow.js";
+import { columnData } from "./column-data.js";
 
 const INTEGER = /^[+-]?\d+$/;
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -94,10 +93,16 @@ function coerce(value, type) {
   }
 }
 
-/** A table of `columns` ({name: values}) with every field as `schema` declares it. */
-function tableOf(schema, columns) {
-  const built = new Table(Object.fromEntries(schema.fields.map((field) => [field.name, vectorFromArray(columns[field.name], field.type)])));
-  return new Table(schema, built.batches.map((batch) => new RecordBatch(schema, batch.data)));
+/** A table of one batch of `columns` ({name: values}, all `length` long) with the fields of `schema`. */
+function tableOf(schema, columns, length) {
+  const children = schema.fields.map((field) => {
+    try {
+      return columnData(columns[field.name], field.type);
+    } catch (error) {
+      throw new Error(`column "${field.name}": ${error.message}`);
+    }
+  });
+  return new Table(schema, new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, nullCount: 0, children })));
 }
 
 /**
@@ -112,7 +117,7 @@ export function columnsToTable(columns, target) {
   if (!target) {
     const inferred = names.map((name) => ({ name, ...inferColumn(columns[name]) }));
     const schema = new Schema(inferred.map(({ name, type }) => new Field(name, type, true)));
-    return tableOf(schema, Object.fromEntries(inferred.map(({ name, values }) => [name, values])));
+    return tableOf(schema, Object.fromEntries(inferred.map(({ name, values }) => [name, values])), length);
   }
   const unknown = names.filter((name) => !target.fields.some((field) => field.name === name));
   if (unknown.length > 0) throw new Error(`the table has no column ${unknown.map((name) => `"${name}"`).join(", ")}`);
@@ -125,5 +130,5 @@ export function columnsToTable(columns, target) {
       throw new Error(`column "${field.name}" does not fit ${field.type}: ${error.message}`);
     }
   }
-  return tableOf(target, converted);
+  return tableOf(target, converted, length);
 }
