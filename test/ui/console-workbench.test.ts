@@ -250,3 +250,72 @@ test("A query the engine refuses → the error names the operation, the code and
   const refused = consolePage.problems().httpErrors.map((error) => `${error.method} ${error.path.split("?")[0]}`).sort();
   assert.deepEqual(refused, ["POST /v1/table/history/count_rows", "POST /v1/table/history/query"]);
 });
+
+test("Tags, branches and restore from their tabs: a tag made and deleted, a branch forked, version 1 restored → its rows are the newest again", options, async (t) => {
+  await expectJson(await server.upload("/v1/table/journal/create", arrowStream({ n: Int32Array.from([1, 2]) })));
+  await expectJson(await server.upload("/v1/table/journal/insert", arrowStream({ n: Int32Array.from([3]) })));
+  const consolePage = await openConsole(t, "#/table/journal?tab=tags");
+  const { page } = consolePage;
+  await page.getByLabel("Tag name").fill("before");
+  await page.locator("#new-tag-version").fill("1");
+  await page.getByRole("button", { name: "Create tag" }).click();
+  await page.locator("#panel-tags tbody tr", { hasText: "before" }).waitFor();
+  assert.deepEqual(Object.keys((await expectJson(await server.post("/v1/table/journal/tags/list"))).tags), ["before"]);
+  await page.getByRole("button", { name: "Delete tag before" }).click();
+  await page.locator("#panel-tags", { hasText: "Tags: None." }).waitFor();
+
+  await page.getByRole("tab", { name: "Branches" }).click();
+  await page.getByLabel("Branch name").fill("experiment");
+  await page.locator("#new-branch-version").fill("1");
+  await page.getByRole("button", { name: "Create branch" }).click();
+  await page.locator("#panel-branches tbody tr", { hasText: "experiment" }).waitFor();
+
+  await page.getByRole("tab", { name: "Versions" }).click();
+  await page.getByRole("button", { name: "Restore version 1" }).click();
+  await page.locator("#panel-versions tbody tr:first-child td:first-child", { hasText: /^3$/ }).waitFor();
+  assert.equal(await expectJson(await server.post("/v1/table/journal/count_rows", {})), 2);
+  await page.getByRole("tab", { name: "Data" }).click();
+  await caption(page, "Rows 1–2 of 2");
+  assertClean(consolePage);
+});
+
+test("Rename and drop from the Manage tab → the page follows the new name; a drop needs the name typed, then the table is gone", options, async (t) => {
+  await expectJson(await server.upload("/v1/table/scratch/create", arrowStream({ n: Int32Array.from([1]) })));
+  const consolePage = await openConsole(t, "#/table/scratch?tab=manage");
+  const { page } = consolePage;
+  await page.getByLabel("New name").fill("scratch_two");
+  await page.getByRole("button", { name: "Rename table" }).click();
+  await page.locator("main h2", { hasText: "Table scratch_two" }).waitFor();
+  await page.getByRole("tab", { name: "Manage" }).click();
+  await page.getByLabel("Type scratch_two to confirm").fill("scratch");
+  await page.getByRole("button", { name: "Drop table" }).click();
+  await page.locator("#panel-manage [role=alert]", { hasText: 'type "scratch_two" to confirm' }).waitFor();
+  await page.getByLabel("Type scratch_two to confirm").fill("scratch_two");
+  await page.getByRole("button", { name: "Drop table" }).click();
+  await page.locator("main h2", { hasText: "Root namespace" }).waitFor();
+  const tables = (await expectJson(await server.get("/v1/namespace/%24/table/list"))).tables as string[];
+  assert.ok(!tables.includes("scratch") && !tables.includes("scratch_two"), tables.join(", "));
+  assertClean(consolePage);
+});
+
+test("Every tab of a table, the jobs page and the admin page, reached by clicks → each loads with no error", options, async (t) => {
+  const consolePage = await openConsole(t, "#/table/points");
+  const { page } = consolePage;
+  for (const tab of ["Overview", "Data", "Versions", "Tags", "Branches", "Indexes", "Manage"]) {
+    await page.getByRole("tab", { name: tab }).click();
+    const id = `panel-${tab.toLowerCase()}`;
+    // Loaded: no longer busy, and showing more than its "…" placeholder.
+    await page.waitForFunction((panelId) => {
+      const panel = (globalThis as any).document.getElementById(panelId);
+      return panel && !panel.hasAttribute("aria-busy") && panel.textContent !== "" && !panel.textContent.endsWith("…");
+    }, id);
+    assert.equal(await page.locator(`#${id} [role=alert]`).count(), 0, tab);
+  }
+  await page.getByRole("link", { name: "Jobs" }).click();
+  await page.locator("main").getByText(/^Jobs, newest first/).waitFor();
+  await page.getByRole("link", { name: "Admin" }).click();
+  await page.locator("main").getByText(/^API keys of default/).waitFor();
+  await page.locator("main caption", { hasText: "Databases" }).waitFor();
+  assert.equal(await page.locator("main [role=alert]").count(), 0);
+  assertClean(consolePage);
+});
