@@ -36,6 +36,8 @@ export function watchJob(jobId, what, onFinished = () => {}) {
       element.append(errorBox(error, "Cancelling the job"));
     }
   });
+  // Polling stops once the view, having been shown, has left the page.
+  let shown = false;
   const poll = async () => {
     let job;
     try {
@@ -53,10 +55,9 @@ export function watchJob(jobId, what, onFinished = () => {}) {
       job.failure?.message ? h("p", { class: "muted" }, job.failure.message) : null,
       finished ? null : cancel,
     );
+    shown ||= element.isConnected;
     if (finished) onFinished(job);
-    // A view that left the page stops polling.
-    else if (element.isConnected || !element.dataset.shown) setTimeout(poll, POLL_MS);
-    element.dataset.shown = "yes";
+    else if (element.isConnected || !shown) setTimeout(poll, POLL_MS);
   };
   poll();
   return element;

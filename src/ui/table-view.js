@@ -47,6 +47,12 @@ function schemaRows(fields, prefix = "", depth = 0) {
   });
 }
 
+/** What compacting would reclaim: small fragments merged, deleted rows dropped from the files. */
+function compactionGain(smallFragments, deletedRows) {
+  if (smallFragments <= 1 && deletedRows === 0) return "gain nothing";
+  return `merge ${smallFragments} small fragments and drop ${deletedRows.toLocaleString("en-US")} deleted rows`;
+}
+
 async function overviewPanel(parts) {
   const [table, stats] = await Promise.all([api.describeTable(parts), api.getTableStats(parts).catch((error) => error)]);
   const statsFailed = stats instanceof Error;
@@ -58,6 +64,7 @@ async function overviewPanel(parts) {
         ["Indexes", formatValue(stats.num_indices)],
         ["Fragments", `${stats.fragment_stats.num_fragments} (${stats.fragment_stats.num_small_fragments} small)`],
         ["Rows per fragment", `min ${stats.fragment_stats.lengths.min}, median ${stats.fragment_stats.lengths.p50}, max ${stats.fragment_stats.lengths.max}`],
+        ["Compaction would", compactionGain(stats.fragment_stats.num_small_fragments, table.stats?.num_deleted_rows ?? 0)],
       ];
   return h(
     "div",

@@ -4,11 +4,12 @@
 // opens its own page and finds no failed request, unexpected HTTP error or console error in it.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { Field, FixedSizeList, Float32, Int32, Utf8, vectorFromArray } from "apache-arrow-21";
+import { Field, FixedSizeList, Float32, Int32, Schema, Utf8, vectorFromArray } from "apache-arrow-21";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import type { Browser, Page } from "playwright-core";
 import { arrowStream, readArrow, rowsOf } from "../helpers/arrow.js";
 import { type TestServer, expectJson, startTestServer } from "../helpers/test-server.js";
+import { schemaBase64 } from "../helpers/views.js";
 import { ConsolePage, type HttpError, launchChromium } from "./headless-page.js";
 
 const ROWS = 10_000;
@@ -317,5 +318,20 @@ test("Every tab of a table, the jobs page and the admin page, reached by clicks 
   await page.locator("main").getByText(/^API keys of default/).waitFor();
   await page.locator("main caption", { hasText: "Databases" }).waitFor();
   assert.equal(await page.locator("main [role=alert]").count(), 0);
+  assertClean(consolePage);
+});
+
+test("Manage tab of a materialized view: Refresh view → its job is followed to succeeded and the view holds the source's rows", options, async (t) => {
+  const created = await expectJson(await server.post("/v1/materialized_view/history_copy/create", {
+    kind: "query",
+    source_query: JSON.stringify({ source: "history", projections: ["n"] }),
+    output_schema: schemaBase64(new Schema([new Field("n", new Int32())])),
+  }), 201);
+  assert.equal(created.job_id ?? null, null, "created without data");
+  const consolePage = await openConsole(t, "#/table/history_copy?tab=manage");
+  const { page } = consolePage;
+  await page.getByRole("button", { name: "Refresh view" }).click();
+  await page.locator(".job-watch .badge", { hasText: "succeeded" }).waitFor({ timeout: 30_000 });
+  assert.equal(await expectJson(await server.post("/v1/table/history_copy/count_rows", {})), 5);
   assertClean(consolePage);
 });
