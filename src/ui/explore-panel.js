@@ -11,15 +11,29 @@ import { exploreForm } from "./explore-form.js";
 import { pageCaption, queryRequest } from "./query-request.js";
 import { pager, resultsGrid } from "./results-grid.js";
 
+/** A select offers at most this many versions, the newest; tags reach older ones. */
+const LISTED_VERSIONS = 500;
+
+async function newestVersions(parts) {
+  const versions = [];
+  let token;
+  do {
+    const page = await api.listTableVersions(parts, token);
+    versions.push(...page.versions);
+    token = page.page_token;
+  } while (token && versions.length < LISTED_VERSIONS);
+  return versions.slice(0, LISTED_VERSIONS);
+}
+
 /** Fills the `Read` select with the newest versions and every tag; answers where each option reads. */
 async function fillVersions(parts, select) {
   const places = new Map([["", {}]]);
-  const [versions, tags] = await Promise.all([api.listTableVersions(parts), api.listTableTags(parts)]);
+  const [versions, tags] = await Promise.all([newestVersions(parts), api.listTableTags(parts)]);
   const tagOptions = Object.entries(tags.tags).sort(([a], [b]) => a.localeCompare(b)).map(([name, tag]) => {
     places.set(`tag:${name}`, { version: tag.version, branch: tag.branch ?? undefined });
     return h("option", { value: `tag:${name}` }, `Tag ${name} (version ${tag.version}${tag.branch ? ` of ${tag.branch}` : ""})`);
   });
-  const versionOptions = versions.versions.map((v) => {
+  const versionOptions = versions.map((v) => {
     places.set(`v:${v.version}`, { version: v.version });
     return h("option", { value: `v:${v.version}` }, `Version ${v.version} (${formatTime(v.timestamp_millis)})`);
   });
