@@ -1,9 +1,11 @@
 /**
- * @module The web console's browser files, read once at start-up from `src/ui/`. They are plain
- * HTML, CSS and ES modules served exactly as written, so the console needs no build step and
- * `npm run build` copies nothing: a fresh checkout serves it after `npm install && npm start`.
+ * @module The web console's browser files, read once at start-up: the page, scripts and styles of
+ * `src/ui/` (plain HTML, CSS and ES modules served exactly as written, so the console needs no
+ * build step and `npm run build` copies nothing), and the browser builds of the two libraries it
+ * uses, read from the installed packages (so their version is the one `npm install` put there).
  */
 import { readFileSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -16,27 +18,72 @@ export interface ConsoleAssets {
   page: ConsoleAsset;
   /** The page's scripts and styles by file name; nothing else is served. */
   files: ReadonlyMap<string, ConsoleAsset>;
+  /** Library files by `package/path`, e.g. `apache-arrow/Arrow.es2015.min.js`. */
+  vendor: ReadonlyMap<string, ConsoleAsset>;
 }
 
 const contentTypes: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
 };
 
 const pageFile = "console.html";
+
+/**
+ * What the console loads from each package. apache-arrow's `.mjs` files import bare package names
+ * (`tslib`, `flatbuffers`), which a browser resolves only through an inline import map that the
+ * CSP forbids; its single-file bundle (the package's `unpkg` entry) has no imports, so the page
+ * loads it as a classic script. hyparquet is plain ES modules importing one another by relative
+ * path, so its `src/` is served as it is.
+ */
+const vendorPackages: Record<string, (file: string) => boolean> = {
+  "apache-arrow": (file) => file === "Arrow.es2015.min.js" || file === "Arrow.es2015.min.js.map",
+  hyparquet: (file) => file.startsWith("src/") && file.endsWith(".js") && !file.includes("/", 4),
+};
 
 /** `src/ui/` of the checkout, seen from this module compiled into `dist/src/server/`. */
 export function defaultConsoleFolder(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../src/ui");
 }
 
-/** Reads the page and every `.js` / `.css` file beside it; throws if the page is missing. */
+function asset(file: string): ConsoleAsset | undefined {
+  const contentType = contentTypes[path.extname(file)];
+  return contentType ? { body: readFileSync(file), contentType } : undefined;
+}
+
+/** The folder holding `name`'s package.json, found from the file its main export resolves to. */
+function packageFolder(name: string): string {
+  const require = createRequire(import.meta.url);
+  let folder = path.dirname(require.resolve(name));
+  while (path.basename(folder) !== name && path.dirname(folder) !== folder) folder = path.dirname(folder);
+  return folder;
+}
+
+function loadVendorFiles(): Map<string, ConsoleAsset> {
+  const files = new Map<string, ConsoleAsset>();
+  for (const [name, wanted] of Object.entries(vendorPackages)) {
+    const folder = packageFolder(name);
+    for (const file of readdirSync(folder, { recursive: true, encoding: "utf8" })) {
+      const relative = file.split(path.sep).join("/");
+      const loaded = wanted(relative) ? asset(path.join(folder, file)) : undefined;
+      if (loaded) files.set(`${name}/${relative}`, loaded);
+    }
+  }
+  return files;
+}
+
+/** Reads the page, every `.js` / `.css` file beside it and the library files; throws if one is missing. */
 export function loadConsoleAssets(folder = defaultConsoleFolder()): ConsoleAssets {
   const page = { body: readFileSync(path.join(folder, pageFile)), contentType: "text/html; charset=utf-8" };
   const files = new Map<string, ConsoleAsset>();
   for (const name of readdirSync(folder)) {
-    const contentType = contentTypes[path.extname(name)];
-    if (contentType) files.set(name, { body: readFileSync(path.join(folder, name)), contentType });
+    const loaded = name.endsWith(".map") ? undefined : asset(path.join(folder, name));
+    if (loaded) files.set(name, loaded);
   }
-  return { page, files };
+  const vendor = loadVendorFiles();
+  if (!vendor.has("apache-arrow/Arrow.es2015.min.js") || !vendor.has("hyparquet/src/index.js")) {
+    throw new Error("the console's libraries (apache-arrow, hyparquet) are not installed");
+  }
+  return { page, files, vendor };
 }

@@ -63,20 +63,22 @@ function queryString(query) {
 }
 
 /**
- * Calls `method path`; `body` (when given) is sent as JSON. Answers parsed JSON, or the raw
- * bytes when `as` is "bytes". Throws ApiError for any non-2xx answer or network failure.
+ * Calls `method path`; `body` (when given) is sent as JSON, `bytes` as an Arrow IPC stream.
+ * Answers parsed JSON, or the raw bytes when `as` is "bytes". Throws ApiError for any non-2xx
+ * answer or network failure.
  */
-export async function call(method, path, { body, query, as = "json" } = {}) {
+export async function call(method, path, { body, bytes, query, as = "json" } = {}) {
   const headers = {};
   if (connection.apiKey) headers["x-api-key"] = connection.apiKey;
   if (connection.database) headers["x-svc-database"] = connection.database;
   if (body !== undefined) headers["content-type"] = "application/json";
+  if (bytes !== undefined) headers["content-type"] = "application/vnd.apache.arrow.stream";
   let response;
   try {
     response = await fetch(path + queryString(query), {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: bytes ?? (body === undefined ? undefined : JSON.stringify(body)),
       credentials: "omit",
     });
   } catch (error) {
@@ -104,7 +106,13 @@ async function errorOf(response) {
   return new ApiError(response.status, null, `HTTP ${response.status} ${response.statusText}: ${text.slice(0, 200)}`);
 }
 
-/** The spec operations the console uses, by their spec names. */
+const table = (parts, operation) => `/v1/table/${pathId(parts)}/${operation}`;
+const database = (name, rest = "") => `/v1/admin/databases/${encodeURIComponent(name)}${rest}`;
+
+/**
+ * The operations the console uses, by their spec names (Quiver's own for jobs and admin).
+ * `at` is where a read looks: `{ version, branch }`, either absent for the latest of main.
+ */
 export const api = {
   health: () => call("GET", "/health"),
   listNamespaces: (parts, pageToken) => call("GET", `/v1/namespace/${pathId(parts)}/list`, { query: { page_token: pageToken, limit: 100 } }),
@@ -112,14 +120,42 @@ export const api = {
   describeNamespace: (parts) => call("POST", `/v1/namespace/${pathId(parts)}/describe`, { body: {} }),
   createNamespace: (parts, properties) => call("POST", `/v1/namespace/${pathId(parts)}/create`, { body: { mode: "Create", properties } }),
   dropNamespace: (parts) => call("POST", `/v1/namespace/${pathId(parts)}/drop`, { body: { mode: "Fail", behavior: "Restrict" } }),
-  describeTable: (parts) => call("POST", `/v1/table/${pathId(parts)}/describe`, { body: {}, query: { load_detailed_metadata: true, check_declared: true } }),
-  getTableStats: (parts) => call("POST", `/v1/table/${pathId(parts)}/stats`, { body: {} }),
-  listTableVersions: (parts, pageToken) => call("POST", `/v1/table/${pathId(parts)}/version/list`, { query: { descending: true, limit: 50, page_token: pageToken } }),
-  listTableTags: (parts, pageToken) => call("POST", `/v1/table/${pathId(parts)}/tags/list`, { query: { limit: 100, page_token: pageToken } }),
-  listTableBranches: (parts, pageToken) => call("POST", `/v1/table/${pathId(parts)}/branches/list`, { query: { limit: 100, page_token: pageToken } }),
-  listTableIndices: (parts, pageToken) => call("POST", `/v1/table/${pathId(parts)}/index/list`, { body: { limit: 100, page_token: pageToken } }),
-  countTableRows: (parts) => call("POST", `/v1/table/${pathId(parts)}/count_rows`, { body: {} }),
-  queryTable: (parts, k) => call("POST", `/v1/table/${pathId(parts)}/query`, { body: { k, vector: null }, as: "bytes" }),
+
+  describeTable: (parts, at = {}) => call("POST", table(parts, "describe"), { body: { ...at }, query: { load_detailed_metadata: true, check_declared: true } }),
+  getTableStats: (parts) => call("POST", table(parts, "stats"), { body: {} }),
+  createTable: (parts, stream) => call("POST", table(parts, "create"), { bytes: stream, query: { mode: "Create" } }),
+  insertIntoTable: (parts, stream) => call("POST", table(parts, "insert"), { bytes: stream, query: { mode: "Append" } }),
+  deleteFromTable: (parts, predicate) => call("POST", table(parts, "delete"), { body: { predicate } }),
+  renameTable: (parts, newName) => call("POST", table(parts, "rename"), { body: { new_table_name: newName } }),
+  dropTable: (parts) => call("POST", table(parts, "drop"), { body: {} }),
+  restoreTable: (parts, version) => call("POST", table(parts, "restore"), { body: { version } }),
+  countTableRows: (parts, at = {}, predicate) => call("POST", table(parts, "count_rows"), { body: { ...at, predicate: predicate || undefined } }),
+  queryTable: (parts, request) => call("POST", table(parts, "query"), { body: request, as: "bytes" }),
+  explainTableQueryPlan: (parts, request) => call("POST", table(parts, "explain_plan"), { body: { query: request, verbose: true } }),
+  analyzeTableQueryPlan: (parts, request) => call("POST", table(parts, "analyze_plan"), { body: request }),
+
+  listTableVersions: (parts, pageToken) => call("POST", table(parts, "version/list"), { query: { descending: true, limit: 50, page_token: pageToken } }),
+  listTableTags: (parts, pageToken) => call("POST", table(parts, "tags/list"), { query: { limit: 100, page_token: pageToken } }),
+  createTableTag: (parts, tag, version) => call("POST", table(parts, "tags/create"), { body: { tag, version } }),
+  deleteTableTag: (parts, tag) => call("POST", table(parts, "tags/delete"), { body: { tag } }),
+  listTableBranches: (parts, pageToken) => call("POST", table(parts, "branches/list"), { query: { limit: 100, page_token: pageToken } }),
+  createTableBranch: (parts, name, fromVersion) => call("POST", table(parts, "branches/create"), { body: { name, from_version: fromVersion } }),
+  deleteTableBranch: (parts, name) => call("POST", table(parts, "branches/delete"), { body: { name } }),
+
+  listTableIndices: (parts, pageToken) => call("POST", table(parts, "index/list"), { body: { limit: 100, page_token: pageToken } }),
+  /** Asks for a job (`wait: false`), so the build's progress can be watched. */
+  createTableIndex: (parts, request) => call("POST", table(parts, "create_index"), { body: { ...request, wait: false } }),
+  dropTableIndex: (parts, name) => call("POST", table(parts, `index/${encodeURIComponent(name)}/drop`), { query: { wait: false } }),
+  refreshMaterializedView: (parts) => call("POST", `/v1/materialized_view/${pathId(parts)}/refresh`, { body: {} }),
+
   listJobs: (pageToken) => call("POST", "/v1/jobs/list", { body: { limit: 20, page_token: pageToken } }),
   getJob: (jobId) => call("GET", `/v1/jobs/${encodeURIComponent(jobId)}`),
+  cancelJob: (jobId) => call("POST", "/v1/jobs/cancel", { body: { job_id: jobId } }),
+
+  listDatabases: () => call("GET", "/v1/admin/databases"),
+  createDatabase: (name) => call("POST", "/v1/admin/databases", { body: { name } }),
+  dropDatabase: (name, cascade) => call("POST", database(name, "/drop"), { query: { cascade } }),
+  listApiKeys: (name) => call("GET", database(name, "/api-keys")),
+  createApiKey: (name, role, description) => call("POST", database(name, "/api-keys"), { body: { role, description } }),
+  revokeApiKey: (name, keyId) => call("POST", database(name, `/api-keys/${encodeURIComponent(keyId)}/revoke`)),
 };

@@ -3,7 +3,9 @@
  * version from /health, the namespace tree, and the router that draws the view the URL
  * fragment names.
  */
+import { renderAdmin } from "./admin-view.js";
 import { api, connection } from "./api.js";
+import { h } from "./dom.js";
 import { renderJobs } from "./jobs-view.js";
 import { renderNamespace } from "./namespace-view.js";
 import { parseRoute } from "./routes.js";
@@ -14,9 +16,11 @@ const main = document.getElementById("main");
 const tree = document.getElementById("tree");
 const status = document.getElementById("status");
 const version = document.getElementById("server-version");
+const panel = document.querySelector("details.connection");
 const form = document.getElementById("connection-form");
 const keyInput = document.getElementById("api-key");
 const databaseInput = document.getElementById("database");
+const databaseNames = document.getElementById("database-names");
 const summary = document.getElementById("connection-summary");
 
 /** Polite announcements for screen readers, shown in the footer too. */
@@ -26,9 +30,9 @@ function announce(text) {
 
 const context = { announce, refreshTree: () => renderTree(tree) };
 
+/** Names the database every call uses: the one entered, else the server's `default`. */
 function showConnection() {
-  const database = connection.database || "default database";
-  summary.textContent = `${database}, ${connection.apiKey ? "API key set" : "no API key"}`;
+  summary.textContent = `database ${connection.database || "default"}, ${connection.apiKey ? "API key set" : "no API key"}`;
 }
 
 async function showHealth() {
@@ -40,44 +44,69 @@ async function showHealth() {
   }
 }
 
+/** Set while the server refuses the connection's credentials, so they are not tried again unasked. */
+let refused = false;
+
+/** Offers the databases the key may see as suggestions; a key that may see none gets none. */
+async function suggestDatabases() {
+  if (refused) return;
+  try {
+    const { databases } = await api.listDatabases();
+    databaseNames.replaceChildren(...databases.map((database) => h("option", { value: database.name })));
+  } catch {
+    databaseNames.replaceChildren();
+  }
+}
+
 function render(moveFocus) {
   // A fragment that is no route (the skip link's `#main`) keeps the view, or opens the root.
   const route = parseRoute(location.hash) ?? (main.childElementCount === 0 ? { view: "namespace", parts: [] } : null);
   if (route === null) return;
-  const section = route.view === "jobs" ? "jobs" : "namespace";
+  const section = route.view === "jobs" || route.view === "admin" ? route.view : "namespace";
   for (const link of document.querySelectorAll("[data-section]")) {
     if (link.dataset.section === section) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
   if (route.view === "jobs") renderJobs(main);
-  else if (route.view === "table") renderTable(main, route.parts, route.tab);
+  else if (route.view === "admin") renderAdmin(main, context);
+  else if (route.view === "table") renderTable(main, route.parts, route.tab, context);
   else renderNamespace(main, route.parts, context);
   document.title = `${main.querySelector("h2")?.textContent ?? "Console"} · Quiver console`;
   // After a navigation, reading starts at the new view's title.
   if (moveFocus) main.querySelector(".view-title")?.focus();
 }
 
+function reconnect(message) {
+  showConnection();
+  announce(message);
+  renderTree(tree);
+  render(false);
+}
+
 form.addEventListener("submit", (event) => {
   event.preventDefault();
   connection.save(keyInput.value, databaseInput.value);
-  showConnection();
-  announce("Connection saved; reloading.");
-  renderTree(tree);
-  render(false);
+  refused = false;
+  panel.open = false;
+  panel.querySelector("summary").focus();
+  reconnect(`Connection saved: database ${connection.database || "default"}.`);
 });
 
 document.getElementById("forget").addEventListener("click", () => {
   keyInput.value = "";
   databaseInput.value = "";
   connection.save("", "");
-  showConnection();
-  announce("API key and database forgotten.");
-  renderTree(tree);
-  render(false);
+  refused = false;
+  reconnect("API key and database forgotten; using the default database.");
+});
+
+panel.addEventListener("toggle", () => {
+  if (panel.open) suggestDatabases();
 });
 
 window.addEventListener("quiver:unauthenticated", () => {
-  document.querySelector("details.connection").open = true;
+  refused = true;
+  panel.open = true;
 });
 
 keyInput.value = connection.apiKey;

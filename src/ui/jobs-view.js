@@ -1,52 +1,88 @@
 /**
  * The jobs page: the database's jobs, newest first (`POST /v1/jobs/list`), each with its status
- * and progress read from its record (`GET /v1/jobs/{id}`), twenty at a time.
+ * and progress read from its record (`GET /v1/jobs/{id}`), twenty at a time, a Cancel button on
+ * those still queued or running, and plots of how long the finished ones ran and how fast they
+ * wrote rows.
  */
 import { api } from "./api.js";
+import { barChart } from "./charts.js";
 import { dataTable, errorBox, formatTime, h, loadInto, replaceChildren } from "./dom.js";
+import { FINISHED, progressView, statusBadge } from "./job-progress.js";
 import { tableHref } from "./routes.js";
 
-const HEADERS = ["Job", "Type", "Table", "Status", "Progress", "Attempts", "Created", "Finished"];
-
-function progressCell(job) {
-  const { items_done: done, items_total: total, rows_written: rows } = job.progress;
-  const label = `${done} of ${total} items, ${rows} rows written`;
-  if (total === 0) return h("span", {}, job.status === "succeeded" ? "done" : "not started");
-  return h("span", { class: "progress" }, h("progress", { max: total, value: done, "aria-label": label }), h("span", { class: "muted" }, label));
-}
+const HEADERS = ["Job", "Type", "Table", "Status", "Progress", "Attempts", "Created", "Finished", "Action"];
 
 function statusCell(entry, job) {
   const status = job?.status ?? entry.status;
   const failure = job?.failure?.message;
-  return h("span", {}, h("span", { class: `badge status-${status}` }, status), job?.cancel_requested && status === "running" ? " (cancelling)" : null, failure ? h("span", { class: "muted block" }, failure) : null);
+  return h("span", {}, statusBadge(status), job?.cancel_requested && status === "running" ? " (cancelling)" : null, failure ? h("span", { class: "muted block" }, failure) : null);
+}
+
+function cancelButton(entry, job, refresh) {
+  if (FINISHED.has(job?.status ?? entry.status)) return "–";
+  const button = h("button", { type: "button", class: "danger small", "aria-label": `Cancel job ${entry.job_id}` }, "Cancel");
+  button.addEventListener("click", async () => {
+    if (!confirm(`Cancel this ${entry.job_type} job? A running one undoes its partial work.`)) return;
+    button.disabled = true;
+    try {
+      await api.cancelJob(entry.job_id);
+      refresh();
+    } catch (error) {
+      button.replaceWith(errorBox(error, "Cancelling the job"));
+    }
+  });
+  return button;
 }
 
 /** A row per job; a job whose record cannot be read still shows what the list said. */
-async function jobRows(entries) {
-  const records = await Promise.all(entries.map((entry) => api.getJob(entry.job_id).catch(() => null)));
-  return entries.map((entry, i) => {
-    const job = records[i];
-    return [
-      // The first block of the id tells jobs apart; the whole id is one hover or copy away.
-      h("code", { title: entry.job_id }, entry.job_id.split("-")[0]),
-      entry.job_type,
-      h("a", { href: tableHref(entry.table_id) }, entry.table_id.join(".")),
-      statusCell(entry, job),
-      job ? progressCell(job) : "–",
-      job ? `${job.attempts} of ${job.max_attempts}` : "–",
-      formatTime(entry.created_at_millis),
-      formatTime(job?.finished_at_ms ?? undefined),
-    ];
-  });
+function jobRow(entry, job, refresh) {
+  return [
+    // The first block of the id tells jobs apart; the whole id is one hover or copy away.
+    h("code", { title: entry.job_id }, entry.job_id.split("-")[0]),
+    entry.job_type,
+    h("a", { href: tableHref(entry.table_id) }, entry.table_id.join(".")),
+    statusCell(entry, job),
+    job ? progressView(job) : "–",
+    job ? `${job.attempts} of ${job.max_attempts}` : "–",
+    formatTime(entry.created_at_millis),
+    formatTime(job?.finished_at_ms ?? undefined),
+    cancelButton(entry, job, refresh),
+  ];
+}
+
+/** Run time and rows written per second of the finished jobs, oldest first. */
+function throughput(records) {
+  const finished = records
+    .filter((job) => job && job.started_at_ms !== null && job.finished_at_ms !== null)
+    .sort((a, b) => a.finished_at_ms - b.finished_at_ms)
+    .map((job) => ({ job, seconds: Math.max(0.001, (job.finished_at_ms - job.started_at_ms) / 1000) }));
+  if (finished.length === 0) return null;
+  const key = (job) => job.job_id.split("-")[0];
+  const writers = finished.filter(({ job }) => job.progress.rows_written > 0);
+  return h(
+    "div",
+    { class: "charts" },
+    barChart("Run time of finished jobs (seconds)", finished.map(({ job, seconds }) => ({ key: key(job), value: seconds, label: `${job.job_type} ${key(job)}: ${seconds.toFixed(2)} s` })), { xLabel: "job" }),
+    writers.length > 0
+      ? barChart("Rows written per second", writers.map(({ job, seconds }) => ({ key: key(job), value: job.progress.rows_written / seconds, label: `${job.job_type} ${key(job)}: ${Math.round(job.progress.rows_written / seconds)} rows/s` })), { xLabel: "job" })
+      : null,
+  );
 }
 
 export function renderJobs(main) {
   const list = h("div");
   const refresh = h("button", { type: "button", class: "secondary" }, "Refresh");
-  const rows = [];
+  const entries = [];
+  const records = [];
+  const load = () => {
+    entries.length = 0;
+    records.length = 0;
+    loadInto(list, "Listing jobs", () => show(undefined));
+  };
   const show = async (token) => {
     const page = await api.listJobs(token);
-    rows.push(...(await jobRows(page.jobs)));
+    entries.push(...page.jobs);
+    records.push(...(await Promise.all(page.jobs.map((entry) => api.getJob(entry.job_id).catch(() => null)))));
     const more = page.page_token ? h("button", { type: "button", class: "secondary" }, "More jobs") : null;
     more?.addEventListener("click", async () => {
       more.disabled = true;
@@ -56,12 +92,10 @@ export function renderJobs(main) {
         list.append(errorBox(error, "Listing jobs"));
       }
     });
-    return h("div", {}, dataTable("Jobs, newest first", HEADERS, rows, { empty: "no jobs yet" }), more);
+    const rows = entries.map((entry, i) => jobRow(entry, records[i], load));
+    return h("div", {}, dataTable("Jobs, newest first", HEADERS, rows, { empty: "no jobs yet" }), more, throughput(records));
   };
-  refresh.addEventListener("click", () => {
-    rows.length = 0;
-    loadInto(list, "Listing jobs", () => show(undefined));
-  });
+  refresh.addEventListener("click", load);
   replaceChildren(
     main,
     h("h2", { tabindex: -1, class: "view-title" }, "Jobs"),
@@ -69,5 +103,5 @@ export function renderJobs(main) {
     h("div", { class: "toolbar" }, refresh),
     list,
   );
-  loadInto(list, "Listing jobs", () => show(undefined));
+  load();
 }

@@ -1,9 +1,11 @@
 /**
  * A namespace's page: its properties (DescribeNamespace), its child namespaces and tables
- * (ListNamespaces / ListTables, paged), a form creating a child (CreateNamespace) and, except
- * for the root, a button dropping it (DropNamespace; refused with code 3 while it has contents).
+ * (ListNamespaces / ListTables, paged), forms creating a table from a file and a child namespace
+ * (CreateNamespace) and, except for the root, a button dropping it (DropNamespace; refused with
+ * code 3 while it has contents).
  */
 import { api } from "./api.js";
+import { createTableForm } from "./create-table-form.js";
 import { errorBox, h, loadInto, propertiesTable, replaceChildren } from "./dom.js";
 import { namespaceHref, tableHref } from "./routes.js";
 
@@ -125,6 +127,7 @@ export function renderNamespace(main, parts, context) {
       h("section", { "aria-labelledby": "children-heading" }, h("h3", { id: "children-heading" }, "Child namespaces"), namespaces),
       h("section", { "aria-labelledby": "tables-heading" }, h("h3", { id: "tables-heading" }, "Tables"), tables),
     ),
+    createTableForm(parts, context),
     createForm(parts, context),
     parts.length > 0 ? dropSection(parts, context) : null,
   );

@@ -1,6 +1,6 @@
 /**
  * The console's locations, kept in the URL fragment so reloads, bookmarks and the back button
- * work: `#/ns/a/b` (a namespace), `#/table/a/b/t` (a table), `#/jobs`.
+ * work: `#/ns/a/b` (a namespace), `#/table/a/b/t` (a table), `#/jobs`, `#/admin`.
  */
 
 function pathOf(parts) {
@@ -16,6 +16,7 @@ export function tableHref(parts, tab) {
 }
 
 export const jobsHref = "#/jobs";
+export const adminHref = "#/admin";
 
 /** The view a fragment names, or null for fragments that are not routes (e.g. `#main`). */
 export function parseRoute(hash) {
@@ -36,6 +37,8 @@ export function parseRoute(hash) {
       return parts.length > 0 ? { view: "table", parts, tab: new URLSearchParams(search).get("tab") } : { view: "namespace", parts: [] };
     case "jobs":
       return { view: "jobs" };
+    case "admin":
+      return { view: "admin" };
     default:
       return { view: "namespace", parts: [] };
   }

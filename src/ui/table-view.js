@@ -1,13 +1,18 @@
 /**
  * A table's page: an overview (DescribeTable with detailed metadata and GetTableStats: location,
- * version, properties, stats and the schema as a table of fields) and tabs for versions, tags,
- * branches, indexes and a row preview, each loaded the first time it is shown.
+ * version, properties, stats and the schema as a table of fields) and tabs to explore its data,
+ * its versions, tags, branches and indexes, and to change it; each tab loads the first time it is
+ * shown, and again after a change made elsewhere on the page.
  */
 import { api } from "./api.js";
 import { dataTable, errorBox, facts, formatBytes, formatValue, h, loadInto, propertiesTable, replaceChildren } from "./dom.js";
+import { explorePanel } from "./explore-panel.js";
+import { historyPanel } from "./history-panel.js";
+import { indexesPanel } from "./indexes-panel.js";
+import { managePanel } from "./manage-panel.js";
 import { breadcrumbs } from "./namespace-view.js";
+import { branchesPanel, tagsPanel } from "./refs-panels.js";
 import { tableHref } from "./routes.js";
-import { branchesPanel, indexesPanel, rowsPanel, tagsPanel, versionsPanel } from "./table-panels.js";
 
 /** `fixed_size_list<float32>[128]`, `struct<…>`: a JsonArrowDataType as one line. */
 export function typeText(type) {
@@ -42,6 +47,12 @@ function schemaRows(fields, prefix = "", depth = 0) {
   });
 }
 
+/** What compacting would reclaim: small fragments merged, deleted rows dropped from the files. */
+function compactionGain(smallFragments, deletedRows) {
+  if (smallFragments <= 1 && deletedRows === 0) return "gain nothing";
+  return `merge ${smallFragments} small fragments and drop ${deletedRows.toLocaleString("en-US")} deleted rows`;
+}
+
 async function overviewPanel(parts) {
   const [table, stats] = await Promise.all([api.describeTable(parts), api.getTableStats(parts).catch((error) => error)]);
   const statsFailed = stats instanceof Error;
@@ -53,6 +64,7 @@ async function overviewPanel(parts) {
         ["Indexes", formatValue(stats.num_indices)],
         ["Fragments", `${stats.fragment_stats.num_fragments} (${stats.fragment_stats.num_small_fragments} small)`],
         ["Rows per fragment", `min ${stats.fragment_stats.lengths.min}, median ${stats.fragment_stats.lengths.p50}, max ${stats.fragment_stats.lengths.max}`],
+        ["Compaction would", compactionGain(stats.fragment_stats.num_small_fragments, table.stats?.num_deleted_rows ?? 0)],
       ];
   return h(
     "div",
@@ -73,21 +85,26 @@ async function overviewPanel(parts) {
 
 const TABS = [
   ["overview", "Overview", overviewPanel, "Describing the table"],
-  ["versions", "Versions", versionsPanel, "Listing versions"],
+  ["data", "Data", explorePanel, "Reading the table"],
+  ["versions", "Versions", historyPanel, "Reading the versions"],
   ["tags", "Tags", tagsPanel, "Listing tags"],
   ["branches", "Branches", branchesPanel, "Listing branches"],
   ["indexes", "Indexes", indexesPanel, "Listing indexes"],
-  ["rows", "Rows", rowsPanel, "Reading rows"],
+  ["manage", "Manage", managePanel, "Preparing the actions"],
 ];
 
-/** WAI-ARIA tabs: arrow keys, Home and End move between tabs; Tab moves into the panel. */
-function tabs(parts, initial) {
+/**
+ * WAI-ARIA tabs: arrow keys, Home and End move between tabs; Tab moves into the panel. Each panel
+ * gets `context` plus `reload()` (draw this panel again) and `tableChanged({ keep })` (every panel
+ * is stale; the open one is drawn again unless `keep`, for a panel that shows its own result).
+ */
+function tabs(parts, initial, context) {
   const list = h("div", { role: "tablist", "aria-label": "Table details", class: "tabs" });
   const panels = [];
+  let current = 0;
   const buttons = TABS.map(([key, label, load, doing], index) => {
     const panel = h("div", { role: "tabpanel", id: `panel-${key}`, "aria-labelledby": `tab-${key}`, tabindex: 0, hidden: true });
     panels.push(panel);
-    let loaded = false;
     const button = h("button", { type: "button", role: "tab", id: `tab-${key}`, "aria-controls": `panel-${key}`, "aria-selected": "false", tabindex: -1 }, label);
     button.addEventListener("click", () => select(index, true));
     button.addEventListener("keydown", (event) => {
@@ -96,24 +113,36 @@ function tabs(parts, initial) {
       event.preventDefault();
       select((next + TABS.length) % TABS.length, true);
     });
+    const panelContext = {
+      ...context,
+      reload: () => loadInto(panel, doing, () => load(parts, panelContext)),
+      tableChanged: ({ keep = false } = {}) => {
+        buttons.forEach((other, i) => {
+          if (i !== index) other.loaded = false;
+        });
+        if (!keep) panelContext.reload();
+      },
+    };
+    button.loaded = false;
     button.show = () => {
-      if (loaded) return;
-      loaded = true;
-      loadInto(panel, doing, () => load(parts));
+      if (button.loaded) return;
+      button.loaded = true;
+      panelContext.reload();
     };
     return button;
   });
   const select = (index, focus = false) => {
+    current = index;
     // The open tab is kept in the URL without a navigation, so a reload or bookmark returns to it.
     if (focus) history.replaceState(null, "", tableHref(parts, index === 0 ? undefined : TABS[index][0]));
     buttons.forEach((button, i) => {
-      const selected = i === index;
+      const selected = i === current;
       button.setAttribute("aria-selected", String(selected));
       button.tabIndex = selected ? 0 : -1;
       panels[i].hidden = !selected;
     });
-    buttons[index].show();
-    if (focus) buttons[index].focus();
+    buttons[current].show();
+    if (focus) buttons[current].focus();
   };
   list.append(...buttons);
   const initialIndex = Math.max(0, TABS.findIndex(([key]) => key === initial));
@@ -121,11 +150,11 @@ function tabs(parts, initial) {
   return [list, ...panels];
 }
 
-export function renderTable(main, parts, tab) {
+export function renderTable(main, parts, tab, context) {
   replaceChildren(
     main,
     breadcrumbs(parts, { lastIsTable: true }),
     h("h2", { tabindex: -1, class: "view-title" }, `Table ${parts.join(".")}`),
-    tabs(parts, tab),
+    tabs(parts, tab, context),
   );
 }

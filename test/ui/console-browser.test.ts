@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { quiverVersion } from "../../src/server/version.js";
-import { apiKey, startAuthServer } from "../auth/auth-helpers.js";
+import { addDatabase, apiKey, startAuthServer } from "../auth/auth-helpers.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { expectJson, startTestServer } from "../helpers/test-server.js";
 import { ConsolePage, type HttpError, launchChromium } from "./headless-page.js";
@@ -54,16 +54,16 @@ test("Console in headless Chromium → the namespace tree lists the root's names
   assertClean(consolePage);
 });
 
-test("Console in headless Chromium on a table's rows tab → the rows QueryTable answered, decoded in the page", options, async (t) => {
+test("Console in headless Chromium on a table's data tab → the rows QueryTable answered, decoded in the page by apache-arrow", options, async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
   await expectJson(await server.post("/v1/namespace/shop/create", {}));
   await expectJson(await server.upload("/v1/table/shop%24items/create", arrowStream({ sku: Int32Array.from([7, 8, 9]), label: ["pen", "ink", "nib"] })));
-  const consolePage = await openConsole(t, `${server.url}/console#/table/shop/items?tab=rows`);
+  const consolePage = await openConsole(t, `${server.url}/console#/table/shop/items?tab=data`);
   const { page } = consolePage;
-  const preview = page.locator("#panel-rows table");
+  const preview = page.locator("#panel-data table");
   await preview.waitFor();
-  assert.equal(await preview.locator("caption").textContent(), "First 3 of 3 rows");
+  assert.equal(await preview.locator("caption").textContent(), "Rows 1–3 of 3");
   assert.deepEqual(await preview.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent))), [
     ["7", "pen"],
     ["8", "ink"],
@@ -99,7 +99,8 @@ test("Console in headless Chromium: an API key entered in the connection form �
   await page.getByLabel("API key").fill(admin);
   await page.getByRole("button", { name: "Save" }).click();
   await page.locator('#tree a[href="#/ns/secured"]').waitFor();
-  assert.equal(await page.locator("#connection-summary").textContent(), "default database, API key set");
+  assert.equal(await page.locator("#connection-summary").textContent(), "database default, API key set");
+  assert.equal(await page.locator("details.connection").getAttribute("open"), null, "saving closes the connection settings");
   assert.equal(await page.evaluate(() => sessionStorage.getItem("quiver.console.apiKey")), admin);
   assert.equal(await page.evaluate(() => localStorage.length), 0);
   assert.doesNotMatch(page.url(), new RegExp(admin));
@@ -138,11 +139,56 @@ test("Console in headless Chromium: arrow keys move between a table's tabs and l
   await page.locator("#panel-overview table").first().waitFor();
   await page.getByRole("tab", { name: "Overview" }).focus();
   await page.keyboard.press("ArrowRight");
-  assert.equal(await page.locator(":focus").getAttribute("id"), "tab-versions");
+  assert.equal(await page.locator(":focus").getAttribute("id"), "tab-data");
   assert.equal(await page.locator("#panel-overview").isHidden(), true);
+  await page.locator("#panel-data caption", { hasText: "Rows 1–2 of 2" }).waitFor();
+  assert.match(new URL(page.url()).hash, /\?tab=data$/);
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await page.locator(":focus").getAttribute("id"), "tab-versions");
   await page.locator("#panel-versions caption", { hasText: "Versions" }).waitFor();
-  assert.match(new URL(page.url()).hash, /\?tab=versions$/);
+  await page.keyboard.press("End");
+  assert.equal(await page.locator(":focus").getAttribute("id"), "tab-manage");
   assertClean(consolePage);
+});
+
+test("Console in headless Chromium, admin page with a deployment admin key → a database created, a read key made for another shown once and working, then chosen as the connection", options, async (t) => {
+  const server = await startAuthServer();
+  t.after(() => server.close());
+  const admin = await apiKey(server, null, "admin");
+  await addDatabase(server, "sales");
+  const opened = await ConsolePage.open(browser, `${server.url}/console#/admin`, { "quiver.console.apiKey": admin });
+  t.after(() => opened.close());
+  const { page } = opened;
+  await page.locator("main tbody tr", { hasText: "sales" }).waitFor();
+  await page.getByLabel("New database name").fill("ops");
+  await page.getByRole("button", { name: "Create database" }).click();
+  await page.locator("main tbody tr", { hasText: "ops" }).first().waitFor();
+  assert.deepEqual((await expectJson(await server.get("/v1/admin/databases", { "x-api-key": admin }))).databases.map((d: { name: string }) => d.name).sort(), ["default", "ops", "sales"]);
+
+  await page.getByRole("button", { name: "API keys of sales" }).click();
+  await page.locator("main h3", { hasText: "API keys of database sales" }).waitFor();
+  await page.getByLabel("Role").selectOption("read");
+  await page.getByLabel("Description").fill("dashboard");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const secret = (await page.locator(".new-key code").textContent()) ?? "";
+  await page.locator("main tbody tr", { hasText: "dashboard" }).waitFor();
+  assert.equal(await expectJson(await server.get("/v1/namespace/%24/list", { "x-api-key": secret, "x-svc-database": "sales" })).then((body) => Array.isArray(body.namespaces)), true);
+  assert.equal((await server.get("/v1/namespace/%24/list", { "x-api-key": secret, "x-svc-database": "ops" })).status, 403);
+
+  // Shown once: leaving the page and coming back shows the key in the list, never its secret.
+  await page.getByRole("link", { name: "Jobs" }).click();
+  await page.getByRole("link", { name: "Admin" }).click();
+  await page.locator("main tbody tr", { hasText: "sales" }).waitFor();
+  assert.equal(await page.locator(".new-key").count(), 0);
+  assert.equal(await page.getByText(secret).count(), 0);
+
+  await page.getByText("Connection:").click();
+  await page.locator("#database-names option[value=sales]").waitFor({ state: "attached" });
+  await page.getByLabel("Database", { exact: true }).fill("sales");
+  await page.getByRole("button", { name: "Save" }).click();
+  assert.equal(await page.locator("#connection-summary").textContent(), "database sales, API key set");
+  assert.equal(await page.locator("details.connection").getAttribute("open"), null);
+  assertClean(opened);
 });
 
 /** The root namespace's page on a server that wants a key: each of its three calls is refused. */

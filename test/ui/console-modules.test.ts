@@ -48,3 +48,12 @@ test("pathId of the console → the spec's path form: parts joined by $, percent
   assert.equal(pathId([]), "%24");
   assert.equal(pathId(["a", "b"]), "a%24b");
 });
+
+test("No console module writes markup or compiles code: data reaches the page as text, and apache-arrow's builders (which use new Function, refused by the CSP) are not called", () => {
+  for (const name of modules) {
+    // Comments may name what the code avoids.
+    const source = readFileSync(path.join(uiFolder, name), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+    assert.doesNotMatch(source, /\.(innerHTML|outerHTML)\b|insertAdjacentHTML|document\.write|\beval\(|new Function/, name);
+    assert.doesNotMatch(source, /\b(vectorFromArray|tableFromJSON|tableFromArrays|makeBuilder|builderThrough\w*)\b/, name);
+  }
+});

@@ -2,14 +2,16 @@
 // scripts and styles, the redirect from `/`, and auth: the console is open, its API calls are not.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
 import { apiKey, startAuthServer } from "../auth/auth-helpers.js";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
 import { uiFolder } from "./console-assets.js";
 
-/** The `src` and `href` values of a page that point at its own assets. */
+/** The `src` and `href` values of a page that point at its own assets and libraries. */
 function assetUrls(html: string): string[] {
-  return [...html.matchAll(/\s(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map((m) => m[1] as string);
+  return [...html.matchAll(/\s(?:src|href)="(\/console\/(?:assets|vendor)\/[^"]+)"/g)].map((m) => m[1] as string);
 }
 
 test("GET /console → 200 HTML with a strict Content-Security-Policy and no inline script, style or handler", async (t) => {
@@ -26,16 +28,16 @@ test("GET /console → 200 HTML with a strict Content-Security-Policy and no inl
   assert.equal(response.headers.get("x-content-type-options"), "nosniff");
   const html = await response.text();
   assert.match(html, /^<!doctype html>/i);
-  for (const tag of html.match(/<script\b[^>]*>/g) ?? []) assert.match(tag, /\ssrc="\/console\/assets\//, `inline script: ${tag}`);
+  for (const tag of html.match(/<script\b[^>]*>/g) ?? []) assert.match(tag, /\ssrc="\/console\/(assets|vendor)\//, `inline script: ${tag}`);
   assert.doesNotMatch(html, /<style\b|\sstyle="|\son[a-z]+="/i);
-  assert.deepEqual(assetUrls(html).sort(), ["/console/assets/console.css", "/console/assets/console.js"]);
+  assert.deepEqual(assetUrls(html).sort(), ["/console/assets/console.css", "/console/assets/console.js", "/console/vendor/apache-arrow/Arrow.es2015.min.js"]);
 });
 
 test("GET of each console asset → 200 with its JavaScript or CSS type; the trailing-slash page too", async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
   const files = readdirSync(uiFolder).filter((name) => name.endsWith(".js") || name.endsWith(".css"));
-  assert.ok(files.includes("console.js") && files.includes("arrow-file.js"));
+  assert.ok(files.includes("console.js") && files.includes("arrow.js"));
   for (const name of files) {
     const response = await server.get(`/console/assets/${name}`);
     assert.equal(response.status, 200, name);
@@ -46,6 +48,31 @@ test("GET of each console asset → 200 with its JavaScript or CSS type; the tra
   const slashed = await server.get("/console/");
   assert.equal(slashed.status, 200);
   assert.ok(slashed.headers.get("content-security-policy"));
+});
+
+test("GET of the console's libraries → the installed apache-arrow bundle and hyparquet modules, byte for byte; other package files → 404", async (t) => {
+  const server = await startTestServer();
+  t.after(() => server.close());
+  const require = createRequire(import.meta.url);
+  const arrowFolder = path.dirname(require.resolve("apache-arrow"));
+  const hyparquetFolder = path.dirname(path.dirname(require.resolve("hyparquet")));
+  for (const [url, file] of [
+    ["/console/vendor/apache-arrow/Arrow.es2015.min.js", path.join(arrowFolder, "Arrow.es2015.min.js")],
+    ["/console/vendor/hyparquet/src/index.js", path.join(hyparquetFolder, "src/index.js")],
+    ["/console/vendor/hyparquet/src/read.js", path.join(hyparquetFolder, "src/read.js")],
+  ] as const) {
+    const response = await server.get(url);
+    assert.equal(response.status, 200, url);
+    assert.match(response.headers.get("content-type") ?? "", /^text\/javascript/);
+    assert.equal(response.headers.get("x-content-type-options"), "nosniff");
+    assert.ok(Buffer.from(await response.arrayBuffer()).equals(readFileSync(file)), url);
+  }
+  const map = await server.get("/console/vendor/apache-arrow/Arrow.es2015.min.js.map");
+  assert.equal(map.status, 200);
+  assert.match(map.headers.get("content-type") ?? "", /^application\/json/);
+  for (const url of ["/console/vendor/apache-arrow/package.json", "/console/vendor/apache-arrow/Arrow.node.mjs", "/console/vendor/hyparquet/src/types.d.ts", "/console/vendor/tslib/tslib.js", "/console/vendor/apache-arrow/..%2F..%2Fpackage.json"]) {
+    await expectError(await server.get(url), 404, 0);
+  }
 });
 
 test("GET of a file that is not a console asset → the server's not-found answer, code 0, nothing read from disk", async (t) => {

@@ -126,9 +126,15 @@ export class ConsolePage {
     });
   }
 
-  /** Opens `url` and waits until the page loaded. */
-  static async open(browser: Browser, url: string): Promise<ConsolePage> {
+  /**
+   * Opens `url` and waits until the page loaded; `sessionStorage` entries are in place before the
+   * page's scripts run (as after a connection saved earlier in the tab).
+   */
+  static async open(browser: Browser, url: string, sessionStorage: Record<string, string> = {}): Promise<ConsolePage> {
     const context = await browser.newContext();
+    await context.addInitScript((entries) => {
+      for (const [name, value] of Object.entries(entries)) (globalThis as any).sessionStorage.setItem(name, value);
+    }, sessionStorage);
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     const opened = new ConsolePage(context, page);

@@ -1,6 +1,7 @@
 /**
  * @module The web console: `GET /console` (the page), `GET /console/assets/{file}` (its scripts
- * and styles) and `GET /` redirecting to the page. These routes carry no operation, so the auth
+ * and styles), `GET /console/vendor/{package}/{path}` (the libraries it loads, from the installed
+ * packages) and `GET /` redirecting to the page. These routes carry no operation, so the auth
  * gate leaves them open; every API call the page makes is an ordinary, authorized request.
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
@@ -8,6 +9,7 @@ import { type ConsoleAsset, loadConsoleAssets } from "../console-assets.js";
 
 export const consolePath = "/console";
 export const consoleAssetPath = "/console/assets";
+export const consoleVendorPath = "/console/vendor";
 
 /**
  * Only same-origin scripts, styles and API calls; no inline script or style, no framing, no
@@ -42,6 +44,10 @@ export function consoleRoutes(app: FastifyInstance): void {
   app.get(consolePath, async (_request, reply) => send(reply.header("content-security-policy", consoleContentSecurityPolicy), assets.page));
   app.get(`${consoleAssetPath}/:file`, async (request, reply) => {
     const asset = assets.files.get((request.params as { file: string }).file);
+    return asset ? send(reply, asset) : reply.callNotFound();
+  });
+  app.get(`${consoleVendorPath}/*`, async (request, reply) => {
+    const asset = assets.vendor.get((request.params as { "*": string })["*"]);
     return asset ? send(reply, asset) : reply.callNotFound();
   });
 }

@@ -1,0 +1,127 @@
+/**
+ * The admin page (Quiver's admin API, docs/auth.md): the databases the key may see, with forms
+ * creating and dropping one, and a database's API keys, with forms creating one (its secret shown
+ * once, right after) and revoking one. A key without the admin role sees the refusal, code 15.
+ */
+import { api, connection } from "./api.js";
+import { dataTable, errorBox, formatTime, h, loadInto, replaceChildren } from "./dom.js";
+
+const ROLES = ["read", "write", "admin"];
+
+/** The new key, shown once: the server keeps only its hash. */
+function newKeyBox(created) {
+  const key = h("code", { class: "secret" }, created.api_key);
+  const copy = h("button", { type: "button", class: "secondary small" }, "Copy");
+  copy.addEventListener("click", async () => {
+    await navigator.clipboard.writeText(created.api_key);
+    copy.textContent = "Copied";
+  });
+  return h(
+    "div",
+    { class: "new-key", role: "status" },
+    h("strong", {}, `New ${created.role} key for ${created.database ?? "every database"}`),
+    h("p", {}, key, " ", copy),
+    h("p", { class: "muted" }, "Copy it now: it is shown only this once."),
+  );
+}
+
+function apiKeys(database) {
+  const list = h("div");
+  const created = h("div");
+  const show = () =>
+    loadInto(list, `Listing the API keys of ${database}`, async () => {
+      const { api_keys: keys } = await api.listApiKeys(database);
+      const rows = keys.map((key) => {
+        const revoke = h("button", { type: "button", class: "danger small", "aria-label": `Revoke key ${key.key_id}`, disabled: key.revoked_at !== null }, "Revoke");
+        revoke.addEventListener("click", async () => {
+          if (!confirm(`Revoke key ${key.key_id} (${key.role}, ${key.description || "no description"})? Clients using it are refused at once.`)) return;
+          try {
+            await api.revokeApiKey(database, key.key_id);
+            show();
+          } catch (error) {
+            list.append(errorBox(error, "Revoking the key"));
+          }
+        });
+        return [h("code", {}, key.key_id), key.role, key.description || "–", formatTime(key.created_at), key.revoked_at ? formatTime(key.revoked_at) : "–", revoke];
+      });
+      return dataTable(`API keys of ${database}`, ["Key id", "Role", "Description", "Created", "Revoked", "Action"], rows, { empty: "none" });
+    });
+  const role = h("select", { id: "new-key-role" }, ROLES.map((name) => h("option", { value: name }, name)));
+  const description = h("input", { id: "new-key-description", autocomplete: "off", maxlength: 500 });
+  const form = h(
+    "form",
+    { class: "stack" },
+    h("label", { for: role.id }, "Role"),
+    role,
+    h("label", { for: description.id }, "Description"),
+    description,
+    h("div", {}, h("button", { type: "submit" }, "Create API key")),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      replaceChildren(created, newKeyBox(await api.createApiKey(database, role.value, description.value.trim())));
+      description.value = "";
+      show();
+    } catch (error) {
+      replaceChildren(created, errorBox(error, "Creating the API key"));
+    }
+  });
+  show();
+  return h("section", { "aria-labelledby": "keys-heading" }, h("h3", { id: "keys-heading" }, `API keys of database ${database}`), list, created, form);
+}
+
+function databases(context, chooseDatabase) {
+  const list = h("div");
+  const result = h("div");
+  const show = () =>
+    loadInto(list, "Listing databases", async () => {
+      const { databases: found } = await api.listDatabases();
+      const rows = found.map((database) => {
+        const keys = h("button", { type: "button", class: "secondary small", "aria-label": `API keys of ${database.name}` }, "API keys");
+        keys.addEventListener("click", () => chooseDatabase(database.name));
+        const drop = h("button", { type: "button", class: "danger small", "aria-label": `Drop database ${database.name}` }, "Drop");
+        drop.addEventListener("click", async () => {
+          if (!confirm(`Drop database ${database.name} with all its tables, data and credentials?`)) return;
+          try {
+            await api.dropDatabase(database.name, true);
+            context.announce(`Database ${database.name} dropped.`);
+            show();
+          } catch (error) {
+            replaceChildren(result, errorBox(error, `Dropping database ${database.name}`));
+          }
+        });
+        return [database.name, h("code", {}, database.location), database.managed_versioning ? "on" : "off", h("span", { class: "row" }, keys, drop)];
+      });
+      return dataTable("Databases", ["Name", "Location", "Managed versioning", "Actions"], rows, { empty: "none visible to this key" });
+    });
+  const name = h("input", { id: "new-database-name", required: true, pattern: "[A-Za-z0-9_\\-]+", autocomplete: "off" });
+  const form = h("form", { class: "stack" }, h("label", { for: name.id }, "New database name"), name, h("div", {}, h("button", { type: "submit" }, "Create database")));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await api.createDatabase(name.value.trim());
+      context.announce(`Database ${name.value.trim()} created.`);
+      name.value = "";
+      replaceChildren(result);
+      show();
+    } catch (error) {
+      replaceChildren(result, errorBox(error, "Creating the database"));
+    }
+  });
+  show();
+  return h("section", { "aria-labelledby": "databases-heading" }, h("h3", { id: "databases-heading" }, "Databases"), list, result, form);
+}
+
+export function renderAdmin(main, context) {
+  const keys = h("div");
+  const chooseDatabase = (name) => replaceChildren(keys, apiKeys(name));
+  replaceChildren(
+    main,
+    h("h2", { tabindex: -1, class: "view-title" }, "Admin"),
+    h("p", { class: "muted" }, "Databases and API keys; these need a key with the admin role (a deployment-wide one for databases)."),
+    databases(context, chooseDatabase),
+    keys,
+  );
+  chooseDatabase(connection.database || "default");
+}

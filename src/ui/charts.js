@@ -1,0 +1,130 @@
+/**
+ * Small SVG charts drawn by hand (a charting library would outweigh the whole console): a line
+ * chart with a marked point per value, vertical bars, and horizontal stacked bars. Each chart is
+ * an image with a text label for screen readers, each point or bar carries a `<title>` with its
+ * exact value, and colours come from classes in console.css (the CSP forbids inline styles).
+ */
+
+const SVG = "http://www.w3.org/2000/svg";
+const WIDTH = 560;
+const HEIGHT = 200;
+const MARGIN = { top: 12, right: 16, bottom: 34, left: 64 };
+const PLOT_WIDTH = WIDTH - MARGIN.left - MARGIN.right;
+const PLOT_HEIGHT = HEIGHT - MARGIN.top - MARGIN.bottom;
+
+function svg(tag, attributes = {}, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) if (value !== undefined) element.setAttribute(name, String(value));
+  add(element, children);
+  return element;
+}
+
+/** Appends nodes given alone or in (nested) lists, skipping null and undefined. */
+function add(element, ...children) {
+  for (const child of children.flat(Infinity)) if (child !== null && child !== undefined) element.append(child);
+}
+
+/** A short number for an axis: 1.2k, 3.4M. */
+export function shortNumber(value) {
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1e9) return `${Number((value / 1e9).toPrecision(3))}G`;
+  if (magnitude >= 1e6) return `${Number((value / 1e6).toPrecision(3))}M`;
+  if (magnitude >= 1e3) return `${Number((value / 1e3).toPrecision(3))}k`;
+  return String(Number(value.toPrecision(3)));
+}
+
+/** The chart's frame: an image labelled `title`, a y axis from 0 to `max`, and an x-axis caption. */
+function frame(title, max, xLabel, format) {
+  const ticks = [0, max / 2, max].map((value) => {
+    const y = MARGIN.top + PLOT_HEIGHT - (value / max) * PLOT_HEIGHT;
+    return [
+      svg("line", { class: "grid", x1: MARGIN.left, x2: MARGIN.left + PLOT_WIDTH, y1: y, y2: y }),
+      svg("text", { class: "tick", x: MARGIN.left - 6, y: y + 4, "text-anchor": "end" }, format(value)),
+    ];
+  });
+  return svg(
+    "svg",
+    { class: "chart", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img", "aria-label": title },
+    svg("title", {}, title),
+    ticks,
+    svg("text", { class: "axis-label", x: MARGIN.left + PLOT_WIDTH / 2, y: HEIGHT - 4, "text-anchor": "middle" }, xLabel),
+  );
+}
+
+function figure(title, chart) {
+  const caption = document.createElement("figcaption");
+  caption.textContent = title;
+  const element = document.createElement("figure");
+  element.className = "chart-figure";
+  element.append(caption, chart);
+  return element;
+}
+
+/**
+ * A line through `points` ({x, y, label}), x placed in proportion to its value, with a circle and a
+ * tooltip at each point.
+ */
+export function lineChart(title, points, { xLabel, format = shortNumber }) {
+  const max = Math.max(1, ...points.map((p) => p.y));
+  const xs = points.map((p) => p.x);
+  const [low, high] = [Math.min(...xs), Math.max(...xs)];
+  const xOf = (x) => MARGIN.left + (high === low ? PLOT_WIDTH / 2 : ((x - low) / (high - low)) * PLOT_WIDTH);
+  const yOf = (y) => MARGIN.top + PLOT_HEIGHT - (y / max) * PLOT_HEIGHT;
+  const chart = frame(title, max, xLabel, format);
+  const sorted = [...points].sort((a, b) => a.x - b.x);
+  add(
+    chart,
+    svg("polyline", { class: "series-0 line", points: sorted.map((p) => `${xOf(p.x)},${yOf(p.y)}`).join(" ") }),
+    sorted.map((p) => svg("circle", { class: "series-0 point", cx: xOf(p.x), cy: yOf(p.y), r: 4, "data-x": p.x }, svg("title", {}, p.label))),
+    [sorted[0], sorted[sorted.length - 1]].filter(Boolean).map((p) => svg("text", { class: "tick", x: xOf(p.x), y: MARGIN.top + PLOT_HEIGHT + 14, "text-anchor": "middle" }, String(p.x))),
+  );
+  return figure(title, chart);
+}
+
+/** One vertical bar per entry of `bars` ({key, value, label}), in the given order. */
+export function barChart(title, bars, { xLabel, format = shortNumber }) {
+  const max = Math.max(1, ...bars.map((bar) => bar.value));
+  const slot = PLOT_WIDTH / Math.max(1, bars.length);
+  const chart = frame(title, max, xLabel, format);
+  add(
+    chart,
+    bars.map((bar, i) => {
+      const height = (bar.value / max) * PLOT_HEIGHT;
+      const x = MARGIN.left + i * slot + slot * 0.15;
+      return [
+        svg("rect", { class: "series-0 bar", x, y: MARGIN.top + PLOT_HEIGHT - height, width: slot * 0.7, height, "data-key": bar.key }, svg("title", {}, bar.label)),
+        bars.length <= 20 ? svg("text", { class: "tick", x: x + slot * 0.35, y: MARGIN.top + PLOT_HEIGHT + 14, "text-anchor": "middle" }, String(bar.key)) : null,
+      ];
+    }),
+  );
+  return figure(title, chart);
+}
+
+/**
+ * One horizontal bar per row of `rows` ({name, parts: [value…]}), its parts stacked left to right
+ * in the colours of `series` (their names, shown as a legend).
+ */
+export function stackedBars(title, rows, series) {
+  const rowHeight = 26;
+  const labelWidth = 160;
+  const width = WIDTH - labelWidth - MARGIN.right;
+  const height = rows.length * rowHeight + 30;
+  const max = Math.max(1, ...rows.map((row) => row.parts.reduce((sum, value) => sum + value, 0)));
+  const chart = svg("svg", { class: "chart", viewBox: `0 0 ${WIDTH} ${height}`, role: "img", "aria-label": title }, svg("title", {}, title));
+  rows.forEach((row, i) => {
+    const y = i * rowHeight + 4;
+    let x = labelWidth;
+    chart.append(svg("text", { class: "tick", x: labelWidth - 8, y: y + 15, "text-anchor": "end" }, row.name));
+    row.parts.forEach((value, s) => {
+      const w = (value / max) * width;
+      chart.append(svg("rect", { class: `series-${s} bar`, x, y, width: w, height: rowHeight - 8 }, svg("title", {}, `${row.name}: ${value.toLocaleString("en-US")} ${series[s]}`)));
+      x += w;
+    });
+  });
+  const legendY = rows.length * rowHeight + 18;
+  series.forEach((name, s) => {
+    const x = labelWidth + s * 160;
+    chart.append(svg("rect", { class: `series-${s}`, x, y: legendY - 9, width: 10, height: 10 }), svg("text", { class: "tick", x: x + 14, y: legendY }, name));
+  });
+  return figure(title, chart);
+}

@@ -1,0 +1,126 @@
+/**
+ * A table's Data tab: the explorer form, its results page by page, and the query plan one click
+ * away. A plain scan counts its matches (CountTableRows with the same filter and version) so the
+ * pager knows the last page; searches page until a page comes back short. Reading an older
+ * version or a tag is time travel: every call of the tab then names that version.
+ */
+import { api } from "./api.js";
+import { decodeArrow } from "./arrow-values.js";
+import { errorBox, formatTime, h, replaceChildren } from "./dom.js";
+import { exploreForm } from "./explore-form.js";
+import { pageCaption, queryRequest } from "./query-request.js";
+import { pager, resultsGrid } from "./results-grid.js";
+
+/** A select offers at most this many versions, the newest; tags reach older ones. */
+const LISTED_VERSIONS = 500;
+
+async function newestVersions(parts) {
+  const versions = [];
+  let token;
+  do {
+    const page = await api.listTableVersions(parts, token);
+    versions.push(...page.versions);
+    token = page.page_token;
+  } while (token && versions.length < LISTED_VERSIONS);
+  return versions.slice(0, LISTED_VERSIONS);
+}
+
+/** Fills the `Read` select with the newest versions and every tag; answers where each option reads. */
+async function fillVersions(parts, select) {
+  const places = new Map([["", {}]]);
+  const [versions, tags] = await Promise.all([newestVersions(parts), api.listTableTags(parts)]);
+  const tagOptions = Object.entries(tags.tags).sort(([a], [b]) => a.localeCompare(b)).map(([name, tag]) => {
+    places.set(`tag:${name}`, { version: tag.version, branch: tag.branch ?? undefined });
+    return h("option", { value: `tag:${name}` }, `Tag ${name} (version ${tag.version}${tag.branch ? ` of ${tag.branch}` : ""})`);
+  });
+  const versionOptions = versions.map((v) => {
+    places.set(`v:${v.version}`, { version: v.version });
+    return h("option", { value: `v:${v.version}` }, `Version ${v.version} (${formatTime(v.timestamp_millis)})`);
+  });
+  if (tagOptions.length > 0) select.append(h("optgroup", { label: "Tags" }, tagOptions));
+  select.append(h("optgroup", { label: "Versions" }, versionOptions));
+  return places;
+}
+
+function planView(kind, text) {
+  return h("section", { class: "plan", "aria-label": `${kind} plan` }, h("h3", {}, kind === "Explain" ? "Query plan" : "Query plan with run statistics"), h("pre", { tabindex: 0 }, text));
+}
+
+export async function explorePanel(parts) {
+  const [table, indexes] = await Promise.all([api.describeTable(parts), api.listTableIndices(parts)]);
+  const ftsColumns = indexes.indexes.filter((index) => index.index_type === "FTS").flatMap((index) => index.columns);
+  const form = exploreForm(table.schema, ftsColumns);
+  const results = h("div", { class: "results-area" });
+  const plan = h("div");
+  const places = new Map([["", {}]]);
+  let submitted = null;
+
+  const run = async (page) => {
+    const state = { ...submitted, page };
+    results.setAttribute("aria-busy", "true");
+    try {
+      const request = queryRequest(state);
+      const counting = state.mode === "rows" ? api.countTableRows(parts, state.at, state.filter.trim()) : undefined;
+      const [bytes, total] = await Promise.all([api.queryTable(parts, request), counting]);
+      const answer = decodeArrow(bytes);
+      const caption = pageCaption(page, state.pageSize, answer.rows.length, total);
+      replaceChildren(results, resultsGrid(caption, answer, { firstRow: page * state.pageSize + 1, onSimilar: searchSimilar }));
+      paging.update(page, answer.rows.length, state.pageSize, total);
+    } catch (error) {
+      replaceChildren(results, errorBox(error, "Querying the table"));
+      paging.element.hidden = true;
+    } finally {
+      results.removeAttribute("aria-busy");
+    }
+  };
+  const paging = pager((page) => run(page));
+
+  /** Reads the form; shows why when it cannot be read (a malformed query vector). */
+  const readForm = () => {
+    try {
+      return { ...form.state(), at: places.get(form.at.value) ?? {} };
+    } catch (error) {
+      replaceChildren(results, errorBox(error, "Reading the query"));
+      return null;
+    }
+  };
+  const submit = () => {
+    submitted = readForm();
+    if (submitted) run(0);
+  };
+  const searchSimilar = (column, vector) => {
+    form.showVectorSearch(column, vector);
+    submit();
+  };
+  const showPlan = async (kind) => {
+    const state = readForm();
+    if (!state) return;
+    const request = queryRequest({ ...state, page: 0 });
+    plan.setAttribute("aria-busy", "true");
+    try {
+      const text = kind === "Explain" ? await api.explainTableQueryPlan(parts, request) : await api.analyzeTableQueryPlan(parts, request);
+      replaceChildren(plan, planView(kind, text));
+    } catch (error) {
+      replaceChildren(plan, errorBox(error, kind === "Explain" ? "Explaining the query" : "Analyzing the query"));
+    } finally {
+      plan.removeAttribute("aria-busy");
+    }
+  };
+
+  const explain = h("button", { type: "button", class: "secondary" }, "Explain plan");
+  const analyze = h("button", { type: "button", class: "secondary" }, "Analyze plan");
+  explain.addEventListener("click", () => showPlan("Explain"));
+  analyze.addEventListener("click", () => showPlan("Analyze"));
+  const element = h("form", { class: "explorer", "aria-label": "Query the table" }, form.element, h("div", { class: "row" }, h("button", { type: "submit" }, "Run query"), explain, analyze));
+  element.addEventListener("submit", (event) => {
+    event.preventDefault();
+    submit();
+  });
+
+  // The versions and tags arrive after the first page of rows; the select starts at "Latest".
+  fillVersions(parts, form.at)
+    .then((found) => found.forEach((place, key) => places.set(key, place)))
+    .catch((error) => element.append(errorBox(error, "Listing versions and tags")));
+  submit();
+  return h("div", {}, element, paging.element, results, plan);
+}

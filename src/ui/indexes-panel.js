@@ -1,0 +1,116 @@
+/**
+ * A table's Indexes tab: the indexes (ListTableIndices) with how much of the table each covers,
+ * drawn as stacked bars, a form building a new one and a Drop button on each. Builds and drops are
+ * asked for as jobs (`wait: false`), followed live until they finish, then the list is read again.
+ */
+import { api } from "./api.js";
+import { dataTable, errorBox, formatBytes, h, loadInto, replaceChildren } from "./dom.js";
+import { stackedBars } from "./charts.js";
+import { vectorColumns } from "./explore-form.js";
+import { watchJob } from "./job-progress.js";
+
+const VECTOR_TYPES = ["IVF_PQ", "IVF_FLAT", "IVF_HNSW_SQ"];
+const SCALAR_TYPES = ["BTREE", "BITMAP", "LABEL_LIST", "FTS"];
+
+/** The index type a column most likely wants: vectors IVF_PQ, text FTS, anything else BTREE. */
+function suggestedType(field) {
+  if (!field) return "BTREE";
+  if (field.type.type === "fixed_size_list") return "IVF_PQ";
+  if (/^(utf8|string|large_utf8|large_string)$/.test(field.type.type)) return "FTS";
+  return "BTREE";
+}
+
+function coverage(indexes) {
+  const covered = indexes.filter((index) => typeof index.num_indexed_rows === "number");
+  if (covered.length === 0) return null;
+  return stackedBars(
+    "Index coverage: indexed and unindexed rows",
+    covered.map((index) => ({ name: index.index_name, parts: [index.num_indexed_rows, index.num_unindexed_rows ?? 0] })),
+    ["indexed rows", "unindexed rows"],
+  );
+}
+
+function createForm(parts, schema, jobs, onFinished) {
+  const fields = schema?.fields ?? [];
+  const vectors = new Set(vectorColumns(schema));
+  const result = h("div");
+  const column = h("select", { id: "new-index-column", required: true }, fields.map((field) => h("option", { value: field.name }, field.name)));
+  const type = h("select", { id: "new-index-type" }, [...SCALAR_TYPES, ...VECTOR_TYPES].map((name) => h("option", { value: name }, name)));
+  const distance = h("select", { id: "new-index-distance" }, ["l2", "cosine", "dot"].map((name) => h("option", { value: name }, name)));
+  const name = h("input", { id: "new-index-name", autocomplete: "off", placeholder: "column_idx" });
+  const distanceField = h("div", { class: "field" }, h("label", { for: distance.id }, "Distance (vector indexes)"), distance);
+  const showDistance = () => {
+    distanceField.hidden = !VECTOR_TYPES.includes(type.value);
+  };
+  column.addEventListener("change", () => {
+    type.value = suggestedType(fields.find((field) => field.name === column.value));
+    showDistance();
+  });
+  type.addEventListener("change", showDistance);
+  type.value = suggestedType(fields[0]);
+  showDistance();
+  const form = h(
+    "form",
+    { class: "stack" },
+    h("label", { for: column.id }, "Column"),
+    column,
+    h("label", { for: type.id }, "Index type"),
+    type,
+    distanceField,
+    h("label", { for: name.id }, "Name (optional)"),
+    name,
+    h("div", {}, h("button", { type: "submit" }, "Create index")),
+    result,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const request = { column: column.value, index_type: type.value, name: name.value.trim() || undefined };
+    if (vectors.has(column.value) && VECTOR_TYPES.includes(type.value)) request.distance_type = distance.value;
+    replaceChildren(result);
+    try {
+      const { job_id: jobId } = await api.createTableIndex(parts, request);
+      jobs.prepend(watchJob(jobId, `Building a ${request.index_type} index on ${request.column}`, onFinished));
+    } catch (error) {
+      replaceChildren(result, errorBox(error, "Creating the index"));
+    }
+  });
+  return h("section", { class: "action" }, h("h3", {}, "Create an index"), form);
+}
+
+function dropButton(parts, index, jobs, onFinished, result) {
+  const button = h("button", { type: "button", class: "danger small", "aria-label": `Drop index ${index.index_name}` }, "Drop");
+  button.addEventListener("click", async () => {
+    if (!confirm(`Drop index ${index.index_name}? Queries on ${index.columns.join(", ")} fall back to scans.`)) return;
+    try {
+      const { job_id: jobId } = await api.dropTableIndex(parts, index.index_name);
+      jobs.prepend(watchJob(jobId, `Dropping index ${index.index_name}`, onFinished));
+    } catch (error) {
+      replaceChildren(result, errorBox(error, `Dropping index ${index.index_name}`));
+    }
+  });
+  return button;
+}
+
+export async function indexesPanel(parts) {
+  const table = await api.describeTable(parts);
+  const list = h("div");
+  const jobs = h("div", { class: "jobs-watched" });
+  const result = h("div");
+  const showList = () =>
+    loadInto(list, "Listing indexes", async () => {
+      const { indexes } = await api.listTableIndices(parts);
+      const rows = indexes.map((index) => [
+        index.index_name,
+        index.columns.join(", "),
+        index.index_type ?? "–",
+        index.status,
+        (index.num_indexed_rows ?? 0).toLocaleString("en-US"),
+        (index.num_unindexed_rows ?? 0).toLocaleString("en-US"),
+        formatBytes(index.size_bytes ?? undefined),
+        dropButton(parts, index, jobs, showList, result),
+      ]);
+      return h("div", {}, dataTable("Indexes", ["Index", "Columns", "Type", "Status", "Indexed rows", "Unindexed rows", "Size", "Action"], rows, { empty: "none yet" }), coverage(indexes));
+    });
+  await showList();
+  return h("div", {}, list, result, jobs, createForm(parts, table.schema, jobs, showList));
+}
