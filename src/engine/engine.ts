@@ -41,6 +41,8 @@ export class Engine {
   /** Connections whose tables look only when told to: for the kept read handles. */
   private readonly readConnections = new Map<string, Promise<NativeConnection>>();
   private readonly handles = new TableHandles((location, branch) => this.openLatest(location, branch));
+  /** The last snapshot described through each table handle, for as long as the handle lives. */
+  private readonly snapshots = new WeakMap<NativeTable, TableSnapshot>();
   readonly commitAttempts: number;
 
   constructor(options: EngineOptions = {}) {
@@ -109,12 +111,19 @@ export class Engine {
     return branch ? (await table.branches()).checkout(branch, null) : table;
   }
 
-  /** Version, schema and basic stats of one version of a table. */
+  /**
+   * Version, schema and basic stats of one version of a table. A version never changes, so a kept
+   * handle remembers the snapshot of the version it is at: describing a table no one wrote to
+   * since costs one freshness check.
+   */
   async describeTable(location: string, ref: TableRef = {}): Promise<TableSnapshot> {
     const table = await this.readTable(location, ref);
-    const [version, schemaFile, stats] = await this.call(() => Promise.all([table.version(), table.schema(), table.stats()]));
+    const version = await this.call(() => table.version());
+    const known = this.snapshots.get(table);
+    if (known?.version === version) return known;
+    const [schemaFile, stats] = await this.call(() => Promise.all([table.schema(), table.stats()]));
     const schema = toJsonSchema(schemaOfIpcFile(schemaFile));
-    return {
+    const snapshot = {
       version,
       schema,
       metadata: schema.metadata ?? {},
@@ -124,6 +133,8 @@ export class Engine {
       // the physical row total, exact up to the mean's rounding.
       numDeletedRows: Math.max(0, Math.round(stats.fragmentStats.lengths.mean * stats.fragmentStats.numFragments) - stats.numRows),
     };
+    this.snapshots.set(table, snapshot);
+    return snapshot;
   }
 
   /**

@@ -1,0 +1,57 @@
+/**
+ * `npm run bench`: every request-path figure with its baseline from the same run, its ratio and
+ * its goal, as one Markdown table. Each part also runs alone (see its file).
+ * Run `npm run bench` or `node dist/bench/all.js [uploadMiB=1024]`.
+ */
+import os from "node:os";
+import { measureCatalogRequests } from "./catalog-requests.js";
+import { measureColdStart } from "./cold-start.js";
+import { measureMemory } from "./memory.js";
+import { measureRequestPath } from "./request-path.js";
+
+const uploadMiB = Number(process.argv[2] ?? 1024);
+
+interface Row {
+  figure: string;
+  measured: string;
+  baseline: string;
+  ratio: string;
+  goal: string;
+  met: boolean;
+}
+
+const rows: Row[] = [];
+const f = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
+const add = (figure: string, measured: number, unit: string, baseline: number | undefined, goal: string, met: boolean) =>
+  rows.push({
+    figure,
+    measured: `${f(measured)} ${unit}`,
+    baseline: baseline === undefined ? "" : `${f(baseline)} ${unit}`,
+    ratio: baseline === undefined ? "" : (measured / baseline).toFixed(2),
+    goal,
+    met,
+  });
+
+const started = Date.now();
+const path = await measureRequestPath(50_000, 64, 300);
+add("point query p50 (`id = k`, limit 1), REST ÷ in-process", path.viaRest.point.p50, "ms", path.inProcess.point.p50, "≤ 1.3", path.viaRest.point.p50 / path.inProcess.point.p50 <= 1.3);
+add("top-10 vector search p50, REST ÷ in-process", path.viaRest.vector.p50, "ms", path.inProcess.vector.p50, "≤ 1.3", path.viaRest.vector.p50 / path.inProcess.vector.p50 <= 1.3);
+add("ingest, 50k rows × 64-dim, REST ÷ in-process", path.viaRest.ingestMBps, "MB/s", path.inProcess.ingestMBps, "≥ 0.8", path.viaRest.ingestMBps / path.inProcess.ingestMBps >= 0.8);
+
+const memory = await measureMemory(uploadMiB);
+add(`upload of ${uploadMiB} MiB of Arrow: peak RSS above idle`, memory.uploadPeakAboveIdleMiB, "MiB", undefined, "≤ 256 MiB", memory.uploadPeakAboveIdleMiB <= 256);
+add(`query result of ${memory.resultMiB.toFixed(0)} MiB streamed: peak RSS above idle`, memory.queryPeakAboveIdleMiB, "MiB", undefined, "≤ 256 MiB", memory.queryPeakAboveIdleMiB <= 256);
+
+const catalog = await measureCatalogRequests();
+add("managed-version commits/s, one table, HTTP (baseline: catalog in-process)", catalog.commitsHttp, "/s", catalog.commitsInProcess, "≥ 1,000/s", catalog.commitsHttp >= 1000);
+add("describe_table requests/s ÷ bare Fastify JSON route", catalog.describesPerSecond, "/s", catalog.bareFastifyPerSecond, "≥ 0.6", catalog.describesPerSecond / catalog.bareFastifyPerSecond >= 0.6);
+const [small, large] = catalog.listPageMs as [{ tables: number; p50: number }, { tables: number; p50: number }];
+add(`list_tables page of 100 p50, ${large.tables} tables (baseline: ${small.tables} tables)`, large.p50, "ms", small.p50, "< 5 ms, flat", large.p50 < 5 && large.p50 / small.p50 < 2);
+
+const coldStart = await measureColdStart(7);
+add("cold start of the built server to \"listening\" (median of 7)", coldStart, "ms", undefined, "< 1,000 ms", coldStart < 1000);
+
+console.log(`Node ${process.version}, ${os.cpus().length} CPU(s), ${os.cpus()[0]?.model ?? "unknown CPU"}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+console.log("| figure | measured | baseline | ratio | goal | met |");
+console.log("|---|---|---|---|---|---|");
+for (const row of rows) console.log(`| ${row.figure} | ${row.measured} | ${row.baseline} | ${row.ratio} | ${row.goal} | ${row.met ? "yes" : "no"} |`);
