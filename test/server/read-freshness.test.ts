@@ -85,3 +85,26 @@ test("a second Quiver process on the same root reads what the first commits at o
   await viaSecond.delete("id >= 20");
   assert.deepEqual(await idsOf(viaFirst), [0, 1, 10, 11]);
 });
+
+test("a branch's reads through Quiver follow the branch's own commits, and main's stay main's", async (t) => {
+  const server = await startTestServer();
+  t.after(() => server.close());
+  const db = await lancedb.connect("db://demo", { apiKey: "any", hostOverride: server.url });
+  const table = await db.createTable("branched", rowsFrom(0, 2));
+  const dev = await (await table.branches()).create("dev");
+  const described = async (body: Record<string, unknown>) => {
+    const response = await fetch(`${server.url}/v1/table/branched/describe`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    assert.equal(response.status, 200);
+    return (await response.json()) as { version: number; stats: { num_fragments: number } };
+  };
+  const before = await described({ branch: "dev" });
+  for (let round = 1; round <= 3; round += 1) {
+    await dev.add(rowsFrom(round * 10, 1));
+    const now = await described({ branch: "dev" });
+    assert.equal(now.version, before.version + round, `dev after append ${round}`);
+    assert.equal(now.stats.num_fragments, before.stats.num_fragments + round);
+  }
+  assert.equal(await dev.countRows(), 5);
+  assert.equal((await described({})).version, 1, "main is untouched");
+  assert.equal(await table.countRows(), 2);
+});
