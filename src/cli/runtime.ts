@@ -97,7 +97,13 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     checks: { store: () => store.ping(), data: async () => void (await storageFor(local.dataLocation).list(local.dataLocation)) },
     draining: () => closed,
   };
-  const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, store: authStore, dataLocation: local.dataLocation }, readiness });
+  const app = await buildServer({
+    registry,
+    logger: config.logger ?? false,
+    auth: { gate, store: authStore, dataLocation: local.dataLocation },
+    readiness,
+    metrics: { countJobsByStatus: () => store.rows.countJobsByStatus() },
+  });
   app.log.info({ data: local.dataLocation }, "table data location");
   warnOfUnmintableLocations(dataRoots, config.vending, app);
   for (const { record, error } of unsettled) app.log.warn({ err: error, record }, "a committed version could not be finalized at start-up; its next reader tries again");

@@ -5,7 +5,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { sharedSchemas, JsonArrowSchema } from "../model/schema-json.js";
 import { ErrorResponse } from "../model/common.js";
-import { type ServedOperation, bodySchemaOf } from "../model/operations/operation-entry.js";
+import { type ServedOperation, bodySchemaOf, operationIdOf } from "../model/operations/operation-entry.js";
 
 type Json = Record<string, unknown>;
 
@@ -87,7 +87,7 @@ export function buildOpenApiDocument(operations: readonly ServedOperation[], ver
       operation.requestBody = { required: true, content: { [contentTypes.arrowStream]: { schema: { type: "string", format: "binary" } } } };
     }
     const path = (paths[def.path] ??= {});
-    for (const method of def.methods) path[method.toLowerCase()] = operation;
+    for (const method of def.methods) path[method.toLowerCase()] = { ...operation, operationId: operationIdOf(def, method) };
   }
   return {
     openapi: "3.1.0",

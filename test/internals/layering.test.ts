@@ -11,16 +11,17 @@ const architectureDoc = readFileSync(path.resolve(srcRoot, "../docs/architecture
 
 /** Which other top-level folders each folder may import from; docs/architecture.md has the same table. */
 const allowed: Record<string, string[]> = {
-  cli: ["server", "auth", "jobs", "catalog", "store", "engine", "storage", "model"],
-  server: ["auth", "catalog", "model"],
+  cli: ["server", "auth", "jobs", "catalog", "store", "engine", "storage", "model", "metrics"],
+  server: ["auth", "catalog", "model", "metrics"],
   auth: ["model"],
-  jobs: ["catalog", "store", "model"],
+  jobs: ["catalog", "store", "model", "metrics"],
   client: ["catalog", "model"],
-  catalog: ["store", "engine", "storage", "model"],
-  store: ["model"],
-  engine: ["storage", "model"],
+  catalog: ["store", "engine", "storage", "model", "metrics"],
+  store: ["model", "metrics"],
+  engine: ["storage", "model", "metrics"],
   storage: ["model"],
   model: [],
+  metrics: [],
   ui: [],
   types: [],
 };

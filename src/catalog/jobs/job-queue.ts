@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { StoreTx } from "../../store/store.js";
 import { invalidInput } from "../../model/catalog-error.js";
+import { jobsQueued } from "../../metrics/metrics.js";
 import type { CatalogScope } from "../catalog-scope.js";
 
 export const defaultPool = "default";
@@ -66,5 +67,6 @@ export async function enqueueJob(tx: StoreTx, database: string, job: NewJob): Pr
     started_at: null,
     finished_at: null,
   });
+  jobsQueued.inc({ kind: job.kind });
   return id;
 }
