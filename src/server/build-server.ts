@@ -23,6 +23,7 @@ import { registerAuditHook } from "./auth/audit-hook.js";
 import { adminRoutes } from "./routes/admin-routes.js";
 import { oauthRoutes } from "./routes/oauth-routes.js";
 import { consoleRoutes } from "./routes/console-routes.js";
+import { docsRoutes } from "./routes/docs-routes.js";
 import { registerNulCharacterCheck } from "./nul-characters.js";
 import { type Readiness, readinessRoutes } from "./routes/readiness-routes.js";
 
@@ -88,5 +89,6 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     oauthRoutes(app, services, options.auth.gate);
   }
   consoleRoutes(app);
+  docsRoutes(app);
   return app;
 }
