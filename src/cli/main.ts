@@ -7,6 +7,8 @@ import { startServer } from "./runtime.js";
 import { databasesCommand } from "./databases-command.js";
 import { clientsCommand, keysCommand } from "./keys-command.js";
 import { migrateCommand } from "./migrate-command.js";
+import { logStream, usesPretty } from "./log-output.js";
+import { quiverVersion } from "../server/version.js";
 
 const usage = `Usage: quiver <command> [options]
 
@@ -16,6 +18,10 @@ Commands:
   keys       create, list or revoke API keys
   clients    create, list or revoke OAuth clients (client-credentials grant)
   migrate    apply the metadata store's pending migrations
+
+Options:
+  -h, --help     show this help
+  -V, --version  print Quiver's version
 
 Run 'quiver <command> --help' for a command's options.`;
 
@@ -37,7 +43,12 @@ async function serve(argv: string[]): Promise<void> {
     storageOptions: options.storage.options,
     vending: options.vending,
     allowUnsafeObjectStore: options.allowUnsafeObjectStore,
-    logger: { level: options.logLevel },
+    jobs: options.jobs,
+    maintenanceIntervalMs: options.maintenanceIntervalMs,
+    logger: {
+      level: options.logLevel,
+      stream: logStream(process.stdout, { pretty: usesPretty(options.logFormat, process.stdout.isTTY === true), secrets: options.secrets }),
+    },
   });
   console.log(`Quiver listening on ${runtime.url}`);
   let stopping = false;
@@ -76,6 +87,11 @@ async function main(argv: string[]): Promise<void> {
     case "help":
       console.log(usage);
       return;
+    case "-V":
+    case "--version":
+    case "version":
+      console.log(quiverVersion);
+      return;
     default:
       console.error(`unknown command '${command}'\n\n${usage}`);
       process.exitCode = 2;
@@ -83,6 +99,10 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  const message = error instanceof Error ? error.message : String(error);
+  // parseArgs names the option it does not know; the command's help lists those it does.
+  const unknownOption = (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || (error as { code?: string }).code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL";
+  const command = process.argv[2];
+  console.error(unknownOption ? `${message}\nRun 'quiver ${command ?? ""} --help' for the options.`.replace("quiver  --help", "quiver --help") : message);
   process.exit(1);
 });

@@ -43,6 +43,8 @@ export interface RuntimeConfig {
   jobs?: JobSystemConfig;
   /** Attempts of a write whose Lance commits keep conflicting before it answers 409 (default 6). */
   commitAttempts?: number;
+  /** How often table maintenance schedules are checked; 0 turns scheduled maintenance off (default 60 s). */
+  maintenanceIntervalMs?: number;
   /** Table folders without a catalog row are removed at start-up once unchanged this long (default 1 hour). */
   orphanGraceMs?: number;
 }
@@ -162,7 +164,15 @@ async function warnOfUnappliedManagedVersioning(config: RuntimeConfig, store: St
 export async function startServer(config: RuntimeConfig & { host: string; port: number }): Promise<Runtime & { url: string }> {
   checkAuthExposure(config.host, config.auth ?? { mode: "none" });
   const runtime = await openRuntime(config);
-  await runtime.app.listen({ host: config.host, port: config.port });
+  try {
+    await runtime.app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await runtime.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw new Error(`port ${config.port} on ${config.host} is already in use by another process; choose another with --port (0 picks a free one)`);
+    if (code === "EADDRNOTAVAIL") throw new Error(`cannot bind ${config.host}: no network interface of this machine has that address; choose another with --host`);
+    throw error;
+  }
   const address = runtime.app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
