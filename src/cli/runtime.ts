@@ -3,6 +3,7 @@
  * makes sure the default database exists, and builds the server. The CLI and the tests start
  * Quiver through here.
  */
+import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import type { AuthStore } from "../auth/auth-store.js";
 import { type CatalogRegistry, defaultDatabaseName } from "../catalog/database-registry.js";
@@ -15,6 +16,7 @@ import { buildServer } from "../server/build-server.js";
 import { requireConditionalCreates, setConditionalCreateProbe } from "../storage/conditional-create-probe.js";
 import { type Vending, canMintFor, defaultVending, storageFor } from "../storage/storage-for.js";
 import type { StorageOptions } from "../storage/storage-options.js";
+import { joinLocation } from "../storage/locations.js";
 import type { Store } from "../store/store.js";
 import { type AuthConfig, buildAuthGate, checkAuthExposure } from "./auth-runtime.js";
 import { authStoreOf } from "./auth-store-adapter.js";
@@ -96,7 +98,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   const gate = await buildAuthGate(root, registry, authStore, config.auth ?? { mode: "none" });
   let closed = false;
   const readiness = {
-    checks: { store: () => store.ping(), data: async () => void (await storageFor(local.dataLocation).list(local.dataLocation)) },
+    checks: { store: () => store.ping(), data: () => probeWrite(local.dataLocation) },
     draining: () => closed,
   };
   const app = await buildServer({
@@ -134,6 +136,20 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     },
   };
 }
+
+/**
+ * Readiness of the data location: a small object is written and removed, so a location that can
+ * be read but no longer written (a full disk, revoked write access) is caught. Each check uses its
+ * own name, so replicas sharing the location never touch each other's probe.
+ */
+async function probeWrite(dataLocation: string): Promise<void> {
+  const storage = storageFor(dataLocation);
+  const probe = joinLocation(dataLocation, `.quiver-ready-${randomUUID()}`);
+  await storage.put(probe, readinessProbeBytes);
+  await storage.delete(probe);
+}
+
+const readinessProbeBytes = new TextEncoder().encode("quiver readiness probe\n");
 
 /** Under scoped vending, a location that cannot mint hands clients no credentials; the operator is told why. */
 function warnOfUnmintableLocations(roots: ReadonlySet<string>, vending: Vending | undefined, app: FastifyInstance): void {
