@@ -44,7 +44,6 @@ async function serve(argv: string[]): Promise<void> {
     vending: options.vending,
     allowUnsafeObjectStore: options.allowUnsafeObjectStore,
     jobs: options.jobs,
-    maintenanceIntervalMs: options.maintenanceIntervalMs,
     logger: {
       level: options.logLevel,
       stream: logStream(process.stdout, { pretty: usesPretty(options.logFormat, process.stdout.isTTY === true), secrets: options.secrets }),

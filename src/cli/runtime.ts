@@ -45,8 +45,6 @@ export interface RuntimeConfig {
   jobs?: JobSystemConfig;
   /** Attempts of a write whose Lance commits keep conflicting before it answers 409 (default 6). */
   commitAttempts?: number;
-  /** How often table maintenance schedules are checked; 0 turns scheduled maintenance off (default 60 s). */
-  maintenanceIntervalMs?: number;
   /** Table folders without a catalog row are removed at start-up once unchanged this long (default 1 hour). */
   orphanGraceMs?: number;
 }

@@ -34,8 +34,6 @@ export interface ServeOptions {
   allowUnsafeObjectStore: boolean;
   /** Job-system settings that were set; the rest keep their defaults. */
   jobs: JobSystemConfig;
-  /** How often maintenance schedules are checked (0: never); undefined keeps the default. */
-  maintenanceIntervalMs: number | undefined;
   /** Values that must never reach a log: storage-option values, the store URL's password. */
   secrets: string[];
 }
@@ -101,7 +99,6 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
         intervalMs: get("auto_refresh_interval_ms"),
       },
     },
-    maintenanceIntervalMs: get("maintenance_interval_ms"),
     secrets: [...Object.values(storageOptions), ...passwordOf(store)],
   };
 }

@@ -105,10 +105,6 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
       setting("auto_refresh_versions", integer(0), "source versions committed that make it due (0: never by versions)", { placeholder: "N", shownDefault: "20" }),
       setting("auto_refresh_cooldown_ms", integer(0), "least time between two refreshes of a view", { placeholder: "MS", shownDefault: "60000" }),
       setting("auto_refresh_interval_ms", integer(0), "how often views are checked; 0 turns auto refresh off", { placeholder: "MS", shownDefault: "5000" }),
-      setting("maintenance_interval_ms", integer(0), "how often table maintenance schedules are checked; 0 turns scheduled maintenance off", {
-        placeholder: "MS",
-        shownDefault: "60000",
-      }),
     ],
   },
 ];

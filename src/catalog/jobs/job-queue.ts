@@ -18,6 +18,8 @@ export interface NewJob {
   targetName: string;
   params: Record<string, unknown>;
   pool: string;
+  /** When the job becomes due (epoch ms); default now. */
+  runAt?: number;
 }
 
 /** The pools this deployment runs; `cluster` must name one of them. */
@@ -35,7 +37,7 @@ export function resolvePool(scope: CatalogScope, cluster: string | null | undefi
   return cluster;
 }
 
-/** Inserts a queued job (due now) in `tx`; returns its id. */
+/** Inserts a queued job (due now, or at `job.runAt`) in `tx`; returns its id. */
 export async function enqueueJob(tx: StoreTx, database: string, job: NewJob): Promise<string> {
   const id = randomUUID();
   const now = Date.now();
@@ -52,7 +54,7 @@ export async function enqueueJob(tx: StoreTx, database: string, job: NewJob): Pr
     cancel_requested: 0,
     attempts: 0,
     max_attempts: defaultMaxAttempts,
-    run_at: now,
+    run_at: job.runAt ?? now,
     locked_by: null,
     locked_until: null,
     heartbeat_at: null,
