@@ -53,7 +53,14 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
  * The stream pino writes to: each JSON line is scrubbed, then written as it is or as a pretty
  * line. A line that is not JSON (it never should be) is written scrubbed and unchanged.
  */
-export function logStream(out: Writable, options: { pretty: boolean; secrets: readonly string[] }): { write(line: string): void } {
+export interface LogStream {
+  /** Writes one JSON record line. */
+  write(line: string): void;
+  /** Writes text that is no record (another program's output) to `out`, scrubbed but unchanged. */
+  passThrough(out: Writable, text: string): void;
+}
+
+export function logStream(out: Writable, options: { pretty: boolean; secrets: readonly string[] }): LogStream {
   const secrets = options.secrets.filter((secret) => secret.length >= 4);
   // JSON escapes some characters of a secret (quotes, backslashes); its escaped form is scrubbed too.
   const forms = [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))].sort((a, b) => b.length - a.length);
@@ -69,6 +76,9 @@ export function logStream(out: Writable, options: { pretty: boolean; secrets: re
       } catch {
         out.write(scrubbed);
       }
+    },
+    passThrough(to: Writable, text: string) {
+      to.write(scrubSecrets(text, forms));
     },
   };
 }

@@ -3,11 +3,8 @@
  * @module The `quiver` command.
  */
 import { parseServeOptions, serveUsage } from "./serve-options.js";
-import { startServer } from "./runtime.js";
-import { databasesCommand } from "./databases-command.js";
-import { clientsCommand, keysCommand } from "./keys-command.js";
-import { migrateCommand } from "./migrate-command.js";
 import { logStream, usesPretty } from "./log-output.js";
+import { endWithSupervisor, superviseServe, supervisedEnv } from "./serve-supervisor.js";
 import { quiverVersion } from "../server/version.js";
 
 const usage = `Usage: quiver <command> [options]
@@ -31,6 +28,12 @@ async function serve(argv: string[]): Promise<void> {
     console.log(serveUsage);
     return;
   }
+  if (process.env[supervisedEnv] === undefined) {
+    // This process only relays: the server runs in a child whose stderr it reads (serve-supervisor.ts).
+    process.exit(await superviseServe(argv, options));
+  }
+  endWithSupervisor();
+  const { startServer } = await import("./runtime.js");
   const runtime = await startServer({
     host: options.host,
     port: options.port,
@@ -72,14 +75,15 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "serve":
       return serve(rest);
+    // Loaded on demand: each opens the store and engine, which `serve`'s relaying process never needs.
     case "databases":
-      return databasesCommand(rest);
+      return (await import("./databases-command.js")).databasesCommand(rest);
     case "keys":
-      return keysCommand(rest);
+      return (await import("./keys-command.js")).keysCommand(rest);
     case "clients":
-      return clientsCommand(rest);
+      return (await import("./keys-command.js")).clientsCommand(rest);
     case "migrate":
-      return migrateCommand(rest);
+      return (await import("./migrate-command.js")).migrateCommand(rest);
     case undefined:
     case "-h":
     case "--help":

@@ -31,7 +31,8 @@ export interface JobWorkerLog {
 const transientCodes = new Set<number>([ErrorCode.ConcurrentModification, ErrorCode.ServiceUnavailable, ErrorCode.Internal]);
 
 export class JobWorker {
-  readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  /** Host, pid of the `quiver serve` process (the relaying one when supervised; see cli/serve-supervisor.ts) and a random part. */
+  readonly workerId = `${hostname()}:${process.env.QUIVER_SERVE_SUPERVISOR ?? process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly runs = new Map<string, { run?: JobRun; done: Promise<void> }>();
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
