@@ -24,10 +24,12 @@ function parseLabels(text: string, line: string): Record<string, string> {
   return labels;
 }
 
+/** Values as Prometheus reads them: a float, or NaN / Inf in any letter case (its Go parser ignores case there). */
 function parseValue(text: string, line: string): number {
-  if (text === "+Inf") return Infinity;
-  if (text === "-Inf") return -Infinity;
-  if (text === "NaN") return NaN;
+  const special = text.toLowerCase();
+  if (special === "+inf" || special === "inf") return Infinity;
+  if (special === "-inf") return -Infinity;
+  if (special === "nan") return NaN;
   const value = Number(text);
   if (!Number.isFinite(value)) throw new Error(`malformed value in: ${line}`);
   return value;
