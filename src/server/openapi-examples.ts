@@ -40,6 +40,22 @@ export const openApiExamples: Readonly<Record<string, Example>> = {
   CreateTableTag: { request: { tag: "golden", version: 1 } },
   CreateTableBranch: { request: { name: "experiment" } },
   RestoreTable: { request: { version: 1 } },
-  CompactTable: { request: { target_rows_per_fragment: 1048576 } },
+  CompactTable: {
+    request: {},
+    response: {
+      version: 7,
+      fragments_before: 6,
+      fragments_after: 1,
+      fragments_removed: 6,
+      fragments_added: 1,
+      files_removed: 6,
+      files_added: 1,
+      versions_removed: 0,
+      bytes_removed: 0,
+      removed_before_ms: 0,
+      protected_tags: [],
+    },
+  },
   CleanupTableVersions: { request: { older_than_seconds: 604800 } },
+  SetTableMaintenanceSchedule: { request: { interval_seconds: 86400, older_than_seconds: 604800 } },
 };

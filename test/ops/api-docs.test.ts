@@ -20,6 +20,12 @@ before(async () => {
 });
 after(() => server.close());
 
+/** The component a `$ref` names, or the schema itself. */
+function resolved(schema: Json): Json | undefined {
+  const ref = typeof schema?.$ref === "string" ? /^#\/components\/schemas\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
+  return ref ? document.components.schemas[ref] : schema;
+}
+
 /** Every (method, path, operation) of the document. */
 function operationsOf(doc: Json): { method: string; path: string; operation: Json }[] {
   return Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
@@ -57,6 +63,11 @@ test("the main operations carry examples, and each example fits its schema", () 
       examples.push(operation.operationId);
       const valid = ajv.validate(schemaOf(content.schema), content.example);
       assert.ok(valid, `${method.toUpperCase()} ${path}: ${ajv.errorsText(ajv.errors)}`);
+      // Request models accept unknown fields (clients send extras), so each field is also checked by name.
+      const declared = resolved(content.schema)?.properties;
+      if (declared && content.example && typeof content.example === "object" && !Array.isArray(content.example)) {
+        for (const key of Object.keys(content.example)) assert.ok(key in declared, `${operation.operationId}'s example field '${key}' is declared`);
+      }
     }
   }
   for (const id of ["CreateNamespace", "ListTables", "DescribeTable", "QueryTable", "CountTableRows", "CreateTableIndex", "CreateTableTag"]) {
