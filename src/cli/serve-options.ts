@@ -5,8 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import type { JobSystemConfig } from "../jobs/job-settings.js";
-import type { Vending, VendingMode } from "../storage/storage-for.js";
-import { defaultVending } from "../storage/storage-for.js";
+import { type Vending, type VendingMode, defaultVending } from "../storage/storage-for.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import { checkStoreUrl } from "../store/open-store.js";
 import type { AuthConfig } from "./auth-runtime.js";

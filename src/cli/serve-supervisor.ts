@@ -10,7 +10,7 @@
  * sees its stdin close and ends itself at once, as abruptly.
  */
 import { spawn } from "node:child_process";
-import { hostname } from "node:os";
+import { constants as osConstants, hostname } from "node:os";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseLanceLine } from "./lance-log.js";
@@ -41,8 +41,9 @@ export function superviseServe(argv: string[], options: ServeOptions): Promise<n
     if (record.level >= least) log.write(`${JSON.stringify({ level: record.level, time: record.time, pid: child.pid, hostname: host, source: record.source, target: record.target, msg: record.msg })}\n`);
   });
   for (const signal of forwardedSignals) process.on(signal, () => child.kill(signal));
+  // `close`, not `exit`: it comes once the child's stderr is read to its end, so no line is lost.
   return new Promise((resolve) => {
-    child.on("exit", (code, signal) => resolve(code ?? 128 + (signal === "SIGKILL" ? 9 : signal === "SIGTERM" ? 15 : 2)));
+    child.on("close", (code, signal) => resolve(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 1) : 1)));
   });
 }
 

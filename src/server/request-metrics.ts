@@ -42,10 +42,15 @@ export function registerRequestMetrics(app: FastifyInstance, sources?: MetricsSo
     const start = (request as FastifyRequest & { [bytesWrittenAtStart]?: number })[bytesWrittenAtStart] ?? 0;
     if (socket) httpResponseBytes.inc({ operation }, Math.max(0, socket.bytesWritten - start));
   });
-  app.get("/metrics", async (_request, reply) => {
+  app.get("/metrics", async (request, reply) => {
     if (sources) {
-      const counts = await sources.countJobsByStatus();
-      for (const state of JobStatuses) jobs.set({ state }, counts[state] ?? 0);
+      try {
+        const counts = await sources.countJobsByStatus();
+        for (const state of JobStatuses) jobs.set({ state }, counts[state] ?? 0);
+      } catch (error) {
+        // A store that does not answer must not hide the other metrics (they show why).
+        request.log.warn({ err: error }, "the jobs gauge could not be read from the store");
+      }
     }
     return reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
   });
