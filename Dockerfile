@@ -2,6 +2,8 @@
 #   docker build -t quiver .
 #   docker run -p 2333:2333 -v quiver-data:/var/lib/quiver quiver
 FROM node:22-bookworm-slim AS build
+# swagger-ui-dist's dependency @scarf/scarf would report the install; package.json opts out too.
+ENV SCARF_ANALYTICS=false
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
