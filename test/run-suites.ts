@@ -15,7 +15,7 @@ import { startPostgres } from "./helpers/postgres.js";
 const testRoot = path.dirname(fileURLToPath(import.meta.url));
 
 /** The table-operation tests: everything that creates, writes, reads or versions tables. */
-const objectStoreSuites = ["server/tables.test.js", "server/namespaces.test.js", "data/", "versions/", "views/", "jobs/", "compat/"];
+const objectStoreSuites = ["server/tables.test.js", "server/namespaces.test.js", "data/", "versions/", "views/", "jobs/", "compat/", "ops/table-maintenance.test.js"];
 
 function testFiles(): string[] {
   const found: string[] = [];
@@ -31,7 +31,7 @@ function testFiles(): string[] {
 }
 
 /** The HTTP suites: every operation over a socket, with the catalog's reads and writes behind it. */
-const postgresSuites = ["server/", "auth/", "versions/", "views/", "jobs/", "compat/", "data/concurrent-writes.test.js", "data/insert-merge.test.js"];
+const postgresSuites = ["server/", "auth/", "versions/", "views/", "jobs/", "compat/", "data/concurrent-writes.test.js", "data/insert-merge.test.js", "ops/table-maintenance.test.js", "ops/metrics.test.js"];
 
 const under = (suites: string[]) => (file: string) => suites.some((suite) => path.relative(testRoot, file).startsWith(suite));
 

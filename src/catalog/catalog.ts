@@ -8,6 +8,8 @@ import type { TableAccess } from "../model/table-access.js";
 import type { CatalogScope } from "./catalog-scope.js";
 import * as backfillColumns from "./jobs/backfill-columns.js";
 import * as jobOperations from "./jobs/job-operations.js";
+import * as maintenanceJobs from "./maintenance/maintenance-jobs.js";
+import { type MaintenanceTask, runTableMaintenance } from "./maintenance/table-maintenance.js";
 import * as tableListing from "./namespaces/list-tables.js";
 import * as namespaceLifecycle from "./namespaces/namespace-lifecycle.js";
 import * as tableReads from "./queries/table-reads.js";
@@ -256,5 +258,27 @@ export class Catalog {
   }
   dropTableIndexJob(request: WithId<M.DropTableIndexRequest> & { index_name: string }) {
     return queueIndexJobs.dropTableIndexJob(this.scope, request);
+  }
+
+  // Maintenance (Quiver's extension)
+
+  compactTable(request: WithId<M.CompactTableRequest>) {
+    return runTableMaintenance(this.scope, request.id, "compact");
+  }
+  cleanupTableVersions(request: WithId<M.CleanupTableVersionsRequest>) {
+    return runTableMaintenance(this.scope, request.id, "cleanup", { olderThanSeconds: request.older_than_seconds, deleteUnverified: request.delete_unverified });
+  }
+  optimizeTableIndices(request: WithId<M.OptimizeTableIndicesRequest>) {
+    return runTableMaintenance(this.scope, request.id, "optimize_indices");
+  }
+  /** Queues one maintenance task as a job (the `wait: false` form of the three above). */
+  queueTableMaintenance(request: WithId<M.CleanupTableVersionsRequest>, task: MaintenanceTask) {
+    return maintenanceJobs.queueTableMaintenance(this.scope, request.id, task, { olderThanSeconds: request.older_than_seconds, deleteUnverified: request.delete_unverified });
+  }
+  setTableMaintenanceSchedule(request: WithId<M.SetTableMaintenanceScheduleRequest>) {
+    return maintenanceJobs.setTableMaintenanceSchedule(this.scope, request);
+  }
+  describeTableMaintenanceSchedule(request: WithId<M.DescribeTableMaintenanceScheduleRequest>) {
+    return maintenanceJobs.describeTableMaintenanceSchedule(this.scope, request);
   }
 }

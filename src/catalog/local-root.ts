@@ -5,6 +5,8 @@
  */
 import path from "node:path";
 import { Engine } from "../engine/engine.js";
+import { engineCallDuration } from "../metrics/metrics.js";
+import { withTimedMethods } from "../metrics/timed.js";
 import { normalizeLocation } from "../storage/locations.js";
 import { type Vending, configureStorage, storageFor } from "../storage/storage-for.js";
 import type { StorageOptions } from "../storage/storage-options.js";
@@ -56,7 +58,9 @@ export async function openLocalRoot(root: string, options: LocalRootOptions = {}
   await configureStorage(dataLocation, options.storageOptions ?? {});
   await storageFor(dir).preparePrefix(dir);
   const store = await openStore(options.store, path.join(dir, metadataFileName));
-  const engine = new Engine({ commitAttempts: options.commitAttempts });
+  // Every engine method observes its latency; `call` is the funnel of the native calls the
+  // engine's modules make directly.
+  const engine = withTimedMethods(new Engine({ commitAttempts: options.commitAttempts }), engineCallDuration, new Set(["close"]));
   let closed = false;
   const close = async () => {
     if (closed) return;

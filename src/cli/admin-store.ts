@@ -41,11 +41,17 @@ export function storeTargetOf(values: AdminArgs["values"]): { root: string; stor
 
 /**
  * Runs `fn` with the store of `storeTargetOf(values)` and the server's data location (QUIVER_DATA
- * and QUIVER_STORAGE_OPTIONS, as `quiver serve` reads them), then closes it.
+ * and QUIVER_STORAGE_OPTIONS, as `quiver serve` reads them), then closes it. A missing root folder
+ * is refused unless `createRoot`.
  */
-export async function withStore<T>(values: AdminArgs["values"], fn: (store: Store, dataLocation: string) => Promise<T>): Promise<T> {
+export async function withStore<T>(
+  values: AdminArgs["values"],
+  fn: (store: Store, dataLocation: string) => Promise<T>,
+  options: { createRoot?: boolean } = {},
+): Promise<T> {
   const { root: dir, storeUrl } = storeTargetOf(values);
-  if (storeUrl === undefined && !existsSync(dir)) throw new Error(`root folder ${dir} does not exist`);
+  // Only a command that creates something may create the root; a mistyped --root elsewhere is refused.
+  if (storeUrl === undefined && !existsSync(dir) && !options.createRoot) throw new Error(`root folder ${dir} does not exist`);
   const storage = parseStorageFlags({}, process.env);
   // Opening the root also creates the default database: admin commands may run before the server did.
   const local = await openLocalRoot(dir, { store: storeUrl, data: storage.data, storageOptions: storage.options });

@@ -46,5 +46,5 @@ export async function databasesCommand(argv: string[]): Promise<void> {
       default:
         throw new Error(`unknown action '${action}'\n\n${databasesUsage}`);
     }
-  });
+  }, { createRoot: action === "create" });
 }

@@ -3,10 +3,9 @@
  * @module The `quiver` command.
  */
 import { parseServeOptions, serveUsage } from "./serve-options.js";
-import { startServer } from "./runtime.js";
-import { databasesCommand } from "./databases-command.js";
-import { clientsCommand, keysCommand } from "./keys-command.js";
-import { migrateCommand } from "./migrate-command.js";
+import { logStream, usesPretty } from "./log-output.js";
+import { endWithSupervisor, superviseServe, supervisedEnv } from "./serve-supervisor.js";
+import { quiverVersion } from "../server/version.js";
 
 const usage = `Usage: quiver <command> [options]
 
@@ -17,6 +16,10 @@ Commands:
   clients    create, list or revoke OAuth clients (client-credentials grant)
   migrate    apply the metadata store's pending migrations
 
+Options:
+  -h, --help     show this help
+  -V, --version  print Quiver's version
+
 Run 'quiver <command> --help' for a command's options.`;
 
 async function serve(argv: string[]): Promise<void> {
@@ -25,6 +28,12 @@ async function serve(argv: string[]): Promise<void> {
     console.log(serveUsage);
     return;
   }
+  if (process.env[supervisedEnv] === undefined) {
+    // This process only relays: the server runs in a child whose stderr it reads (serve-supervisor.ts).
+    process.exit(await superviseServe(argv, options));
+  }
+  endWithSupervisor();
+  const { startServer } = await import("./runtime.js");
   const runtime = await startServer({
     host: options.host,
     port: options.port,
@@ -37,7 +46,11 @@ async function serve(argv: string[]): Promise<void> {
     storageOptions: options.storage.options,
     vending: options.vending,
     allowUnsafeObjectStore: options.allowUnsafeObjectStore,
-    logger: { level: options.logLevel },
+    jobs: options.jobs,
+    logger: {
+      level: options.logLevel,
+      stream: logStream(process.stdout, { pretty: usesPretty(options.logFormat, process.stdout.isTTY === true), secrets: options.secrets }),
+    },
   });
   console.log(`Quiver listening on ${runtime.url}`);
   let stopping = false;
@@ -62,19 +75,25 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "serve":
       return serve(rest);
+    // Loaded on demand: each opens the store and engine, which `serve`'s relaying process never needs.
     case "databases":
-      return databasesCommand(rest);
+      return (await import("./databases-command.js")).databasesCommand(rest);
     case "keys":
-      return keysCommand(rest);
+      return (await import("./keys-command.js")).keysCommand(rest);
     case "clients":
-      return clientsCommand(rest);
+      return (await import("./keys-command.js")).clientsCommand(rest);
     case "migrate":
-      return migrateCommand(rest);
+      return (await import("./migrate-command.js")).migrateCommand(rest);
     case undefined:
     case "-h":
     case "--help":
     case "help":
       console.log(usage);
+      return;
+    case "-V":
+    case "--version":
+    case "version":
+      console.log(quiverVersion);
       return;
     default:
       console.error(`unknown command '${command}'\n\n${usage}`);
@@ -83,6 +102,10 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  const message = error instanceof Error ? error.message : String(error);
+  // parseArgs names the option it does not know; the command's help lists those it does.
+  const unknownOption = (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || (error as { code?: string }).code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL";
+  const command = process.argv[2];
+  console.error(unknownOption ? `${message}\nRun 'quiver ${command ?? ""} --help' for the options.`.replace("quiver  --help", "quiver --help") : message);
   process.exit(1);
 });

@@ -3,6 +3,7 @@
  * makes sure the default database exists, and builds the server. The CLI and the tests start
  * Quiver through here.
  */
+import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import type { AuthStore } from "../auth/auth-store.js";
 import { type CatalogRegistry, defaultDatabaseName } from "../catalog/database-registry.js";
@@ -15,6 +16,7 @@ import { buildServer } from "../server/build-server.js";
 import { requireConditionalCreates, setConditionalCreateProbe } from "../storage/conditional-create-probe.js";
 import { type Vending, canMintFor, defaultVending, storageFor } from "../storage/storage-for.js";
 import type { StorageOptions } from "../storage/storage-options.js";
+import { joinLocation } from "../storage/locations.js";
 import type { Store } from "../store/store.js";
 import { type AuthConfig, buildAuthGate, checkAuthExposure } from "./auth-runtime.js";
 import { authStoreOf } from "./auth-store-adapter.js";
@@ -94,10 +96,16 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   const gate = await buildAuthGate(root, registry, authStore, config.auth ?? { mode: "none" });
   let closed = false;
   const readiness = {
-    checks: { store: () => store.ping(), data: async () => void (await storageFor(local.dataLocation).list(local.dataLocation)) },
+    checks: { store: () => store.ping(), data: () => probeWrite(local.dataLocation) },
     draining: () => closed,
   };
-  const app = await buildServer({ registry, logger: config.logger ?? false, auth: { gate, store: authStore, dataLocation: local.dataLocation }, readiness });
+  const app = await buildServer({
+    registry,
+    logger: config.logger ?? false,
+    auth: { gate, store: authStore, dataLocation: local.dataLocation },
+    readiness,
+    metrics: { countJobsByStatus: () => store.rows.countJobsByStatus() },
+  });
   app.log.info({ data: local.dataLocation }, "table data location");
   warnOfUnmintableLocations(dataRoots, config.vending, app);
   for (const { record, error } of unsettled) app.log.warn({ err: error, record }, "a committed version could not be finalized at start-up; its next reader tries again");
@@ -126,6 +134,20 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     },
   };
 }
+
+/**
+ * Readiness of the data location: a small object is written and removed, so a location that can
+ * be read but no longer written (a full disk, revoked write access) is caught. Each check uses its
+ * own name, so replicas sharing the location never touch each other's probe.
+ */
+async function probeWrite(dataLocation: string): Promise<void> {
+  const storage = storageFor(dataLocation);
+  const probe = joinLocation(dataLocation, `.quiver-ready-${randomUUID()}`);
+  await storage.put(probe, readinessProbeBytes);
+  await storage.delete(probe);
+}
+
+const readinessProbeBytes = new TextEncoder().encode("quiver readiness probe\n");
 
 /** Under scoped vending, a location that cannot mint hands clients no credentials; the operator is told why. */
 function warnOfUnmintableLocations(roots: ReadonlySet<string>, vending: Vending | undefined, app: FastifyInstance): void {
@@ -156,7 +178,15 @@ async function warnOfUnappliedManagedVersioning(config: RuntimeConfig, store: St
 export async function startServer(config: RuntimeConfig & { host: string; port: number }): Promise<Runtime & { url: string }> {
   checkAuthExposure(config.host, config.auth ?? { mode: "none" });
   const runtime = await openRuntime(config);
-  await runtime.app.listen({ host: config.host, port: config.port });
+  try {
+    await runtime.app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await runtime.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw new Error(`port ${config.port} on ${config.host} is already in use by another process; choose another with --port (0 picks a free one)`);
+    if (code === "EADDRNOTAVAIL") throw new Error(`cannot bind ${config.host}: no network interface of this machine has that address; choose another with --host`);
+    throw error;
+  }
   const address = runtime.app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;

@@ -4,6 +4,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { EngineError, classifyEngineError } from "./engine-errors.js";
+import { commitConflicts, commits } from "../metrics/metrics.js";
 
 /**
  * Attempts in all unless the operator sets QUIVER_COMMIT_ATTEMPTS, and the first backoff;
@@ -19,9 +20,12 @@ const firstBackoffMs = 10;
 export async function withCommitRetry<T>(attempts: number, write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await write();
+      const committed = await write();
+      commits.inc({ kind: "write" });
+      return committed;
     } catch (error) {
       const engineError = error instanceof EngineError ? error : classifyEngineError(error);
+      if (engineError.kind === "commit-conflict") commitConflicts.inc({ kind: "write", outcome: attempt >= attempts ? "refused" : "retried" });
       if (engineError.kind !== "commit-conflict" || attempt >= attempts) throw engineError;
       // Jittered exponential backoff spreads the racing writers apart.
       await sleep(firstBackoffMs * 2 ** (attempt - 1) * (0.5 + Math.random()));

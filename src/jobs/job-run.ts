@@ -6,6 +6,7 @@
 import type { CatalogScope } from "../catalog/catalog-scope.js";
 import type { JobItemRow, JobLease, JobRow } from "../store/job-schema.js";
 import type { Store } from "../store/store.js";
+import { jobItemsCompleted } from "../metrics/metrics.js";
 import { type InterruptReason, type JobContext, JobInterrupted } from "../catalog/jobs/job-handler.js";
 
 /** The lease a claim of `job` by `workerId` holds: its claim made it attempt `job.attempts`. */
@@ -92,7 +93,9 @@ export class JobRun implements JobContext {
   }
 
   async completeItem(seq: number, rowsWritten: number): Promise<void> {
-    await this.fenced(this.store.rows.completeJobItem(this.job.id, seq, this.lease, rowsWritten, Date.now()));
+    const completed = this.store.rows.completeJobItem(this.job.id, seq, this.lease, rowsWritten, Date.now());
+    if (await completed) jobItemsCompleted.inc({ kind: this.job.kind });
+    await this.fenced(completed);
   }
 
   private async fenced(write: Promise<boolean>): Promise<void> {

@@ -20,6 +20,7 @@ import type { JobRow } from "../store/job-schema.js";
 import type { Store } from "../store/store.js";
 import { type JobHandler, JobInterrupted, PermanentJobError } from "../catalog/jobs/job-handler.js";
 import { JobRun, leaseOf } from "./job-run.js";
+import { jobDuration, jobsFinished } from "../metrics/metrics.js";
 import { type JobSystemSettings, retryDelay } from "./job-settings.js";
 
 export interface JobWorkerLog {
@@ -30,7 +31,8 @@ export interface JobWorkerLog {
 const transientCodes = new Set<number>([ErrorCode.ConcurrentModification, ErrorCode.ServiceUnavailable, ErrorCode.Internal]);
 
 export class JobWorker {
-  readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  /** Host, pid of the `quiver serve` process (the relaying one when supervised; see cli/serve-supervisor.ts) and a random part. */
+  readonly workerId = `${hostname()}:${process.env.QUIVER_SERVE_SUPERVISOR ?? process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly runs = new Map<string, { run?: JobRun; done: Promise<void> }>();
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
@@ -108,6 +110,11 @@ export class JobWorker {
       return;
     }
     const run = new JobRun(job, catalog.scope, this.workerId, this.store, this.settings.leaseMs);
+    const endTimer = jobDuration.startTimer({ kind: job.kind });
+    const outcome = (state: string) => {
+      endTimer({ state });
+      jobsFinished.inc({ kind: job.kind, state });
+    };
     const entry = this.runs.get(job.id);
     if (entry) entry.run = run;
     if (this.stopped) run.stop("stopping");
@@ -118,41 +125,47 @@ export class JobWorker {
       const result = await handler.run(run);
       run.checkpoint();
       if (await this.store.rows.completeJob(job.id, run.lease, JSON.stringify(result), Date.now())) {
+        outcome("succeeded");
         await run.event("succeeded", { rows: typeof result.rows_written === "number" ? result.rows_written : undefined });
       }
     } catch (error) {
-      await this.settle(run, handler, error);
+      const state = await this.settle(run, handler, error);
+      if (state) outcome(state);
     } finally {
       run.end();
     }
   }
 
-  private async settle(run: JobRun, handler: JobHandler, error: unknown): Promise<void> {
+  /** Records how a run that threw ended; answers that outcome, or nothing when another worker owns the job. */
+  private async settle(run: JobRun, handler: JobHandler, error: unknown): Promise<string | undefined> {
     const { job } = run;
     const now = Date.now();
     const reason = error instanceof JobInterrupted ? error.reason : run.interruptedBy;
-    if (reason === "lease-lost") return;
+    if (reason === "lease-lost") return undefined;
     if (reason === "stopping") {
-      if (await this.store.rows.releaseJob(job.id, run.lease, now)) await run.event("released", { message: "worker stopping; resumes in the next process" });
-      return;
+      if (!(await this.store.rows.releaseJob(job.id, run.lease, now))) return undefined;
+      await run.event("released", { message: "worker stopping; resumes in the next process" });
+      return "released";
     }
     if (reason === "cancelled") {
       await this.undo(run, handler);
-      if (await this.store.rows.markJobCancelled(job.id, run.lease, Date.now())) await run.event("cancelled");
-      return;
+      if (!(await this.store.rows.markJobCancelled(job.id, run.lease, Date.now()))) return undefined;
+      await run.event("cancelled");
+      return "cancelled";
     }
     const message = error instanceof Error ? error.message : String(error);
     const phase = error instanceof PermanentJobError ? error.phase : String(run.state.phase ?? "run");
     const transient = !(error instanceof PermanentJobError) && (!(error instanceof CatalogError) || transientCodes.has(error.code));
     if (transient && job.attempts < job.max_attempts) {
       const retryAt = now + retryDelay(job.attempts, this.settings.backoffBaseMs, this.settings.backoffCapMs);
-      if (await this.store.rows.failJob(job.id, run.lease, { error: message, phase, retryAt }, now)) {
-        await run.event("retry", { message: `${message} (next attempt at ${new Date(retryAt).toISOString()})` });
-      }
-      return;
+      if (!(await this.store.rows.failJob(job.id, run.lease, { error: message, phase, retryAt }, now))) return undefined;
+      await run.event("retry", { message: `${message} (next attempt at ${new Date(retryAt).toISOString()})` });
+      return "retry";
     }
     await this.undo(run, handler);
-    if (await this.store.rows.failJob(job.id, run.lease, { error: message, phase }, Date.now())) await run.event("failed", { message });
+    if (!(await this.store.rows.failJob(job.id, run.lease, { error: message, phase }, Date.now()))) return undefined;
+    await run.event("failed", { message });
+    return "failed";
   }
 
   private async undo(run: JobRun, handler: JobHandler): Promise<void> {

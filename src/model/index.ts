@@ -16,3 +16,4 @@ export * from "./transactions.js";
 export * from "./materialized-view.js";
 export * from "./job.js";
 export * from "./backfill.js";
+export * from "./maintenance.js";

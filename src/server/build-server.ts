@@ -11,6 +11,7 @@ import { resolveCatalog } from "./database-resolution.js";
 import { frameworkErrorOptions, registerErrorMapper } from "./error-mapper.js";
 import { OperationRegistry } from "./operation-registry.js";
 import { registerRequestLog } from "./request-log.js";
+import { type MetricsSources, registerRequestMetrics } from "./request-metrics.js";
 import { registerOperations } from "./route-kit.js";
 import { registerUnusedConnectionDrop } from "./unused-connections.js";
 import { registerUnreadBodyHandling } from "./unread-body.js";
@@ -22,6 +23,7 @@ import { registerAuditHook } from "./auth/audit-hook.js";
 import { adminRoutes } from "./routes/admin-routes.js";
 import { oauthRoutes } from "./routes/oauth-routes.js";
 import { consoleRoutes } from "./routes/console-routes.js";
+import { docsRoutes } from "./routes/docs-routes.js";
 import { registerNulCharacterCheck } from "./nul-characters.js";
 import { type Readiness, readinessRoutes } from "./routes/readiness-routes.js";
 
@@ -34,6 +36,8 @@ export interface BuildServerOptions {
   auth?: { gate: AuthGate; store: AuthStore; dataLocation: string };
   /** What `GET /ready` checks; without it the route is absent. */
   readiness?: Readiness;
+  /** What `GET /metrics` reads from the store when scraped (the jobs gauge). */
+  metrics?: MetricsSources;
 }
 
 /**
@@ -63,6 +67,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   registerBodyParsers(app);
   registerErrorMapper(app);
   registerRequestLog(app);
+  registerRequestMetrics(app, options.metrics);
   registerUnusedConnectionDrop(app);
   registerUnreadBodyHandling(app);
   registerNulCharacterCheck(app);
@@ -84,5 +89,6 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     oauthRoutes(app, services, options.auth.gate);
   }
   consoleRoutes(app);
+  docsRoutes(app);
   return app;
 }

@@ -57,7 +57,16 @@ export function mapError(error: unknown, request: FastifyRequest): MappedError {
   };
 }
 
+/** The error body each refused request was answered with, for its log line. */
+const answeredErrors = new WeakMap<FastifyRequest, ErrorResponse>();
+
+/** The `ErrorResponse` `request` was answered with, if it was refused. */
+export function errorAnswerOf(request: FastifyRequest): ErrorResponse | undefined {
+  return answeredErrors.get(request);
+}
+
 export function sendError(reply: FastifyReply, mapped: MappedError): FastifyReply {
+  answeredErrors.set(reply.request, mapped.body);
   return reply.status(mapped.status).type("application/json").send(mapped.body);
 }
 

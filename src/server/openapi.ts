@@ -5,7 +5,8 @@
 import type { TSchema } from "@sinclair/typebox";
 import { sharedSchemas, JsonArrowSchema } from "../model/schema-json.js";
 import { ErrorResponse } from "../model/common.js";
-import { type ServedOperation, bodySchemaOf } from "../model/operations/operation-entry.js";
+import { type ServedOperation, bodySchemaOf, operationIdOf } from "../model/operations/operation-entry.js";
+import { openApiExamples } from "./openapi-examples.js";
 
 type Json = Record<string, unknown>;
 
@@ -64,30 +65,44 @@ function successResponse(def: ServedOperation, components: Record<string, Json>)
   }
 }
 
+/** Sets `example` on the JSON content of a request body or response. */
+function withExample(holder: Json, example: unknown): void {
+  const json = (holder.content as Record<string, Json> | undefined)?.[contentTypes.json];
+  if (json) json.example = example;
+}
+
 export function buildOpenApiDocument(operations: readonly ServedOperation[], version: string): Json {
   const components: Record<string, Json> = {};
   for (const schema of [...sharedSchemas, JsonArrowSchema, ErrorResponse]) collect(schema, components);
   const paths: Record<string, Record<string, Json>> = {};
   for (const def of operations) {
+    const examples = openApiExamples[def.operationId] ?? {};
+    const success = successResponse(def, components);
+    if (examples.response !== undefined) withExample(success, examples.response);
     const operation: Json = {
-      operationId: def.operationId,
       summary: def.summary,
       tags: [def.tag],
       parameters: parameters(def, components),
       responses: {
-        [String(def.successStatus ?? 200)]: successResponse(def, components),
+        [String(def.successStatus ?? 200)]: success,
         default: { description: "Error", content: { [contentTypes.json]: { schema: { $ref: "#/components/schemas/ErrorResponse" } } } },
       },
       "x-quiver-access": def.access,
     };
     const bodySchema = bodySchemaOf(def);
+    let requestBody: Json | undefined;
     if (bodySchema) {
-      operation.requestBody = { required: false, content: { [contentTypes.json]: { schema: collect(bodySchema, components) } } };
+      requestBody = { required: false, content: { [contentTypes.json]: { schema: collect(bodySchema, components) } } };
+      if (examples.request !== undefined) withExample(requestBody, examples.request);
     } else if (def.body === "arrow") {
-      operation.requestBody = { required: true, content: { [contentTypes.arrowStream]: { schema: { type: "string", format: "binary" } } } };
+      requestBody = { required: true, content: { [contentTypes.arrowStream]: { schema: { type: "string", format: "binary" } } } };
     }
     const path = (paths[def.path] ??= {});
-    for (const method of def.methods) path[method.toLowerCase()] = operation;
+    for (const method of def.methods) {
+      // A JSON operation that also takes GET reads no body there (spec/clients.md §6.4).
+      const body = method === "GET" && def.body === "json" ? undefined : requestBody;
+      path[method.toLowerCase()] = { operationId: operationIdOf(def, method), ...operation, ...(body ? { requestBody: body } : {}) };
+    }
   }
   return {
     openapi: "3.1.0",

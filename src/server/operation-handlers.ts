@@ -50,6 +50,15 @@ const buildIndex: OperationHandler = (call) => {
   return accepted(reply, catalog.createTableIndexJob(request as RequestFor<"createTableIndexJob">));
 };
 
+/** Maintenance tasks run as jobs, answering 202, when the client asked not to wait (docs/jobs.md). */
+function maintenance(task: "compact" | "cleanup" | "optimize_indices"): OperationHandler {
+  return (call) => {
+    const { catalog, request, body, query, http, reply } = call;
+    if (!runsAsJob(http, body.wait as boolean | null | undefined, query.wait as boolean | undefined)) return catalogMethodHandler(call.name)(call);
+    return accepted(reply, catalog.queueTableMaintenance(request as RequestFor<"cleanupTableVersions">, task));
+  };
+}
+
 /** What the caller may do with a table's objects itself: writers and admins write, readers read. */
 function tableAccessOf(call: OperationCall): TableAccess {
   const principal = principalOf(call.http);
@@ -104,4 +113,7 @@ export const customHandlers: Partial<Record<OperationName, OperationHandler>> = 
     return runsAsJob(http, undefined, wait) ? accepted(reply, catalog.dropTableIndexJob(drop)) : catalog.dropTableIndex(drop);
   },
   getJob: ({ catalog, request }) => catalog.describeJob(request as RequestFor<"describeJob">),
+  compactTable: maintenance("compact"),
+  cleanupTableVersions: maintenance("cleanup"),
+  optimizeTableIndices: maintenance("optimize_indices"),
 };

@@ -21,6 +21,8 @@ import type { StoreEvents } from "./store-events.js";
 import type { StoreLocks } from "./store-locks.js";
 import { StoreUnavailable, UniqueViolation } from "./store-errors.js";
 import { migrateToLatest } from "./migrations/migrate.js";
+import { storeCallDuration } from "../metrics/metrics.js";
+import { timed, withTimedMethods } from "../metrics/timed.js";
 
 /** Runs of one transaction the database rolled back as a serialization failure or deadlock. */
 const transactionAttempts = 5;
@@ -57,7 +59,7 @@ export class KyselyStore implements Store {
     private readonly adapter: DialectAdapter,
     private readonly services: DialectServices,
   ) {
-    this.rows = wrapErrors(bindRows(db, adapter), adapter);
+    this.rows = withTimedMethods(wrapErrors(bindRows(db, adapter), adapter), storeCallDuration);
     this.events = services.events;
   }
 
@@ -70,7 +72,11 @@ export class KyselyStore implements Store {
     return migrateToLatest(this.db);
   }
 
-  async transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+    return timed(storeCallDuration, "transaction", () => this.runTransaction(fn));
+  }
+
+  private async runTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.db.transaction().execute((trx) => fn(bindRows(trx, this.adapter)));

@@ -229,6 +229,12 @@ export const fixtures: Record<string, Fixture> = {
 
   // Indexes.
   CreateTableIndex: (env, op) => scratch(env, op, { column: "id", index_type: "BTREE" }),
+  // Maintenance: its own table, so compaction never changes what other fixtures read.
+  CompactTable: (env, op) => scratch(env, op, {}),
+  CleanupTableVersions: (env, op) => scratch(env, op, { older_than_seconds: 3600 }),
+  OptimizeTableIndices: (env, op) => scratch(env, op, {}),
+  SetTableMaintenanceSchedule: (env, op) => scratch(env, op, { interval_seconds: 86_400 }),
+  DescribeTableMaintenanceSchedule: (env) => table(env, {}),
   CreateTableScalarIndex: (env, op) => scratch(env, op, { column: "id", index_type: "BITMAP" }),
   ListTableIndices: (env) => table(env, {}),
   DescribeTableIndexStats: async (env, op) => ({ params: { id: (await env.shared()).name, index_name: "id_idx" }, body: op.method === "GET" ? undefined : {} }),

@@ -11,16 +11,17 @@ const architectureDoc = readFileSync(path.resolve(srcRoot, "../docs/architecture
 
 /** Which other top-level folders each folder may import from; docs/architecture.md has the same table. */
 const allowed: Record<string, string[]> = {
-  cli: ["server", "auth", "jobs", "catalog", "store", "engine", "storage", "model"],
-  server: ["auth", "catalog", "model"],
+  cli: ["server", "auth", "jobs", "catalog", "store", "engine", "storage", "model", "metrics"],
+  server: ["auth", "catalog", "model", "metrics"],
   auth: ["model"],
-  jobs: ["catalog", "store", "model"],
+  jobs: ["catalog", "store", "model", "metrics"],
   client: ["catalog", "model"],
-  catalog: ["store", "engine", "storage", "model"],
-  store: ["model"],
-  engine: ["storage", "model"],
+  catalog: ["store", "engine", "storage", "model", "metrics"],
+  store: ["model", "metrics"],
+  engine: ["storage", "model", "metrics"],
   storage: ["model"],
   model: [],
+  metrics: [],
   ui: [],
   types: [],
 };
@@ -105,7 +106,7 @@ test("only the engine imports @lancedb/lancedb, and the catalog never imports fa
 });
 
 /** Besides the storage layer, only the CLI and the server's static files read the file system. */
-const fileSystemUsers = ["storage/", "cli/", "server/console-assets.ts", "server/version.ts"];
+const fileSystemUsers = ["storage/", "cli/", "server/console-assets.ts", "server/docs-assets.ts", "server/version.ts"];
 
 test("only the storage layer, the CLI and the static-file server import node:fs", () => {
   const violations: string[] = [];

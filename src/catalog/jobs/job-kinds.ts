@@ -9,10 +9,18 @@ import { refreshViewHandler } from "../views/refresh-view-job.js";
 import { backfillColumnHandler } from "./backfill-column-job.js";
 import { backfillColumnJobKind } from "./backfill-columns.js";
 import type { JobHandler } from "./job-handler.js";
+import {
+  scheduledMaintenanceHandler,
+  scheduledMaintenanceJobKind,
+  tableMaintenanceHandler,
+  tableMaintenanceJobKind,
+} from "../maintenance/maintenance-jobs.js";
 
 export const jobHandlers: ReadonlyMap<string, JobHandler> = new Map([
   [refreshViewJobKind, refreshViewHandler],
   [backfillColumnJobKind, backfillColumnHandler],
   [createIndexJobKind, createIndexHandler],
   [dropIndexJobKind, dropIndexHandler],
+  [tableMaintenanceJobKind, tableMaintenanceHandler],
+  [scheduledMaintenanceJobKind, scheduledMaintenanceHandler],
 ]);

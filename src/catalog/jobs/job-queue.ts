@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { StoreTx } from "../../store/store.js";
 import { invalidInput } from "../../model/catalog-error.js";
+import { jobsQueued } from "../../metrics/metrics.js";
 import type { CatalogScope } from "../catalog-scope.js";
 
 export const defaultPool = "default";
@@ -17,6 +18,8 @@ export interface NewJob {
   targetName: string;
   params: Record<string, unknown>;
   pool: string;
+  /** When the job becomes due (epoch ms); default now. */
+  runAt?: number;
 }
 
 /** The pools this deployment runs; `cluster` must name one of them. */
@@ -34,7 +37,7 @@ export function resolvePool(scope: CatalogScope, cluster: string | null | undefi
   return cluster;
 }
 
-/** Inserts a queued job (due now) in `tx`; returns its id. */
+/** Inserts a queued job (due now, or at `job.runAt`) in `tx`; returns its id. */
 export async function enqueueJob(tx: StoreTx, database: string, job: NewJob): Promise<string> {
   const id = randomUUID();
   const now = Date.now();
@@ -51,7 +54,7 @@ export async function enqueueJob(tx: StoreTx, database: string, job: NewJob): Pr
     cancel_requested: 0,
     attempts: 0,
     max_attempts: defaultMaxAttempts,
-    run_at: now,
+    run_at: job.runAt ?? now,
     locked_by: null,
     locked_until: null,
     heartbeat_at: null,
@@ -66,5 +69,6 @@ export async function enqueueJob(tx: StoreTx, database: string, job: NewJob): Pr
     started_at: null,
     finished_at: null,
   });
+  jobsQueued.inc({ kind: job.kind });
   return id;
 }

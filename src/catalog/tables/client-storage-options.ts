@@ -9,6 +9,7 @@ import type { TableAccess } from "../../model/table-access.js";
 import { clientStorageOptions, defaultVending } from "../../storage/storage-for.js";
 import type { StorageOptions } from "../../storage/storage-options.js";
 import type { CatalogScope } from "../catalog-scope.js";
+import { credentialsVended } from "../../metrics/metrics.js";
 
 export async function storageOptionsForClient(
   scope: CatalogScope,
@@ -19,11 +20,21 @@ export async function storageOptionsForClient(
   const own = answer.storage_options ?? {};
   if (!answer.location) return own;
   const vending = scope.vending ?? defaultVending;
+  const mode = vendCredentials === false ? "none" : vending.mode;
+  const labels = { mode, access, backend: backendOf(answer.location) };
   try {
-    const vended = await clientStorageOptions(answer.location, access, vendCredentials === false ? { ...vending, mode: "none" } : vending);
+    const vended = await clientStorageOptions(answer.location, access, { ...vending, mode });
+    credentialsVended.inc({ ...labels, outcome: Object.keys(vended).length > 0 ? "vended" : "none" });
     return { ...own, ...vended };
   } catch (error) {
+    credentialsVended.inc({ ...labels, outcome: "failed" });
     // A provider that cannot mint right now (STS down, throttled) is not the client's mistake.
     throw CatalogError.of("ServiceUnavailable", `credentials for the table could not be issued: ${(error as Error).message}`, { cause: error });
   }
+}
+
+/** The storage backend of a location, a label with few values: its URI scheme, or `file`. */
+function backendOf(location: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(location)?.[1];
+  return scheme ? scheme.toLowerCase() : "file";
 }

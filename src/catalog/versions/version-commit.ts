@@ -28,6 +28,7 @@ import {
   versionsDirectory,
 } from "../../engine/manifests.js";
 import { readBranch } from "../../engine/refs.js";
+import { commitConflicts, commits } from "../../metrics/metrics.js";
 import type { CreateTableVersionRequest, TableVersion } from "../../model/versions.js";
 import { isInsideLocation, locationName, normalizeLocation, parentLocation, resolveLocation, storeRootOf } from "../../storage/locations.js";
 import type { ObjectInfo } from "../../storage/table-storage.js";
@@ -232,6 +233,7 @@ export async function finalizeCommitted(scope: CatalogScope, planned: PlannedVer
   for (const [index, item] of planned.entries()) {
     const outcome = await finalizeVersion(scope.store.rows, item.table, item.record);
     if (outcome === "conflict" || outcome === "lost") {
+      commitConflicts.inc({ kind: "managed", outcome: "refused" });
       await undoCommitted(scope, planned, planned.slice(0, index), transactionId);
       throw CatalogError.of(
         "ConcurrentModification",
@@ -241,6 +243,7 @@ export async function finalizeCommitted(scope: CatalogScope, planned: PlannedVer
     const file = { version: item.record.version, path: item.record.manifest_path, scheme: item.record.naming_scheme as ManifestNamingScheme, ...outcome };
     versions.push(toTableVersion(file, { ...item.record, staged_path: null }));
   }
+  commits.inc({ kind: "managed" }, versions.length);
   return versions;
 }
 

@@ -6,6 +6,7 @@
  * entry holds.
  */
 import { dataOperations } from "./data-operations.js";
+import { maintenanceOperations } from "./maintenance-operations.js";
 import { namespaceOperations } from "./namespace-operations.js";
 import { queryOperations } from "./query-operations.js";
 import { schemaIndexOperations } from "./schema-index-operations.js";
@@ -25,6 +26,7 @@ export const operations = {
   ...tagBranchOperations,
   ...transactionOperations,
   ...viewJobOperations,
+  ...maintenanceOperations,
 };
 
 export type Operations = typeof operations;

@@ -88,5 +88,15 @@ export function bodySchemaOf(served: ServedOperation): TSchema | undefined {
   return served.body === "json" ? (served.bodySchema ?? served.request) : undefined;
 }
 
+/**
+ * The OpenAPI operationId of one method of an operation: the spec's name for the first method
+ * (the one the client sends), the name plus the method for the others (`CountTableRowsGet`), so
+ * that every documented operation has its own id.
+ */
+export function operationIdOf(served: ServedOperation, method: HttpMethod): string {
+  if (method === served.methods[0]) return served.operationId;
+  return `${served.operationId}${method.charAt(0)}${method.slice(1).toLowerCase()}`;
+}
+
 /** The paging parameters of list operations, sent in the query string. */
 export const pageQuery = ["page_token", "limit"] as const;

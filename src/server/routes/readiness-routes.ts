@@ -1,10 +1,10 @@
 /**
- * @module `GET /ready`: whether this process can serve requests now, for a load balancer's
- * readiness probe (`/health` only says the process is up). Each dependency (the metadata store,
+ * @module `GET /readyz` (also `/ready`): whether this process can serve requests now, for a load
+ * balancer's or Kubernetes' readiness probe (`/livez` only says the process is up). Each dependency (the metadata store,
  * the data location) is checked with a time limit; any failure, or a shutdown under way, answers
  * 503 in the spec's error shape with code 17, naming what failed.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ErrorCode } from "../../model/error-codes.js";
 
 /** Resolves when the dependency answers; rejects with why it does not. */
@@ -34,7 +34,7 @@ async function outcomeOf(check: ReadinessCheck): Promise<string> {
 }
 
 export function readinessRoutes(app: FastifyInstance, readiness: Readiness): void {
-  app.get("/ready", async (_request, reply) => {
+  const ready = async (_request: FastifyRequest, reply: FastifyReply) => {
     const names = Object.keys(readiness.checks);
     const outcomes = await Promise.all(names.map((name) => outcomeOf(readiness.checks[name] as ReadinessCheck)));
     const checks = Object.fromEntries(names.map((name, i) => [name, outcomes[i] as string]));
@@ -43,5 +43,7 @@ export function readinessRoutes(app: FastifyInstance, readiness: Readiness): voi
     if (failed.length === 0) return { status: "ready", checks };
     const reasons = failed.map((name) => (checks[name] ? `${name}: ${checks[name]}` : name));
     return reply.status(503).send({ code: ErrorCode.ServiceUnavailable, error: `not ready: ${reasons.join("; ")}`, status: "unavailable", checks });
-  });
+  };
+  app.get("/readyz", ready);
+  app.get("/ready", ready);
 }

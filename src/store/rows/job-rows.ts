@@ -19,6 +19,7 @@ import { findActiveJobOn, findJob, findLatestJobOn } from "./jobs/find-job.js";
 import { insertJob } from "./jobs/insert-job.js";
 import { markJobCancelled, requestJobCancel } from "./jobs/cancel-job.js";
 import { releaseJob } from "./jobs/release-job.js";
+import { countJobsByStatus } from "./jobs/count-jobs.js";
 
 export interface JobRows {
   insertJob(row: NewJobRow): Promise<void>;
@@ -41,6 +42,7 @@ export interface JobRows {
   countJobItems(jobId: string): Promise<JobItemCounts>;
   insertJobEvent(row: NewJobEventRow): Promise<void>;
   listJobEvents(database: string, filter: JobEventFilter, limit: number): Promise<JobEventRow[]>;
+  countJobsByStatus(): Promise<Partial<Record<JobStatus, number>>>;
 }
 
 export function jobRows(db: Kysely<Database>, adapter: DialectAdapter): JobRows {
@@ -65,5 +67,6 @@ export function jobRows(db: Kysely<Database>, adapter: DialectAdapter): JobRows 
     countJobItems: (jobId) => countJobItems(db, jobId),
     insertJobEvent: (row) => insertJobEvent(db, row),
     listJobEvents: (database, filter, limit) => listJobEvents(db, database, filter, limit),
+    countJobsByStatus: () => countJobsByStatus(db),
   };
 }

@@ -1,0 +1,85 @@
+/**
+ * @module CompactTable, CleanupTableVersions and OptimizeTableIndices: one maintenance pass of
+ * the engine on a table's main branch (src/engine/maintenance.ts), which compacts, removes old
+ * versions and optimises indexes together; the three differ in the retention they give it and
+ * in what they are asked for. Cleanup's retention never reaches a tagged version: the cutoff is
+ * moved back to the oldest tagged version of main when that is older, and the engine itself keeps
+ * every branch's base and the latest version.
+ */
+import { maintainTable, versionTimes } from "../../engine/maintenance.js";
+import { readTags } from "../../engine/refs.js";
+import { maintenanceRuns } from "../../metrics/metrics.js";
+import { type TableMaintenanceResponse, defaultRetentionSeconds } from "../../model/maintenance.js";
+import type { CatalogScope } from "../catalog-scope.js";
+import { translating } from "../failures.js";
+import { describeTable } from "../identifiers.js";
+import { loadTableWithData } from "../table-lookup.js";
+import { recordCommittedWrite } from "../versions/transactions.js";
+
+export const maintenanceTasks = ["compact", "cleanup", "optimize_indices"] as const;
+export type MaintenanceTask = (typeof maintenanceTasks)[number];
+
+export interface MaintenanceOptions {
+  /** Cleanup: versions committed longer ago than this are removed (default 7 days). */
+  olderThanSeconds?: number | null;
+  deleteUnverified?: boolean | null;
+}
+
+const operationNames: Record<MaintenanceTask, string> = {
+  compact: "CompactTable",
+  cleanup: "CleanupTableVersions",
+  optimize_indices: "OptimizeTableIndices",
+};
+
+/** Runs `task` on the table `id` now. Throws 1, 4, 19 (declared without data). */
+export async function runTableMaintenance(scope: CatalogScope, id: readonly string[], task: MaintenanceTask, options: MaintenanceOptions = {}): Promise<TableMaintenanceResponse> {
+  const subject = describeTable(id);
+  try {
+    const answer = await translating(subject, async () => {
+      // load
+      const row = await loadTableWithData(scope, id);
+      // decide: the cutoff, bounded by the oldest tagged version of main
+      const cutoff = task === "cleanup" ? await cleanupCutoff(scope, row.location, Date.now() - 1000 * (options.olderThanSeconds ?? defaultRetentionSeconds)) : { removeBeforeMs: 0, protectedTags: [] };
+      // write
+      const outcome = await maintainTable(scope.engine, row.location, cutoff.removeBeforeMs, options.deleteUnverified ?? false);
+      return {
+        version: outcome.version,
+        fragments_before: outcome.fragmentsBefore,
+        fragments_after: outcome.fragmentsAfter,
+        fragments_removed: outcome.fragmentsRemoved,
+        fragments_added: outcome.fragmentsAdded,
+        files_removed: outcome.filesRemoved,
+        files_added: outcome.filesAdded,
+        versions_removed: outcome.versionsRemoved,
+        bytes_removed: outcome.bytesRemoved,
+        removed_before_ms: cutoff.removeBeforeMs,
+        protected_tags: cutoff.protectedTags,
+      };
+    });
+    maintenanceRuns.inc({ task, outcome: "ok" });
+    // finalize
+    return { ...(await recordCommittedWrite(scope, operationNames[task], id, answer.version)), ...answer };
+  } catch (error) {
+    maintenanceRuns.inc({ task, outcome: "error" });
+    throw error;
+  }
+}
+
+/**
+ * The instant before which versions may go: `wanted`, or the commit time of the oldest tagged
+ * version of main when that is earlier (a tagged version must outlive every cleanup).
+ */
+async function cleanupCutoff(scope: CatalogScope, location: string, wanted: number): Promise<{ removeBeforeMs: number; protectedTags: string[] }> {
+  const tags = (await readTags(location)).filter((tag) => tag.branch === null);
+  if (tags.length === 0) return { removeBeforeMs: Math.max(0, wanted), protectedTags: [] };
+  const times = new Map((await versionTimes(scope.engine, location)).map((v) => [v.version, v.timestampMs]));
+  let removeBeforeMs = Math.max(0, wanted);
+  const protectedTags: string[] = [];
+  for (const tag of tags) {
+    const taggedAt = times.get(tag.version);
+    if (taggedAt === undefined || taggedAt >= wanted) continue;
+    protectedTags.push(tag.name);
+    removeBeforeMs = Math.min(removeBeforeMs, taggedAt);
+  }
+  return { removeBeforeMs, protectedTags: protectedTags.sort() };
+}

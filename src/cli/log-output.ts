@@ -1,0 +1,84 @@
+/**
+ * @module Where and how `quiver serve` writes its log: JSON lines (one object per line, for log
+ * shippers) or a readable line per record for a terminal. `auto` picks pretty when stdout is a
+ * TTY. Every line passes a scrubber first that replaces the configured secrets (storage-option
+ * values, the store URL's password) wherever they would appear, even inside an error message.
+ */
+import type { Writable } from "node:stream";
+
+export const logFormats = ["auto", "json", "pretty"] as const;
+export type LogFormat = (typeof logFormats)[number];
+
+export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** pino's numeric levels, as they appear in JSON lines. */
+const levelNames: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" };
+
+/** Fields every record has, shown in the line's head rather than as key=value. */
+const headFields = new Set(["level", "time", "msg", "pid", "hostname"]);
+
+export function usesPretty(format: LogFormat, stdoutIsTty: boolean): boolean {
+  return format === "pretty" || (format === "auto" && stdoutIsTty);
+}
+
+function formatValue(value: unknown): string {
+  if (typeof value === "string") return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** One JSON record as a terminal line: `12:00:01.250 INFO  request method=GET ... reqId=...`. */
+export function prettyLine(record: Record<string, unknown>): string {
+  const time = typeof record.time === "number" ? new Date(record.time).toISOString().slice(11, 23) : "";
+  const level = (typeof record.level === "number" ? levelNames[record.level] : String(record.level ?? "")) ?? String(record.level);
+  const fields = Object.entries(record)
+    .filter(([key, value]) => !headFields.has(key) && value !== undefined)
+    .map(([key, value]) => {
+      if (key === "err" && value && typeof value === "object") {
+        const err = value as { type?: string; message?: string; stack?: string };
+        return `err=${formatValue(err.message ?? err.type)}${err.stack ? `\n${err.stack}` : ""}`;
+      }
+      return `${key}=${formatValue(value)}`;
+    });
+  return [time, level.padEnd(5), String(record.msg ?? ""), ...fields].filter((part) => part !== "").join(" ");
+}
+
+/** Replaces every secret in `text` (secrets shorter than 4 characters would match by accident and are skipped). */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let scrubbed = text;
+  for (const secret of secrets) if (secret.length >= 4) scrubbed = scrubbed.split(secret).join("[redacted]");
+  return scrubbed;
+}
+
+/**
+ * The stream pino writes to: each JSON line is scrubbed, then written as it is or as a pretty
+ * line. A line that is not JSON (it never should be) is written scrubbed and unchanged.
+ */
+export interface LogStream {
+  /** Writes one JSON record line. */
+  write(line: string): void;
+  /** Writes text that is no record (another program's output) to `out`, scrubbed but unchanged. */
+  passThrough(out: Writable, text: string): void;
+}
+
+export function logStream(out: Writable, options: { pretty: boolean; secrets: readonly string[] }): LogStream {
+  const secrets = options.secrets.filter((secret) => secret.length >= 4);
+  // JSON escapes some characters of a secret (quotes, backslashes); its escaped form is scrubbed too.
+  const forms = [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))].sort((a, b) => b.length - a.length);
+  return {
+    write(line: string) {
+      const scrubbed = scrubSecrets(line, forms);
+      if (!options.pretty) {
+        out.write(scrubbed);
+        return;
+      }
+      try {
+        out.write(`${prettyLine(JSON.parse(scrubbed) as Record<string, unknown>)}\n`);
+      } catch {
+        out.write(scrubbed);
+      }
+    },
+    passThrough(to: Writable, text: string) {
+      to.write(scrubSecrets(text, forms));
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * @module Every setting of `quiver serve`, declared once: its config-file key, its flag, its
+ * environment variable, its kind, default and help. The flag parser, the environment reader,
+ * the config file's checks and `serve --help` are all built from this table, so a setting that
+ * one of them knows, all of them know. A config-file key is the flag's name with `_` for `-`.
+ */
+import { defaultCommitAttempts } from "../engine/commit-retry.js";
+import { defaultVending } from "../storage/storage-for.js";
+import { logFormats, logLevels } from "./log-output.js";
+
+export type SettingKind =
+  | { type: "string" }
+  | { type: "boolean" }
+  | { type: "integer"; min: number; max?: number }
+  | { type: "choice"; values: readonly string[] }
+  /** Comma-separated in flags and environment, an array of strings in the file. */
+  | { type: "list" }
+  /** `--flag K=V` repeated, a JSON object in the environment, a table of strings in the file. */
+  | { type: "map" };
+
+export interface Setting {
+  /** The config-file key. */
+  key: string;
+  flag: string;
+  env: string;
+  kind: SettingKind;
+  /** What `--help` shows after the flag: `HOST`, `SECONDS`, ... (none for a switch). */
+  placeholder?: string;
+  help: string;
+  /** The default as shown in `--help`; absent: unset. */
+  shownDefault?: string;
+}
+
+const setting = (key: string, kind: SettingKind, help: string, extra: Partial<Setting> = {}): Setting => ({
+  key,
+  flag: `--${key.replace(/_/g, "-")}`,
+  env: `QUIVER_${key.toUpperCase()}`,
+  kind,
+  help,
+  ...extra,
+});
+
+const integer = (min: number, max?: number): SettingKind => ({ type: "integer", min, ...(max === undefined ? {} : { max }) });
+
+/** Groups of settings, in the order `--help` lists them. */
+export const settingGroups: readonly { title: string; settings: readonly Setting[] }[] = [
+  {
+    title: "Server",
+    settings: [
+      setting("host", { type: "string" }, "address to bind", { placeholder: "HOST", shownDefault: "127.0.0.1" }),
+      setting("port", integer(0, 65_535), "port to listen on, 0 for any free port", { placeholder: "PORT", shownDefault: "2333" }),
+      setting("log_level", { type: "choice", values: logLevels }, "fatal, error, warn, info, debug, trace or silent", { placeholder: "LEVEL", shownDefault: "info" }),
+      setting("log_format", { type: "choice", values: logFormats }, "json, pretty, or auto: pretty when stdout is a terminal", { placeholder: "FORMAT", shownDefault: "auto" }),
+    ],
+  },
+  {
+    title: "Storage",
+    settings: [
+      setting("root", { type: "string" }, "folder for the SQLite metadata store and, by default, the table data", { placeholder: "DIR", shownDefault: "./data" }),
+      setting("store", { type: "string" }, "keep the catalog in PostgreSQL instead, e.g. postgres://user:pass@host:5432/quiver; several replicas may share it", {
+        placeholder: "URL",
+      }),
+      setting("data", { type: "string" }, "where table data lives: a folder, s3://bucket/prefix, az://container/prefix or gs://bucket/prefix", {
+        placeholder: "LOCATION",
+        shownDefault: "ROOT/databases",
+      }),
+      setting("storage_options", { type: "map" }, "an object-store setting in Lance's keys (aws_region, azure_storage_account_name, ...); repeatable; env as a JSON object", {
+        flag: "--storage-option",
+        placeholder: "K=V",
+      }),
+      setting("vend_credentials", { type: "choice", values: ["scoped", "static", "none"] }, "what clients get to open tables themselves: scoped (short-lived, one table, the caller's role), static (the configured options, secrets included) or none", {
+        placeholder: "MODE",
+        shownDefault: defaultVending.mode,
+      }),
+      setting("credential_ttl", integer(60, 43_200), "lifetime of scoped credentials in seconds", { placeholder: "SECONDS", shownDefault: String(defaultVending.ttlSeconds) }),
+      setting("allow_unsafe_object_store", { type: "boolean" }, "write to an object store that ignores conditional creates, where concurrent commits can lose data"),
+      setting("managed_versioning", { type: "boolean" }, "clients commit versions through the catalog (sets the mode of the default database when it is created)"),
+      setting("commit_attempts", integer(1), "attempts of a write whose commits keep conflicting before it answers 409 code 14", {
+        placeholder: "N",
+        shownDefault: String(defaultCommitAttempts),
+      }),
+    ],
+  },
+  {
+    title: "Authentication",
+    settings: [
+      setting("auth", { type: "choice", values: ["none", "required"] }, "none or required; none only on a loopback host", { placeholder: "MODE", shownDefault: "none" }),
+      setting("insecure_no_auth", { type: "boolean" }, "allow --auth none on a non-loopback host: anyone who connects is admin"),
+      setting("token_ttl", integer(1), "lifetime of tokens from /oauth/token in seconds", { placeholder: "SECONDS", shownDefault: "3600" }),
+      setting("oidc_issuer", { type: "string" }, "accept bearer tokens of this external issuer", { placeholder: "URL" }),
+      setting("oidc_audience", { type: "string" }, "audience those tokens must carry", { placeholder: "AUD" }),
+      setting("oidc_jwks_url", { type: "string" }, "where the issuer publishes its keys", { placeholder: "URL" }),
+      setting("oidc_role_claim", { type: "string" }, "claim holding the role or a database-to-role map", { placeholder: "CLAIM", shownDefault: "quiver_role" }),
+      setting("oidc_database_claim", { type: "string" }, "claim naming the database of a single role", { placeholder: "CLAIM", shownDefault: "quiver_database" }),
+    ],
+  },
+  {
+    title: "Jobs",
+    settings: [
+      setting("worker_pools", { type: "list" }, "worker pools a job's cluster may name, comma-separated; the first is the default", { placeholder: "NAMES", shownDefault: "default" }),
+      setting("job_lease_ms", integer(1), "how long a job's claim lasts without a heartbeat", { placeholder: "MS", shownDefault: "15000" }),
+      setting("job_poll_ms", integer(1), "how often an idle worker looks for due jobs", { placeholder: "MS", shownDefault: "200" }),
+      setting("job_concurrency", integer(1), "jobs this process runs at once", { placeholder: "N", shownDefault: "2" }),
+      setting("auto_refresh_rows", integer(0), "source rows changed that make an auto-refresh view due (0: never by rows)", { placeholder: "N", shownDefault: "1000" }),
+      setting("auto_refresh_versions", integer(0), "source versions committed that make it due (0: never by versions)", { placeholder: "N", shownDefault: "20" }),
+      setting("auto_refresh_cooldown_ms", integer(0), "least time between two refreshes of a view", { placeholder: "MS", shownDefault: "60000" }),
+      setting("auto_refresh_interval_ms", integer(0), "how often views are checked; 0 turns auto refresh off", { placeholder: "MS", shownDefault: "5000" }),
+    ],
+  },
+];
+
+export const serveSettings: readonly Setting[] = settingGroups.flatMap((group) => group.settings);
+
+/** `--config FILE` (env QUIVER_CONFIG): read before the others, which it may set. */
+export const configSetting: Setting = setting("config", { type: "string" }, "read settings from this TOML file; flags and environment win over it", { placeholder: "FILE" });
