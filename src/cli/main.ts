@@ -3,7 +3,7 @@
  * @module The `quiver` command.
  */
 import { parseServeOptions, serveUsage } from "./serve-options.js";
-import { logStream, usesPretty } from "./log-output.js";
+import { batchedSink, logStream, usesPretty } from "./log-output.js";
 import { endWithSupervisor, superviseServe, supervisedEnv } from "./serve-supervisor.js";
 import { quiverVersion } from "../server/version.js";
 
@@ -34,6 +34,7 @@ async function serve(argv: string[]): Promise<void> {
   }
   endWithSupervisor();
   const { startServer } = await import("./runtime.js");
+  const logSink = batchedSink(process.stdout);
   const runtime = await startServer({
     host: options.host,
     port: options.port,
@@ -49,9 +50,10 @@ async function serve(argv: string[]): Promise<void> {
     jobs: options.jobs,
     logger: {
       level: options.logLevel,
-      stream: logStream(process.stdout, { pretty: usesPretty(options.logFormat, process.stdout.isTTY === true), secrets: options.secrets }),
+      stream: logStream(logSink, { pretty: usesPretty(options.logFormat, process.stdout.isTTY === true), secrets: options.secrets }),
     },
   });
+  logSink.flush();
   console.log(`Quiver listening on ${runtime.url}`);
   let stopping = false;
   const stop = (signal: string) => {
