@@ -10,16 +10,10 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
 
-/** Runs `fn` `n` times one after the other; median and 99th percentile in milliseconds. */
-export async function timeEach(n: number, fn: (i: number) => Promise<void>): Promise<{ p50: number; p99: number }> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i += 1) {
-    const start = performance.now();
-    await fn(i);
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+/** Median and 99th percentile of timings. */
+export function percentiles(times: readonly number[]): { p50: number; p99: number } {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
 }
 
 /** One Markdown row: a figure, its baseline and their ratio. */

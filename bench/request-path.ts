@@ -13,7 +13,7 @@ import * as lancedb from "@lancedb/lancedb";
 import { tableFromIPC } from "apache-arrow";
 import { spawnServe } from "../test/helpers/cli-process.js";
 import { vectorRowsStream } from "./vector-rows.js";
-import { ratioRow, timeEach } from "./measure.js";
+import { percentiles, ratioRow } from "./measure.js";
 
 const batchRows = 10_000;
 
@@ -41,37 +41,55 @@ export async function measureRequestPath(totalRows: number, dim: number, queries
   const probeIds = Array.from({ length: queries }, (_, i) => (i * 7919) % totalRows);
   const probeVector = (i: number) => Array.from({ length: dim }, (_, j) => Math.sin((probeIds[i] as number) * dim + j + 0.5));
 
-  async function measure(db: lancedb.Connection, name: string): Promise<Side> {
-    // Warm-up in a throwaway table: connection set-up, JIT, caches.
-    const warm = await db.createTable(`${name}_warm`, uploads[0] as never);
-    for (let i = 0; i < 20; i += 1) await warm.query().where(`id = ${i}`).limit(1).toArray();
-    const start = performance.now();
-    let table: lancedb.Table | undefined;
-    for (const upload of uploads) {
-      if (!table) table = await db.createTable(name, upload as never);
-      else await table.add(upload as never);
+  // Both sides do each step in turn (an upload, a query), so that a change in the machine's load
+  // during the run weighs on both alike.
+  const sides = async (remote: lancedb.Connection, local: lancedb.Connection) => {
+    const dbs = [remote, local];
+    for (const db of dbs) {
+      // Warm-up in a throwaway table: connection set-up, JIT, caches.
+      const warm = await db.createTable("bench_warm", uploads[0] as never);
+      for (let i = 0; i < 20; i += 1) await warm.query().where(`id = ${i}`).limit(1).toArray();
     }
-    const ingestMBps = megabytes / ((performance.now() - start) / 1000);
-    const opened = table as lancedb.Table;
-    if ((await opened.countRows()) !== totalRows) throw new Error(`${name}: expected ${totalRows} rows`);
-    const point = await timeEach(queries, async (i) => {
-      const rows = await opened.query().where(`id = ${probeIds[i]}`).limit(1).toArray();
-      if (rows.length !== 1) throw new Error(`${name}: point query found ${rows.length} rows`);
+    const ingestMs = [0, 0];
+    const tables: (lancedb.Table | undefined)[] = [undefined, undefined];
+    for (const upload of uploads) {
+      for (const [side, db] of dbs.entries()) {
+        const started = performance.now();
+        const table = tables[side];
+        if (!table) tables[side] = await db.createTable("bench", upload as never);
+        else await table.add(upload as never);
+        ingestMs[side] = (ingestMs[side] as number) + performance.now() - started;
+      }
+    }
+    for (const table of tables) if ((await (table as lancedb.Table).countRows()) !== totalRows) throw new Error(`expected ${totalRows} rows`);
+    const pointMs: number[][] = [[], []];
+    const vectorMs: number[][] = [[], []];
+    for (let i = 0; i < queries; i += 1) {
+      for (const [side, table] of (tables as lancedb.Table[]).entries()) {
+        let started = performance.now();
+        const rows = await table.query().where(`id = ${probeIds[i]}`).limit(1).toArray();
+        (pointMs[side] as number[]).push(performance.now() - started);
+        if (rows.length !== 1) throw new Error(`point query found ${rows.length} rows`);
+        started = performance.now();
+        const nearest = await table.vectorSearch(probeVector(i)).select(["id", "_distance"]).limit(10).toArray();
+        (vectorMs[side] as number[]).push(performance.now() - started);
+        if (nearest.length !== 10) throw new Error(`vector search found ${nearest.length} rows`);
+      }
+    }
+    const side = (index: number): Side => ({
+      ingestMBps: megabytes / ((ingestMs[index] as number) / 1000),
+      point: percentiles(pointMs[index] as number[]),
+      vector: percentiles(vectorMs[index] as number[]),
     });
-    const vector = await timeEach(queries, async (i) => {
-      const rows = await opened.vectorSearch(probeVector(i)).select(["id", "_distance"]).limit(10).toArray();
-      if (rows.length !== 10) throw new Error(`${name}: vector search found ${rows.length} rows`);
-    });
-    return { ingestMBps, point, vector };
-  }
+    return { viaRest: side(0), inProcess: side(1) };
+  };
 
   // The server runs as users run it: `quiver serve`, a process of its own.
   const server = await spawnServe(["--port", "0", "--root", path.join(root, "server"), "--log-level", "warn"]);
   try {
     const remote = await lancedb.connect("db://bench", { apiKey: "bench", hostOverride: server.url });
     const local = await lancedb.connect(path.join(root, "local"));
-    const viaRest = await measure(remote, "bench");
-    const inProcess = await measure(local, "bench");
+    const { viaRest, inProcess } = await sides(remote, local);
     remote.close();
     local.close();
     return { rows: totalRows, dim, megabytes, viaRest, inProcess };

@@ -144,9 +144,9 @@ const maxBatchRows = 8192;
  */
 export async function runQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec): Promise<QueryResult> {
   const table = await engine.readTable(location, ref);
-  const version = await engine.call(() => table.version());
   const query = await engine.call(() => buildQuery(table, spec));
-  const iterator = await engine.call(() => query.execute(maxBatchRows));
+  // Two native calls at once: each is a round trip to the engine's threads.
+  const [version, iterator] = await engine.call(() => Promise.all([table.version(), query.execute(maxBatchRows)]));
   const first = (await engine.call(() => iterator.next())) ?? (await engine.call(() => query.outputSchema()));
   const next = () => engine.call(() => iterator.next());
   return { version, chunks: mergeIpcFiles(first, next) };
