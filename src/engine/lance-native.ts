@@ -7,6 +7,11 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type * as Native from "lancedb-native-types";
 
+// A scan reads ahead into an I/O buffer of 2 GiB by default, so a large result streamed to a slow
+// client could hold that much; 64 MiB keeps a scan's memory bounded and still reads ahead plenty.
+// An operator's own setting wins.
+process.env.LANCE_DEFAULT_IO_BUFFER_SIZE ??= String(64 * 1024 * 1024);
+
 const require = createRequire(import.meta.url);
 const packageEntry = require.resolve("@lancedb/lancedb");
 
