@@ -8,7 +8,10 @@ import type { FastifyInstance } from "fastify";
 import type { TSchema } from "@sinclair/typebox";
 
 function makeAjv(coerceTypes: boolean | "array"): Ajv {
-  return new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  // validateSchema off: the schemas are Quiver's own, built with TypeBox; checking each against the
+  // JSON Schema meta-schema at start-up cost tens of milliseconds and could only find Quiver's bugs,
+  // which the tests do.
+  return new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, validateSchema: false });
 }
 
 /** Installs the two validators; `shared` are the schemas others reference by `$ref`. */
