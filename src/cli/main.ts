@@ -3,9 +3,8 @@
  * @module The `quiver` command.
  */
 import module from "node:module";
-import { parseServeOptions, serveUsage } from "./serve-options.js";
 import { batchedSink, logStream, usesPretty } from "./log-output.js";
-import { endWithSupervisor, superviseServe, supervisedEnv } from "./serve-supervisor.js";
+import { type RelayOptions, endWithSupervisor, relayServer, spawnServer, supervisedEnv } from "./serve-supervisor.js";
 import { quiverVersion } from "../server/version.js";
 
 // Node 22 can keep the compiled code of every module it loads on disk (in the temporary folder),
@@ -28,14 +27,18 @@ Options:
 Run 'quiver <command> --help' for a command's options.`;
 
 async function serve(argv: string[]): Promise<void> {
+  if (process.env[supervisedEnv] === undefined && !argv.includes("--help") && !argv.includes("-h")) {
+    // This process only relays: the server runs in a child whose stderr it reads (serve-supervisor.ts).
+    // The child starts first, since its start-up is most of a restart's; the options are read
+    // meanwhile, only to relay with, and the child reports any mistake in them itself.
+    const child = spawnServer(argv);
+    process.exit(await relayServer(child, await relayOptionsOf(argv)));
+  }
+  const { parseServeOptions, serveUsage } = await import("./serve-options.js");
   const options = parseServeOptions(argv, process.env);
   if (options === "help") {
     console.log(serveUsage);
     return;
-  }
-  if (process.env[supervisedEnv] === undefined) {
-    // This process only relays: the server runs in a child whose stderr it reads (serve-supervisor.ts).
-    process.exit(await superviseServe(argv, options));
   }
   endWithSupervisor();
   const { startServer } = await import("./runtime.js");
@@ -75,6 +78,16 @@ async function serve(argv: string[]): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+async function relayOptionsOf(argv: string[]): Promise<RelayOptions> {
+  try {
+    const options = (await import("./serve-options.js")).parseServeOptions(argv, process.env);
+    if (options !== "help") return options;
+  } catch {
+    // The child fails on the same options and says why.
+  }
+  return { logFormat: "auto", logLevel: "info", secrets: [] };
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -9,7 +9,7 @@
  * code becomes this process's, and should this process die without a word (SIGKILL), the child
  * sees its stdin close and ends itself at once, as abruptly.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { constants as osConstants, hostname } from "node:os";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -23,12 +23,19 @@ export const supervisedEnv = "QUIVER_SERVE_SUPERVISOR";
 const levelNumbers: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
 const forwardedSignals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
-/** Runs the server in a child process and resolves with its exit code. */
-export function superviseServe(argv: string[], options: ServeOptions): Promise<number> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(new URL("./main.js", import.meta.url)), "serve", ...argv], {
+/** What relaying needs of the serve options; their defaults when the options do not parse (the child reports why). */
+export type RelayOptions = Pick<ServeOptions, "logFormat" | "logLevel" | "secrets">;
+
+/** Starts the server in a child process, with the same arguments. */
+export function spawnServer(argv: string[]): ChildProcess {
+  return spawn(process.execPath, [...process.execArgv, fileURLToPath(new URL("./main.js", import.meta.url)), "serve", ...argv], {
     env: { ...process.env, [supervisedEnv]: String(process.pid), LANCEDB_LOG_STYLE: "never" },
     stdio: ["pipe", "inherit", "pipe"],
   });
+}
+
+/** Relays the child's stderr into the log and its signals, and resolves with its exit code. */
+export function relayServer(child: ChildProcess, options: RelayOptions): Promise<number> {
   const log = logStream(process.stdout, { pretty: usesPretty(options.logFormat, process.stdout.isTTY === true), secrets: options.secrets });
   const least = levelNumbers[options.logLevel] ?? 30;
   const host = hostname();
