@@ -147,6 +147,9 @@ export const api = {
   createTableIndex: (parts, request) => call("POST", table(parts, "create_index"), { body: { ...request, wait: false } }),
   dropTableIndex: (parts, name) => call("POST", table(parts, `index/${encodeURIComponent(name)}/drop`), { query: { wait: false } }),
   refreshMaterializedView: (parts) => call("POST", `/v1/materialized_view/${pathId(parts)}/refresh`, { body: {} }),
+  compactTable: (parts) => call("POST", table(parts, "compact"), { body: {} }),
+  cleanupTableVersions: (parts, olderThanSeconds) => call("POST", table(parts, "cleanup"), { body: { older_than_seconds: olderThanSeconds } }),
+  optimizeTableIndices: (parts) => call("POST", table(parts, "optimize_indices"), { body: {} }),
 
   listJobs: (pageToken) => call("POST", "/v1/jobs/list", { body: { limit: 20, page_token: pageToken } }),
   getJob: (jobId) => call("GET", `/v1/jobs/${encodeURIComponent(jobId)}`),

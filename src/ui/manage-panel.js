@@ -1,7 +1,7 @@
 /**
  * A table's Manage tab: add rows from a file (InsertIntoTable), delete rows matching a predicate
- * (DeleteFromTable), refresh it when it is a materialized view, rename it (RenameTable) and drop
- * it (DropTable). Every change that loses data asks for confirmation first; a drop asks for the
+ * (DeleteFromTable), compact it, clean up old versions and optimise its indexes, refresh it when
+ * it is a materialized view, rename it (RenameTable) and drop it (DropTable). Every change that loses data asks for confirmation first; a drop asks for the
  * table's name to be typed.
  */
 import { api } from "./api.js";
@@ -75,6 +75,34 @@ function refreshView(parts) {
   );
 }
 
+/** What a maintenance task did, in a sentence. */
+function maintenanceOutcome(answer) {
+  const fragments = `${answer.fragments_before} → ${answer.fragments_after} fragments`;
+  const versions = answer.versions_removed > 0 ? `, ${answer.versions_removed} old versions removed (${answer.bytes_removed.toLocaleString("en-US")} bytes)` : "";
+  const kept = answer.protected_tags.length > 0 ? `; tags ${answer.protected_tags.join(", ")} kept older versions` : "";
+  return `Done: ${fragments}${versions}${kept}; the table is at version ${answer.version}.`;
+}
+
+function maintenance(parts, context) {
+  const days = h("input", { id: "cleanup-days", type: "number", min: "0", step: "1", value: "7", required: true });
+  const run = (doing, task) => async (result) => {
+    replaceChildren(result, h("p", { role: "status" }, `${doing}…`));
+    replaceChildren(result, h("p", { role: "status" }, maintenanceOutcome(await task())));
+    context.tableChanged({ keep: true });
+  };
+  return section(
+    "Maintenance",
+    "Compaction merges small fragments and drops deleted rows; cleanup removes versions older than the given age, never a tagged version or a branch's base; index optimisation brings indexes up to date with new rows.",
+    h(
+      "div",
+      { class: "stack" },
+      actionForm("Compacting the table", [], "Compact", run("Compacting", () => api.compactTable(parts))),
+      actionForm("Cleaning up old versions", [h("label", { for: days.id }, "Remove versions older than (days)"), days], "Clean up versions", run("Cleaning up", () => api.cleanupTableVersions(parts, Number(days.value) * 86_400))),
+      actionForm("Optimising the indexes", [], "Optimise indexes", run("Optimising", () => api.optimizeTableIndices(parts))),
+    ),
+  );
+}
+
 function rename(parts, context) {
   const name = h("input", { id: "rename-to", required: true, pattern: "[A-Za-z0-9_.\\-]+", autocomplete: "off", value: parts[parts.length - 1] });
   return section(
@@ -108,5 +136,5 @@ function drop(parts, context) {
 }
 
 export async function managePanel(parts, context) {
-  return h("div", { class: "actions" }, addRows(parts, context), deleteRows(parts, context), refreshView(parts), rename(parts, context), drop(parts, context));
+  return h("div", { class: "actions" }, addRows(parts, context), deleteRows(parts, context), maintenance(parts, context), refreshView(parts), rename(parts, context), drop(parts, context));
 }

@@ -237,6 +237,27 @@ test("Manage tab: rows added from a JSON lines file, then rows deleted by a pred
   assertClean(consolePage);
 });
 
+test("Manage tab: Compact on a table of four small appends → one fragment, every row kept; Clean up versions → the versions before the tagged one gone, the tagged one kept", options, async (t) => {
+  await expectJson(await server.upload("/v1/table/appends/create", arrowStream({ id: Int32Array.from([1, 2]) })));
+  for (const from of [3, 5, 7]) await expectJson(await server.upload("/v1/table/appends/insert", arrowStream({ id: Int32Array.from([from, from + 1]) })));
+  await expectJson(await server.post("/v1/table/appends/tags/create", { tag: "middle", version: 3 }));
+  const consolePage = await openConsole(t, "#/table/appends?tab=manage");
+  const { page } = consolePage;
+  await page.getByRole("button", { name: "Compact" }).click();
+  await page.getByText(/^Done: 4 → 1 fragments/).waitFor();
+  const described = await expectJson(await server.post("/v1/table/appends/describe", {}));
+  assert.equal(described.stats.num_fragments, 1);
+  const ids = rowsOf(await readArrow(await server.post("/v1/table/appends/query", { k: 100, vector: null, order_by: [{ column_name: "id" }] }))).map((row) => row.id);
+  assert.deepEqual(ids, [1, 2, 3, 4, 5, 6, 7, 8]);
+  await page.getByLabel("Remove versions older than (days)").fill("0");
+  await page.getByRole("button", { name: "Clean up versions" }).click();
+  // The tagged version bounds the cleanup: only versions older than it go.
+  await page.getByText(/2 old versions removed.*tags middle kept older versions/).waitFor();
+  const versions = (await expectJson(await server.post("/v1/table/appends/version/list"))).versions.map((v: { version: number }) => v.version);
+  assert.deepEqual(versions.slice(0, 3), [3, 4, 5], `versions 1 and 2 removed, the tagged 3 and later kept: ${versions}`);
+  assertClean(consolePage);
+});
+
 test("A query the engine refuses → the error names the operation, the code and the server's message", options, async (t) => {
   const consolePage = await openConsole(t, "#/table/history?tab=data");
   const { page } = consolePage;
