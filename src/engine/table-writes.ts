@@ -6,6 +6,7 @@ import { type DecodedUpload, readingUpload } from "./arrow-ipc.js";
 import { EngineError } from "./engine-errors.js";
 import { withCommitRetry } from "./commit-retry.js";
 import type { Engine, TableRef } from "./engine.js";
+import type { NativeTable } from "./lance-native.js";
 import { rewriteNestedUpdates } from "./nested-updates.js";
 
 export interface InsertOutcome {
@@ -24,10 +25,13 @@ export async function insertRows(
   upload: DecodedUpload,
   mode: "append" | "overwrite",
 ): Promise<InsertOutcome> {
-  const created = await createIfAbsent(engine, location, ref, upload);
-  if (created !== undefined) return { version: created, numInsertedRows: upload.numRows };
+  const first = await openOrCreate(engine, location, ref, upload);
+  if ("created" in first) return { version: first.created, numInsertedRows: upload.numRows };
+  let opened: NativeTable | undefined = first.table;
   const version = await withCommitRetry(engine.commitAttempts, async () => {
-    const table = await engine.openTable(location, ref);
+    // A retry starts from the newest version.
+    const table = opened ?? (await engine.openTable(location, ref));
+    opened = undefined;
     const result = await engine.call(() => readingUpload(upload, (file) => table.add(file, mode))).catch(asSchemaMismatch);
     return result.version;
   });
@@ -62,14 +66,17 @@ export interface MergeOutcome {
  * fragments), so the caller must run merge-inserts on one table one at a time.
  */
 export async function mergeInsertRows(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload, spec: MergeInsertSpec): Promise<MergeOutcome> {
-  const created = await createIfAbsent(engine, location, ref, upload);
-  if (created !== undefined) {
-    return { version: created, numInsertedRows: upload.numRows, numUpdatedRows: 0, numDeletedRows: 0, numAttempts: 1, numRows: upload.numRows };
+  const first = await openOrCreate(engine, location, ref, upload);
+  if ("created" in first) {
+    return { version: first.created, numInsertedRows: upload.numRows, numUpdatedRows: 0, numDeletedRows: 0, numAttempts: 1, numRows: upload.numRows };
   }
+  let opened: NativeTable | undefined = first.table;
   let conflicts = -1;
   const result = await withCommitRetry(engine.commitAttempts, async () => {
     conflicts += 1;
-    const table = await engine.openTable(location, ref);
+    // A retry starts from the newest version.
+    const table = opened ?? (await engine.openTable(location, ref));
+    opened = undefined;
     return engine.call(() => {
       let builder = table.mergeInsert(spec.on);
       if (spec.whenMatchedUpdateAll || spec.whenMatchedUpdateAllFilter) builder = builder.whenMatchedUpdateAll(spec.whenMatchedUpdateAllFilter ?? null);
@@ -125,16 +132,21 @@ export async function deleteRows(engine: Engine, location: string, ref: TableRef
 }
 
 /**
- * Creates the dataset of a declared-only table from `upload`; answers its version, or undefined
- * when the dataset exists (or a concurrent creator won the race), so the caller writes into it.
+ * The table to write into; or, for a declared-only table (no dataset yet), the version of the
+ * dataset `upload` created. A concurrent creator winning that race turns it into a write. Opening
+ * is the existence check: one look at the table's versions, not two.
  */
-async function createIfAbsent(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload): Promise<number | undefined> {
-  if (ref.branch || (await engine.datasetExists(location))) return undefined;
+async function openOrCreate(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload): Promise<{ table: NativeTable } | { created: number }> {
   try {
-    return await engine.createTable(location, upload, "create");
+    return { table: await engine.openTable(location, ref) };
+  } catch (error) {
+    if (ref.branch || !(error instanceof EngineError) || error.kind !== "dataset-not-found") throw error;
+  }
+  try {
+    return { created: await engine.createTable(location, upload, "create") };
   } catch (error) {
     if (!(await engine.datasetExists(location))) throw error;
-    return undefined;
+    return { table: await engine.openTable(location, ref) };
   }
 }
 

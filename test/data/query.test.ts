@@ -151,11 +151,23 @@ test("QueryTable vector search that cannot choose a vector column → 400, code 
   await expectError(await server.post("/v1/table/none/query", { k: 2, vector: vectorOf(1) }), 400, 13);
 });
 
-test("QueryTable on a declared-only table → 409, code 19", async (t) => {
+test("Reads, updates and deletes of a declared-only table → 409, code 19; counting it → 0; describing it → no version", async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
   await expectJson(await server.post("/v1/table/d/declare", {}));
   await expectError(await server.post("/v1/table/d/query", { k: 1, vector: null }), 409, 19);
+  await expectError(await server.post("/v1/table/d/explain_plan", { query: { k: 1, vector: null } }), 409, 19);
+  await expectError(await server.post("/v1/table/d/stats", {}), 409, 19);
+  await expectError(await server.post("/v1/table/d/update", { updates: [["id", "1"]] }), 409, 19);
+  await expectError(await server.post("/v1/table/d/delete", { predicate: "true" }), 409, 19);
+  assert.equal(await (await server.post("/v1/table/d/count_rows", {})).text(), "0");
+  const described = await expectJson(await server.post("/v1/table/d/describe", { check_declared: true }));
+  assert.equal(described.is_only_declared, true);
+  assert.equal(described.version, undefined);
+  // The first insert creates it; reads then see it at once.
+  await expectJson(await server.upload("/v1/table/d/insert", streamOf(new Table({ id: vectorFromArray([1, 2], new Int32()) }))));
+  assert.equal(await (await server.post("/v1/table/d/count_rows", {})).text(), "2");
+  assert.equal((await expectJson(await server.post("/v1/table/d/describe", { check_declared: true }))).is_only_declared, false);
 });
 
 test("CountTableRows by POST with a predicate and by GET without a body → 200 bare integers", async (t) => {

@@ -21,7 +21,7 @@ import type { CatalogScope } from "../catalog-scope.js";
 import { recordCommittedWrite } from "../versions/transactions.js";
 import { translating } from "../failures.js";
 import { describeTable } from "../identifiers.js";
-import { type WithId, loadTable, loadTableWithData } from "../table-lookup.js";
+import { type WithId, loadTable } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
 import type { ArrowStreamBody } from "../tables/table-creation.js";
 
@@ -118,8 +118,8 @@ export async function updateTable(scope: CatalogScope, request: WithId<UpdateTab
   const subject = describeTable(request.id);
   const ref = refOf({ branch: request.branch });
   return translating(subject, async () => {
-    // load
-    const row = await loadTableWithData(scope, request.id);
+    // load: a declared-only table is found out by the write itself (19, see refOverrides)
+    const row = await loadTable(scope, request.id);
     // write: data first; the properties follow and are read back, so a failure to store them
     // after the commit is reported in the answer instead of turning a committed write into 5xx.
     const outcome =
@@ -156,7 +156,7 @@ export async function deleteFromTable(scope: CatalogScope, request: WithId<Delet
   const subject = describeTable(request.id);
   const ref = refOf({ branch: request.branch });
   return translating(subject, async () => {
-    const row = await loadTableWithData(scope, request.id);
+    const row = await loadTable(scope, request.id);
     const outcome = await deleteRows(scope.engine, row.location, ref, request.predicate);
     const transaction = await recordCommittedWrite(scope, "DeleteFromTable", request.id, outcome.version, request.branch);
     return { version: outcome.version, num_deleted_rows: outcome.numDeletedRows, ...transaction };
