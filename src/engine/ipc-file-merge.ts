@@ -6,6 +6,7 @@
 import { Buffer } from "node:buffer";
 import { type DataType, Dictionary, MetadataVersion, type Schema, Table, type Vector, tableFromIPC, tableToIPC, vectorFromArray } from "apache-arrow-21";
 import { FileBlock, Footer } from "apache-arrow-21/ipc/metadata/file";
+import { Message, type RecordBatch } from "apache-arrow-21/ipc/metadata/message";
 
 const magic = Buffer.from("ARROW1");
 /** Magic (6 bytes) padded to 8, as every IPC file begins. */
@@ -28,6 +29,18 @@ function parseFile(buffer: Buffer): ParsedFile {
   const footerStart = buffer.length - trailerLength - footerLength;
   const footer = Footer.decode(buffer.subarray(footerStart, footerStart + footerLength));
   return { buffer, footer, blocks: [...footer.recordBatches()], footerStart };
+}
+
+/** The rows of an IPC file, from its batches' metadata (no body is read). */
+export function rowsOfIpcFile(buffer: Buffer): number {
+  const { blocks } = parseFile(buffer);
+  let rows = 0;
+  for (const block of blocks) {
+    // A block is the continuation marker, the metadata's length, the metadata, then the body.
+    const metadata = buffer.subarray(block.offset + 8, block.offset + block.metaDataLength);
+    rows += Number((Message.decode(metadata).header() as RecordBatch).length);
+  }
+  return rows;
 }
 
 function hasDictionaries(schema: Schema): boolean {

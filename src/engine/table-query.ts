@@ -5,7 +5,7 @@
 import type { Buffer } from "node:buffer";
 import type { Engine, TableRef } from "./engine.js";
 import { EngineError } from "./engine-errors.js";
-import { mergeIpcFiles } from "./ipc-file-merge.js";
+import { mergeIpcFiles, rowsOfIpcFile } from "./ipc-file-merge.js";
 import { type NativeQuery, type NativeTable, type NativeTableStatistics, type NativeVectorQuery, native } from "./lance-native.js";
 import type * as Native from "lancedb-native-types";
 import { objectPathOf } from "../storage/locations.js";
@@ -148,7 +148,10 @@ export async function runQuery(engine: Engine, location: string, ref: TableRef, 
   // Two native calls at once: each is a round trip to the engine's threads.
   const [version, iterator] = await engine.call(() => Promise.all([table.version(), query.execute(maxBatchRows)]));
   const first = (await engine.call(() => iterator.next())) ?? (await engine.call(() => query.outputSchema()));
-  const next = () => engine.call(() => iterator.next());
+  // A first batch already holding the whole limit is the whole answer (with one query vector:
+  // several get `limit` rows each), which spares asking the engine for an end it has reached.
+  const complete = spec.limit !== undefined && spec.vectors.length <= 1 && rowsOfIpcFile(first) >= spec.limit;
+  const next = complete ? async () => null : () => engine.call(() => iterator.next());
   return { version, chunks: mergeIpcFiles(first, next) };
 }
 
