@@ -10,8 +10,12 @@ import { principalOf } from "./auth/auth-gate.js";
 import { callContextOf } from "./call-context.js";
 import { errorAnswerOf } from "./error-mapper.js";
 
+const levelsAboveInfo = new Set(["warn", "error", "fatal", "silent"]);
+
 export function registerRequestLog(app: FastifyInstance): void {
   app.addHook("onResponse", async (request, reply) => {
+    // Below the log's level the line is not even put together.
+    if (levelsAboveInfo.has(request.log.level)) return;
     const refusal = errorAnswerOf(request);
     request.log.info(
       {
