@@ -17,6 +17,11 @@ export interface TableRef {
   version?: number | null | undefined;
   tag?: string | null | undefined;
   branch?: string | null | undefined;
+  /**
+   * The catalog's id of the table, for reads: a kept handle opened for another table at the same
+   * location (dropped, then re-created there, perhaps by another replica) is not used for it.
+   */
+  tableId?: string | undefined;
 }
 
 export interface TableSnapshot {
@@ -99,7 +104,7 @@ export class Engine {
    */
   async readTable(location: string, ref: TableRef = {}): Promise<NativeTable> {
     if ((ref.version !== undefined && ref.version !== null) || ref.tag) return this.openTable(location, ref);
-    return this.call(() => this.handles.latest(location, ref.branch || null));
+    return this.call(() => this.handles.latest(location, ref.branch || null, ref.tableId));
   }
 
   /** Opens the newest version of `branch` on a connection that checks for newer ones only when asked. */

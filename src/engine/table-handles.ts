@@ -11,6 +11,8 @@ import type { NativeTable } from "./lance-native.js";
 interface KeptHandle {
   table: Promise<NativeTable>;
   lastUsed: number;
+  /** The catalog's table the handle was opened for, when the caller said. */
+  tableId: string | undefined;
 }
 
 export interface TableHandlesOptions {
@@ -33,22 +35,33 @@ export class TableHandles {
     this.idleMs = options.idleMs ?? 300_000;
   }
 
-  /** The table at the newest version of `branch` (main when null), as of this call. */
-  async latest(location: string, branch: string | null): Promise<NativeTable> {
+  /**
+   * The table at the newest version of `branch` (main when null), as of this call; `tableId`, the
+   * catalog's id of the table, keeps a handle of another table once at this location from serving.
+   */
+  async latest(location: string, branch: string | null, tableId?: string): Promise<NativeTable> {
     const key = `${location}\u0000${branch ?? ""}`;
     const now = Date.now();
     const found = this.kept.get(key);
-    if (found && now - found.lastUsed < this.idleMs) {
+    const sameTable = found !== undefined && (tableId === undefined || found.tableId === undefined || found.tableId === tableId);
+    if (found && sameTable && now - found.lastUsed < this.idleMs) {
+      found.tableId ??= tableId;
       // Most recently used last: the map's order is the eviction order.
       this.kept.delete(key);
       this.kept.set(key, found);
       found.lastUsed = now;
       const table = await found.table;
-      await table.checkoutLatest();
-      return table;
+      try {
+        await table.checkoutLatest();
+        return table;
+      } catch {
+        // The dataset under the handle changed beyond a newer version (removed, or replaced at
+        // the same location): the handle goes, and opening afresh answers or says what is wrong.
+        if (this.kept.get(key) === found) this.kept.delete(key);
+      }
     }
     const opened = this.open(location, branch);
-    const entry = { table: opened, lastUsed: now };
+    const entry = { table: opened, lastUsed: now, tableId };
     this.kept.delete(key);
     this.kept.set(key, entry);
     // A failed open (no dataset yet, a missing branch) is not kept: the next read tries again.

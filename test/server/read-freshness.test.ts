@@ -3,10 +3,11 @@
 // same root, a table replaced at the same location), the very next read shows the commit.
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
+import path from "node:path";
 import { test } from "node:test";
 import * as lancedb from "@lancedb/lancedb";
 import { spawnServe } from "../helpers/cli-process.js";
-import { startTestServer, tempRoot } from "../helpers/test-server.js";
+import { expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
 import { testStoreUrl } from "../helpers/test-store.js";
 
 const rowsFrom = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: from + i, label: `row ${from + i}` }));
@@ -107,4 +108,31 @@ test("a branch's reads through Quiver follow the branch's own commits, and main'
   assert.equal(await dev.countRows(), 5);
   assert.equal((await described({})).version, 1, "main is untouched");
   assert.equal(await table.countRows(), 2);
+});
+
+test("a table replaced at the same location (deregistered, its folder written anew, registered again) reads as the new table", async (t) => {
+  const server = await startTestServer();
+  t.after(() => server.close());
+  const placed = await expectJson(await server.post("/v1/table/scratch/declare", {}));
+  const location = path.join(path.dirname(path.dirname(placed.location as string)), "external", "events.lance");
+  const writeDataset = async (ids: number[], extra: Record<string, string> = {}) => {
+    rmSync(location, { recursive: true, force: true });
+    const local = await lancedb.connect(path.dirname(location));
+    await local.createTable("events", ids.map((id) => ({ id, label: `row ${id}`, ...extra })));
+    local.close();
+  };
+  const fieldsOf = async () => ((await expectJson(await server.post("/v1/table/events/describe", {}))).schema.fields as { name: string }[]).map((field) => field.name);
+  const cloud = await lancedb.connect("db://demo", { apiKey: "any", hostOverride: server.url });
+  await writeDataset([1, 2, 3]);
+  await expectJson(await server.post("/v1/table/events/register", { location }));
+  assert.deepEqual(await idsOf(await cloud.openTable("events")), [1, 2, 3]);
+  assert.deepEqual(await fieldsOf(), ["id", "label"]);
+  await expectJson(await server.post("/v1/table/events/deregister", {}));
+  // The new dataset starts at version 1 too: only the table's identity tells the two apart.
+  await writeDataset([10, 20], { note: "new" });
+  await expectJson(await server.post("/v1/table/events/register", { location }));
+  const reopened = await cloud.openTable("events");
+  assert.deepEqual(await idsOf(reopened), [10, 20]);
+  assert.equal(await reopened.countRows(), 2);
+  assert.deepEqual(await fieldsOf(), ["id", "label", "note"]);
 });

@@ -31,7 +31,7 @@ export async function queryTable(scope: CatalogScope, request: WithId<QueryTable
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    return runQuery(scope.engine, row.location, ref, spec);
+    return runQuery(scope.engine, row.location, { ...ref, tableId: row.id }, spec);
   }, refOverrides(subject, ref));
 }
 
@@ -41,7 +41,7 @@ export async function countTableRows(scope: CatalogScope, request: WithId<CountT
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    return countRows(scope.engine, row.location, ref, request.predicate || null).catch((error: unknown) => {
+    return countRows(scope.engine, row.location, { ...ref, tableId: row.id }, request.predicate || null).catch((error: unknown) => {
       // A declared-only table has no rows yet.
       if (error instanceof EngineError && error.kind === "dataset-not-found") return 0;
       throw error;
@@ -57,7 +57,7 @@ export async function explainTableQueryPlan(scope: CatalogScope, request: WithId
   const ref = refOf({ version: query.version, branch: request.branch ?? query.branch });
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    return explainQuery(scope.engine, row.location, ref, spec, request.verbose ?? false);
+    return explainQuery(scope.engine, row.location, { ...ref, tableId: row.id }, spec, request.verbose ?? false);
   }, refOverrides(subject, ref));
 }
 
@@ -68,7 +68,7 @@ export async function analyzeTableQueryPlan(scope: CatalogScope, request: WithId
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    return analyzeQuery(scope.engine, row.location, ref, spec);
+    return analyzeQuery(scope.engine, row.location, { ...ref, tableId: row.id }, spec);
   }, refOverrides(subject, ref));
 }
 
@@ -78,7 +78,7 @@ export async function getTableStats(scope: CatalogScope, request: WithId<GetTabl
   const ref = refOf({ branch: request.branch });
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    const stats = await tableStatistics(scope.engine, row.location, ref);
+    const stats = await tableStatistics(scope.engine, row.location, { ...ref, tableId: row.id });
     const l = stats.fragmentStats.lengths;
     return {
       total_bytes: stats.totalBytes,

@@ -72,7 +72,7 @@ async function snapshotOf(engine: Engine, row: TableRow, request: DescribeTableR
     await requireBranch(row, request.branch);
   }
   try {
-    return await engine.describeTable(row.location, request);
+    return await engine.describeTable(row.location, { version: request.version, tag: request.tag, branch: request.branch, tableId: row.id });
   } catch (error) {
     if (error instanceof EngineError && error.kind === "dataset-not-found") return "declared-only";
     throw error;
