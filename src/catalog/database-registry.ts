@@ -116,11 +116,12 @@ export const databaseCacheTtlMs = 5_000;
 /**
  * Catalog instances per database, created on first use and dropped when the database changes
  * (a change notice from any process on the store) or its entry is older than `databaseCacheTtlMs`.
- * A name with no database and the list of names are remembered the same way: clients that name
- * a database in every request (`db://<name>` URLs) cost no store lookup per request.
+ * The list of names is remembered the same way, and answers for names with no database: clients
+ * that name one in every request (`db://<name>` URLs) cost no store lookup per request, and the
+ * names they send are not kept.
  */
 export class CatalogRegistry {
-  private readonly catalogs = new Map<string, { catalog: Catalog | undefined; loadedAt: number }>();
+  private readonly catalogs = new Map<string, { catalog: Catalog; loadedAt: number }>();
   private names: { names: string[]; loadedAt: number } | undefined;
 
   constructor(
@@ -139,17 +140,18 @@ export class CatalogRegistry {
   async catalogFor(name: string): Promise<Catalog | undefined> {
     const cached = this.catalogs.get(name);
     if (cached && isFresh(cached.loadedAt)) return cached.catalog;
+    if (this.names && isFresh(this.names.loadedAt) && !this.names.names.includes(name)) return undefined;
     const loadedAt = Date.now();
     const row = await this.store.rows.findDatabase(name);
     if (!row) {
-      this.catalogs.set(name, { catalog: undefined, loadedAt });
+      this.catalogs.delete(name);
       return undefined;
     }
     // A database another process created with its own location is served here too.
     await configureDatabaseRoot(row);
     const database = toDatabaseInfo(row);
     // The same settings keep the same catalog, so work holding it sees no change.
-    if (cached?.catalog && sameDatabase(cached.catalog.scope.database, database)) {
+    if (cached && sameDatabase(cached.catalog.scope.database, database)) {
       this.catalogs.set(name, { catalog: cached.catalog, loadedAt });
       return cached.catalog;
     }

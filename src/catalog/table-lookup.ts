@@ -33,12 +33,15 @@ export function loadTable(scope: CatalogScope, id: readonly string[]): Promise<T
   return requireTable(scope.store.rows, scope.database.name, id);
 }
 
+/** What an operation needing data answers for a declared-only table: InvalidTableState (19). */
+export function declaredOnly(subject: string): CatalogError {
+  return CatalogError.of("InvalidTableState", `${subject} is declared but has no data yet`);
+}
+
 /** The table's row when it has data; a declared-only table is InvalidTableState (19). */
 export async function loadTableWithData(scope: CatalogScope, id: readonly string[]): Promise<TableRow> {
   const row = await loadTable(scope, id);
-  if (!(await scope.engine.datasetExists(row.location))) {
-    throw CatalogError.of("InvalidTableState", `${describeTable(id)} is declared but has no data yet`);
-  }
+  if (!(await scope.engine.datasetExists(row.location))) throw declaredOnly(describeTable(id));
   return row;
 }
 

@@ -9,6 +9,7 @@ import { readBranch } from "../engine/refs.js";
 import type { TableRow } from "../store/schema.js";
 import { CatalogError, invalidInput } from "../model/catalog-error.js";
 import { describeTable } from "./identifiers.js";
+import { declaredOnly } from "./table-lookup.js";
 
 const refNamePattern = /^[A-Za-z0-9_.-]+$/;
 
@@ -67,7 +68,7 @@ export function refOverrides(subject: string, ref: TableRef): Partial<Record<Eng
     },
     // The catalog has the table, so no dataset at its location means it is declared only.
     get "dataset-not-found"() {
-      return CatalogError.of("InvalidTableState", `${subject} is declared but has no data yet`);
+      return declaredOnly(subject);
     },
   };
 }

@@ -53,18 +53,19 @@ function hasDictionaries(schema: Schema): boolean {
  * format cannot replace) have those columns decoded to plain values, one batch at a time.
  */
 export async function* mergeIpcFiles(first: Buffer, next: () => Promise<Buffer | null>): AsyncGenerator<Buffer> {
-  if (hasDictionaries(parseFile(first).footer.schema)) {
-    yield* copyBatches(withoutDictionaries(first), async () => {
+  const head = parseFile(first);
+  if (hasDictionaries(head.footer.schema)) {
+    yield* copyBatches(parseFile(withoutDictionaries(first)), async () => {
       const buffer = await next();
       return buffer && withoutDictionaries(buffer);
     });
     return;
   }
-  yield* copyBatches(first, next);
+  yield* copyBatches(head, next);
 }
 
-async function* copyBatches(first: Buffer, next: () => Promise<Buffer | null>): AsyncGenerator<Buffer> {
-  const head = parseFile(first);
+async function* copyBatches(head: ParsedFile, next: () => Promise<Buffer | null>): AsyncGenerator<Buffer> {
+  const first = head.buffer;
   const firstBlockStart = head.blocks.length > 0 ? Math.min(...head.blocks.map((b) => b.offset)) : head.footerStart;
   // The prefix is the magic, its padding and the schema message.
   const prefix = first.subarray(0, firstBlockStart);

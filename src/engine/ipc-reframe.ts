@@ -37,15 +37,17 @@ export async function reframeIpcStream(
   const parts: Buffer[] = [fileMagic, ...frame(first.metadata)];
   let position = fileMagic.length + 8 + first.metadata.length;
   const blocks: FileBlock[] = [];
+  /** Every batch carries one node per field, nested ones included. */
+  const fieldNodes = countNodes(schema.fields);
   let numRows = 0;
   let compressed = false;
   for (let next = await readMessage(bytes); next; next = await readMessage(bytes)) {
     const { message, metadata, body } = next;
     if (message.headerType !== MessageHeader.RecordBatch) {
-      throw new ArrowDecodeError(`Arrow IPC stream is corrupt: unexpected ${MessageHeader[message.headerType] ?? "unknown"} message after the schema`);
+      throw corrupt(`unexpected ${MessageHeader[message.headerType] ?? "unknown"} message after the schema`);
     }
     const batch = headerOf<RecordBatchHeader>(message);
-    checkBatch(batch, schema, body.length);
+    checkBatch(batch, fieldNodes, body.length);
     parts.push(...frame(metadata), body);
     blocks.push(new FileBlock(8 + metadata.length, body.length, position));
     position += 8 + metadata.length + body.length;
@@ -107,10 +109,9 @@ function headerOf<T>(message: Message): T {
 }
 
 /** What decoding would have refused, checked on the metadata alone: every buffer lies inside the body, one node per field. */
-function checkBatch(header: RecordBatchHeader, schema: Schema, bodyLength: number): void {
+function checkBatch(header: RecordBatchHeader, expectedNodes: number, bodyLength: number): void {
   const rows = Number(header.length);
   if (!Number.isSafeInteger(rows) || rows < 0) throw corrupt(`a record batch declares ${String(header.length)} rows`);
-  const expectedNodes = countNodes(schema.fields);
   if (header.nodes.length !== expectedNodes) throw corrupt(`a record batch has ${header.nodes.length} field nodes where the schema has ${expectedNodes}`);
   for (const buffer of header.buffers) {
     const offset = Number(buffer.offset);

@@ -27,11 +27,7 @@ export async function insertRows(
 ): Promise<InsertOutcome> {
   const first = await openOrCreate(engine, location, ref, upload);
   if ("created" in first) return { version: first.created, numInsertedRows: upload.numRows };
-  let opened: NativeTable | undefined = first.table;
-  const version = await withCommitRetry(engine.commitAttempts, async () => {
-    // A retry starts from the newest version.
-    const table = opened ?? (await engine.openTable(location, ref));
-    opened = undefined;
+  const version = await retryingOn(engine, location, ref, first.table, async (table) => {
     const result = await engine.call(() => readingUpload(upload, (file) => table.add(file, mode))).catch(asSchemaMismatch);
     return result.version;
   });
@@ -70,13 +66,9 @@ export async function mergeInsertRows(engine: Engine, location: string, ref: Tab
   if ("created" in first) {
     return { version: first.created, numInsertedRows: upload.numRows, numUpdatedRows: 0, numDeletedRows: 0, numAttempts: 1, numRows: upload.numRows };
   }
-  let opened: NativeTable | undefined = first.table;
   let conflicts = -1;
-  const result = await withCommitRetry(engine.commitAttempts, async () => {
+  const result = await retryingOn(engine, location, ref, first.table, (table) => {
     conflicts += 1;
-    // A retry starts from the newest version.
-    const table = opened ?? (await engine.openTable(location, ref));
-    opened = undefined;
     return engine.call(() => {
       let builder = table.mergeInsert(spec.on);
       if (spec.whenMatchedUpdateAll || spec.whenMatchedUpdateAllFilter) builder = builder.whenMatchedUpdateAll(spec.whenMatchedUpdateAllFilter ?? null);
@@ -128,6 +120,19 @@ export async function deleteRows(engine: Engine, location: string, ref: TableRef
     const table = await engine.openTable(location, ref);
     const result = await engine.call(() => table.delete(predicate));
     return { version: result.version, numDeletedRows: result.numDeletedRows };
+  });
+}
+
+/**
+ * Runs `write` on `opened` under commit retries; a retry opens the table again, at its newest
+ * version.
+ */
+async function retryingOn<T>(engine: Engine, location: string, ref: TableRef, opened: NativeTable, write: (table: NativeTable) => Promise<T>): Promise<T> {
+  let first: NativeTable | undefined = opened;
+  return withCommitRetry(engine.commitAttempts, async () => {
+    const table = first ?? (await engine.openTable(location, ref));
+    first = undefined;
+    return write(table);
   });
 }
 

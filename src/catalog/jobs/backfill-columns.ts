@@ -9,7 +9,7 @@ import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable, splitTableId } from "../identifiers.js";
 import { enqueueJob, resolvePool } from "./job-queue.js";
-import { requireTable } from "../table-lookup.js";
+import { declaredOnly, requireTable } from "../table-lookup.js";
 
 type WithId<T> = T & { id: string[] };
 
@@ -46,7 +46,7 @@ export async function alterTableBackfillColumns(
   return translating(subject, async () => {
     // load
     const table = await requireTable(scope.store.rows, scope.database.name, id);
-    if (!(await scope.engine.datasetExists(table.location))) throw CatalogError.of("InvalidTableState", `${subject} is declared but has no data yet`);
+    if (!(await scope.engine.datasetExists(table.location))) throw declaredOnly(subject);
     // decide
     const kind = await columnKind(scope.engine, table.location, column);
     if (kind === "missing") throw CatalogError.of("TableColumnNotFound", `${subject} has no column '${column}'`);

@@ -9,7 +9,7 @@ import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable, namespaceIdOfKey, splitTableId } from "../identifiers.js";
 import { newTableLocation, resolveClientLocation } from "../table-locations.js";
-import { findTable, requireNoNamespaceNamed } from "../table-lookup.js";
+import { declaredOnly, findTable, requireNoNamespaceNamed } from "../table-lookup.js";
 import { alreadyExists, creatingTable, insertTableRow } from "./table-creation.js";
 
 type WithId<T> = T & { id: string[] };
@@ -42,7 +42,7 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
     const source = await scope.store.rows.findTableByLocation(database, sourceLocation);
     if (!source) throw CatalogError.of("TableNotFound", `no table of database '${database}' is at '${request.source_location}'`);
     const sourceSubject = describeTable([...namespaceIdOfKey(source.namespace_path), source.name]);
-    if (!(await scope.engine.datasetExists(source.location))) throw CatalogError.of("InvalidTableState", `${sourceSubject} is declared but has no data yet`);
+    if (!(await scope.engine.datasetExists(source.location))) throw declaredOnly(sourceSubject);
     // decide
     if (await findTable(scope.store.rows, database, id)) throw alreadyExists(id);
     await requireNoNamespaceNamed(scope.store.rows, database, namespace, name);

@@ -12,7 +12,7 @@ import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable as nameOf, splitTableId } from "../identifiers.js";
-import { requireTable } from "../table-lookup.js";
+import { declaredOnly, requireTable } from "../table-lookup.js";
 import { refOf, refOverrides, requireBranch } from "../table-refs.js";
 
 type WithId<T> = T & { id: string[] };
@@ -46,13 +46,11 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
     const selectsVersion = request.version != null || Boolean(request.tag) || Boolean(request.branch);
     // detail: read once; its absence is how a declared-only table shows
     const detail = request.load_detailed_metadata === false ? undefined : await snapshotOf(scope.engine, row, request);
-    const declaredOnly =
+    const hasNoData =
       detail === "declared-only" || (detail === undefined && (request.check_declared || selectsVersion) && !(await scope.engine.datasetExists(row.location)));
-    if (request.check_declared) response.is_only_declared = declaredOnly;
-    if (declaredOnly) {
-      if (request.load_detailed_metadata || selectsVersion) {
-        throw CatalogError.of("InvalidTableState", `${subject} is declared but has no data yet`);
-      }
+    if (request.check_declared) response.is_only_declared = hasNoData;
+    if (hasNoData) {
+      if (request.load_detailed_metadata || selectsVersion) throw declaredOnly(subject);
       return response;
     }
     if (detail === undefined) return response;

@@ -96,7 +96,8 @@ export class LocalStorage implements TableStorage {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EEXIST") return "exists";
       if (code === "ENOENT" && !(await this.head(source))) return "missing";
-      // Another file system (EXDEV), or links not allowed: copy the bytes.
+      // Another file system (EXDEV), links not allowed (EPERM), or the target's folder not made
+      // yet (ENOENT with the source there): a copy, which makes the folder.
       if (code === "EXDEV" || code === "EPERM" || code === "ENOENT") {
         const bytes = await this.read(source);
         return bytes ? this.putIfAbsent(location, bytes) : "missing";
