@@ -4,8 +4,9 @@
  * either a role (with the database in `databaseClaim`) or an object mapping database names to
  * roles, e.g. `{"sales": "write", "ml": "read"}`.
  */
-import { JwksCache } from "./jwks.js";
-import { type DecodedJwt, JwtError, asymmetricAlgorithms, checkClaims, verifyAsymmetricSignature } from "./jwt.js";
+import type { JWTVerifyGetKey } from "jose";
+import { type JwksOptions, issuerKeys } from "./jwks.js";
+import { type DecodedJwt, JwtError, verifyJwt } from "./jwt.js";
 import type { Principal } from "./principal.js";
 import { type Role, isRole } from "./roles.js";
 
@@ -17,13 +18,21 @@ export interface ExternalIssuerConfig {
   roleClaim?: string;
   /** Claim naming the database when the role claim is a single role; default `quiver_database`. */
   databaseClaim?: string;
+  /** Bounds of the JWKS cache and fetch; the defaults suit common issuers. */
+  jwks?: JwksOptions;
 }
 
+/**
+ * Signature algorithms accepted from an external issuer. Only asymmetric ones: an HS256 token
+ * "signed" with the issuer's public key as the secret must not pass.
+ */
+const externalAlgorithms = ["RS256", "RS384", "RS512", "PS256", "ES256", "ES384"];
+
 export class ExternalIssuer {
-  private readonly jwks: JwksCache;
+  private readonly keys: JWTVerifyGetKey;
 
   constructor(readonly config: ExternalIssuerConfig) {
-    this.jwks = new JwksCache({ url: config.jwksUrl });
+    this.keys = issuerKeys(config.jwksUrl, config.jwks);
   }
 
   isIssuerOf(token: DecodedJwt): boolean {
@@ -32,14 +41,10 @@ export class ExternalIssuer {
 
   /** The principal of an external token; throws JwtError when it is not valid, 17 when the JWKS is down. */
   async principalOf(token: DecodedJwt): Promise<Principal> {
-    // Only asymmetric algorithms: an HS256 token "signed" with the public key must not pass.
-    if (!asymmetricAlgorithms.includes(token.header.alg)) throw new JwtError(`token alg ${token.header.alg} is not accepted`);
-    const key = await this.jwks.keyFor(token.header.kid, token.header.alg);
-    verifyAsymmetricSignature(token, key);
-    checkClaims(token.claims, { issuer: this.config.issuer, audience: this.config.audience });
-    const grants = this.grantsOf(token.claims);
+    const claims = await verifyJwt(token, this.keys, { algorithms: externalAlgorithms, issuer: this.config.issuer, audience: this.config.audience });
+    const grants = this.grantsOf(claims);
     if (grants.size === 0) throw new JwtError("token grants no role");
-    const subject = typeof token.claims.sub === "string" ? token.claims.sub : "?";
+    const subject = typeof claims.sub === "string" ? claims.sub : "?";
     return { kind: "external-token", subject: `external-token:${subject}`, grants };
   }
 

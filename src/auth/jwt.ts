@@ -1,8 +1,11 @@
 /**
- * @module Compact JWS tokens (RFC 7515/7519) with node:crypto only: HS256 for Quiver's own
- * tokens; RS256/384/512, PS256 and ES256/384 for tokens of an external OIDC issuer.
+ * @module Compact JWTs (RFC 7519) through `jose`: decoding a token to see who claims to have
+ * issued it, signing Quiver's own HS256 tokens, and verifying a token under the rules its issuer
+ * sets. Every refusal becomes a {@link JwtError} whose message is safe to show: it never repeats
+ * the token nor any value taken from it.
  */
-import { createHmac, timingSafeEqual, sign as cryptoSign, verify as cryptoVerify, constants, type KeyObject } from "node:crypto";
+import { SignJWT, decodeJwt as decodeClaims, decodeProtectedHeader, errors, jwtVerify, type JWTVerifyGetKey, type JWTVerifyOptions } from "jose";
+import { CatalogError } from "../model/catalog-error.js";
 
 export type JwtClaims = Record<string, unknown> & {
   iss?: string;
@@ -14,16 +17,17 @@ export type JwtClaims = Record<string, unknown> & {
 };
 
 export interface JwtHeader {
-  alg: string;
+  alg?: string;
   typ?: string;
   kid?: string;
 }
 
+/** A token decoded without any check, so that it can be handed to the issuer that claims it. */
 export interface DecodedJwt {
+  /** The token as presented; verification always starts again from it. */
+  compact: string;
   header: JwtHeader;
   claims: JwtClaims;
-  signingInput: string;
-  signature: Buffer;
 }
 
 /** Why a token was refused; the message is safe to show (it never contains the token). */
@@ -34,114 +38,74 @@ export class JwtError extends Error {
   }
 }
 
-const asymmetric: Record<string, { hash: string; padding?: number; ecdsa?: boolean }> = {
-  RS256: { hash: "sha256" },
-  RS384: { hash: "sha384" },
-  RS512: { hash: "sha512" },
-  PS256: { hash: "sha256", padding: constants.RSA_PKCS1_PSS_PADDING },
-  ES256: { hash: "sha256", ecdsa: true },
-  ES384: { hash: "sha384", ecdsa: true },
-};
-
-export const asymmetricAlgorithms: readonly string[] = Object.keys(asymmetric);
-
-function encodePart(value: unknown): string {
-  return Buffer.from(JSON.stringify(value), "utf8").toString("base64url");
-}
-
-function decodeJsonPart(part: string, what: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(part, "base64url").toString("utf8"));
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // fall through to the refusal below
-  }
-  throw new JwtError(`token ${what} is not a JSON object`);
-}
+/**
+ * Seconds of clock difference tolerated on `exp` and `nbf`: enough for hosts kept in step by
+ * NTP, small next to the hour a token lives.
+ */
+export const clockToleranceSeconds = 60;
 
 /** Splits and decodes a token without checking anything. Throws JwtError when malformed. */
-export function decodeJwt(token: string): DecodedJwt {
-  const parts = token.split(".");
-  if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]*$/.test(part))) throw new JwtError("token is not a compact JWS");
-  const [headerPart, claimsPart, signaturePart] = parts as [string, string, string];
-  const header = decodeJsonPart(headerPart, "header");
-  if (typeof header.alg !== "string") throw new JwtError("token header has no alg");
-  return {
-    header: header as unknown as JwtHeader,
-    claims: decodeJsonPart(claimsPart, "claims") as JwtClaims,
-    signingInput: `${headerPart}.${claimsPart}`,
-    signature: Buffer.from(signaturePart, "base64url"),
-  };
-}
-
-function hmac(secret: Buffer, input: string): Buffer {
-  return createHmac("sha256", secret).update(input, "ascii").digest();
-}
-
-/** Signs claims with HS256. */
-export function signHs256(claims: JwtClaims, secret: Buffer, kid?: string): string {
-  const header: JwtHeader = kid ? { alg: "HS256", typ: "JWT", kid } : { alg: "HS256", typ: "JWT" };
-  const signingInput = `${encodePart(header)}.${encodePart(claims)}`;
-  return `${signingInput}.${hmac(secret, signingInput).toString("base64url")}`;
-}
-
-/** Signs with an asymmetric key (used by tests playing an external issuer). */
-export function signAsymmetric(claims: JwtClaims, alg: string, key: KeyObject, kid?: string): string {
-  const spec = asymmetric[alg];
-  if (!spec) throw new JwtError(`unsupported alg ${alg}`);
-  const header: JwtHeader = kid ? { alg, typ: "JWT", kid } : { alg, typ: "JWT" };
-  const signingInput = `${encodePart(header)}.${encodePart(claims)}`;
-  const signature = cryptoSign(spec.hash, Buffer.from(signingInput, "ascii"), {
-    key,
-    padding: spec.padding,
-    dsaEncoding: spec.ecdsa ? "ieee-p1363" : undefined,
-  });
-  return `${signingInput}.${signature.toString("base64url")}`;
-}
-
-export function verifyHs256Signature(token: DecodedJwt, secret: Buffer): void {
-  if (token.header.alg !== "HS256") throw new JwtError(`token alg ${token.header.alg} is not accepted here`);
-  const expected = hmac(secret, token.signingInput);
-  if (expected.length !== token.signature.length || !timingSafeEqual(expected, token.signature)) {
-    throw new JwtError("token signature is invalid");
-  }
-}
-
-export function verifyAsymmetricSignature(token: DecodedJwt, key: KeyObject): void {
-  const spec = asymmetric[token.header.alg];
-  if (!spec) throw new JwtError(`token alg ${token.header.alg} is not accepted`);
-  let ok: boolean;
+export function decodeJwt(compact: string): DecodedJwt {
   try {
-    ok = cryptoVerify(
-      spec.hash,
-      Buffer.from(token.signingInput, "ascii"),
-      { key, padding: spec.padding, dsaEncoding: spec.ecdsa ? "ieee-p1363" : undefined },
-      token.signature,
-    );
+    return { compact, header: decodeProtectedHeader(compact) as JwtHeader, claims: decodeClaims(compact) as JwtClaims };
   } catch {
-    // A key of another type than the token's alg names (e.g. an Ed25519 key for RS256).
-    ok = false;
+    throw new JwtError("token is not a compact JWS");
   }
-  if (!ok) throw new JwtError("token signature is invalid");
 }
 
-export interface ClaimRules {
+/** Signs claims with HS256 under `secret`. */
+export function signHs256(claims: JwtClaims, secret: Uint8Array): Promise<string> {
+  return new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(secret);
+}
+
+export interface VerifyRules {
+  /** The only algorithms accepted; anything else (`none` included) is refused before any key is used. */
+  algorithms: string[];
   issuer: string;
   audience: string;
-  /** Seconds of clock difference tolerated on exp/nbf/iat. */
-  leewaySeconds?: number;
-  now?: number;
 }
 
-/** Checks iss, aud, exp (required), nbf and iat against the rules. */
-export function checkClaims(claims: JwtClaims, rules: ClaimRules): void {
-  const now = Math.floor((rules.now ?? Date.now()) / 1000);
-  const leeway = rules.leewaySeconds ?? 60;
-  if (claims.iss !== rules.issuer) throw new JwtError("token issuer is not accepted");
-  const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-  if (!audiences.includes(rules.audience)) throw new JwtError("token audience is not accepted");
-  if (typeof claims.exp !== "number") throw new JwtError("token has no expiry");
-  if (claims.exp + leeway <= now) throw new JwtError("token has expired");
-  if (typeof claims.nbf === "number" && claims.nbf - leeway > now) throw new JwtError("token is not valid yet");
-  if (typeof claims.iat === "number" && claims.iat - leeway > now) throw new JwtError("token was issued in the future");
+/**
+ * Checks the signature with `key` (a secret, or a resolver picking the issuer's public key by
+ * the header), then `iss`, `aud`, `exp` (required) and `nbf`. Critical header parameters are
+ * refused since Quiver understands none. Throws JwtError for a refused token; a CatalogError
+ * from the key resolver (the issuer's keys cannot be fetched) passes through.
+ */
+export async function verifyJwt(token: DecodedJwt, key: Uint8Array | JWTVerifyGetKey, rules: VerifyRules): Promise<JwtClaims> {
+  const options: JWTVerifyOptions = {
+    algorithms: rules.algorithms,
+    issuer: rules.issuer,
+    audience: rules.audience,
+    requiredClaims: ["exp"],
+    clockTolerance: clockToleranceSeconds,
+  };
+  try {
+    const { payload } = typeof key === "function" ? await jwtVerify(token.compact, key, options) : await jwtVerify(token.compact, key, options);
+    return payload as JwtClaims;
+  } catch (error) {
+    if (error instanceof CatalogError) throw error;
+    throw new JwtError(refusalMessage(error));
+  }
+}
+
+const claimRefusals: Record<string, string> = {
+  iss: "token issuer is not accepted",
+  aud: "token audience is not accepted",
+  nbf: "token is not valid yet",
+  exp: "token has no valid expiry",
+  iat: "token issue time is not valid",
+};
+
+/** A message naming what failed, in words of our own: `jose`'s may quote header values. */
+function refusalMessage(error: unknown): string {
+  if (error instanceof errors.JWTExpired) return "token has expired";
+  if (error instanceof errors.JWTClaimValidationFailed) return claimRefusals[error.claim] ?? "token claims are not accepted";
+  if (error instanceof errors.JWSSignatureVerificationFailed) return "token signature is invalid";
+  if (error instanceof errors.JOSEAlgNotAllowed) return "token alg is not accepted here";
+  if (error instanceof errors.JWKSNoMatchingKey) return "token key is not among the issuer's keys";
+  if (error instanceof errors.JWKSMultipleMatchingKeys) return "token names no key and several of the issuer's keys fit";
+  if (error instanceof errors.JOSENotSupported) return "token uses an algorithm or critical header that is not supported";
+  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) return "token is malformed";
+  // Anything else (a key of the issuer's set that cannot be used, say) fails closed.
+  return "token cannot be verified";
 }

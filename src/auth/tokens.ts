@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { CatalogError } from "../model/catalog-error.js";
 import type { AuthStore } from "./auth-store.js";
 import { liveOAuthClient, verifyOAuthClient } from "./credentials.js";
-import { type DecodedJwt, JwtError, checkClaims, signHs256, verifyHs256Signature } from "./jwt.js";
+import { type DecodedJwt, JwtError, signHs256, verifyJwt } from "./jwt.js";
 import { type Principal, scopedPrincipal } from "./principal.js";
 import { isRole } from "./roles.js";
 
@@ -43,7 +43,7 @@ export class TokenService {
       ...(client.database === null ? {} : { database: client.database }),
       role: client.role,
     };
-    return { access_token: signHs256(claims, this.signingKey), token_type: "Bearer", expires_in: this.ttlSeconds };
+    return { access_token: await signHs256(claims, this.signingKey), token_type: "Bearer", expires_in: this.ttlSeconds };
   }
 
   /** Whether a decoded token claims to be one of ours. */
@@ -53,9 +53,8 @@ export class TokenService {
 
   /** The principal of one of our tokens; throws JwtError when it is not valid. */
   async principalOf(token: DecodedJwt): Promise<Principal> {
-    verifyHs256Signature(token, this.signingKey);
-    checkClaims(token.claims, { issuer: quiverIssuer, audience: quiverIssuer });
-    const client = typeof token.claims.sub === "string" ? await liveOAuthClient(this.store, token.claims.sub) : undefined;
+    const claims = await verifyJwt(token, this.signingKey, { algorithms: ["HS256"], issuer: quiverIssuer, audience: quiverIssuer });
+    const client = typeof claims.sub === "string" ? await liveOAuthClient(this.store, claims.sub) : undefined;
     if (!client || !isRole(client.role)) throw new JwtError("token's client is unknown or revoked");
     return scopedPrincipal("oauth-client", `oauth-client:${client.id}`, client.database, client.role);
   }

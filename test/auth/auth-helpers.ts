@@ -5,8 +5,9 @@
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type JWTHeaderParameters, SignJWT } from "jose";
 import { createApiKey, createOAuthClient } from "../../src/auth/credentials.js";
-import { type JwtClaims, signAsymmetric } from "../../src/auth/jwt.js";
+import type { JwtClaims } from "../../src/auth/jwt.js";
 import { ensureDatabase } from "../../src/catalog/database-registry.js";
 import type { RuntimeConfig } from "../../src/cli/runtime.js";
 import { type TestServer, startTestServer } from "../helpers/test-server.js";
@@ -46,28 +47,43 @@ export interface TestIssuer {
   jwksUrl: string;
   /** How many times the JWKS was fetched. */
   fetches: number;
-  sign(claims: JwtClaims, options?: { alg?: "ES256" | "RS256"; kid?: string; key?: KeyObject }): string;
+  /** The RSA public key the issuer publishes as `rsa-1`, in PEM, as anyone could read it. */
+  rsaPublicPem: string;
+  sign(claims: JwtClaims, options?: { alg?: "ES256" | "RS256"; kid?: string; key?: KeyObject; header?: Record<string, unknown> }): Promise<string>;
+  /** Publishes a new ES256 key under `kid` (a rotation's first step). */
+  addKey(kid: string): void;
+  /** Stops publishing `kid`; its private key can still sign, as a leaked or retired key would. */
+  removeKey(kid: string): void;
   close(): Promise<void>;
 }
 
-/** An external issuer with an ES256 and an RS256 key, serving its JWKS on loopback. */
-let issuerKeys: { ec: ReturnType<typeof generateKeyPairSync>; rsa: ReturnType<typeof generateKeyPairSync> } | undefined;
+interface IssuerKey {
+  alg: "ES256" | "RS256";
+  privateKey: KeyObject;
+  published: boolean;
+  jwk: Record<string, unknown>;
+}
 
+function issuerKey(alg: "ES256" | "RS256", kid: string, pair: { publicKey: KeyObject; privateKey: KeyObject }): IssuerKey {
+  return { alg, privateKey: pair.privateKey, published: true, jwk: { ...pair.publicKey.export({ format: "jwk" }), kid, alg, use: "sig" } };
+}
+
+type KeyPair = { publicKey: KeyObject; privateKey: KeyObject };
+let issuerKeyPairs: { ec: KeyPair; rsa: KeyPair } | undefined;
+
+/** An external issuer with an ES256 and an RS256 key, serving its JWKS on loopback. */
 export async function startTestIssuer(): Promise<TestIssuer> {
   // RSA generation costs a noticeable fraction of a second: one pair per test process.
-  issuerKeys ??= { ec: generateKeyPairSync("ec", { namedCurve: "P-256" }), rsa: generateKeyPairSync("rsa", { modulusLength: 2048 }) };
-  const { ec, rsa } = issuerKeys;
-  const jwks = {
-    keys: [
-      { ...ec.publicKey.export({ format: "jwk" }), kid: "ec-1", alg: "ES256", use: "sig" },
-      { ...rsa.publicKey.export({ format: "jwk" }), kid: "rsa-1", alg: "RS256", use: "sig" },
-    ],
-  };
+  issuerKeyPairs ??= { ec: generateKeyPairSync("ec", { namedCurve: "P-256" }), rsa: generateKeyPairSync("rsa", { modulusLength: 2048 }) };
+  const keys = new Map<string, IssuerKey>([
+    ["ec-1", issuerKey("ES256", "ec-1", issuerKeyPairs.ec)],
+    ["rsa-1", issuerKey("RS256", "rsa-1", issuerKeyPairs.rsa)],
+  ]);
   const state = { fetches: 0 };
   const server: Server = createServer((_request, response) => {
     state.fetches += 1;
     response.setHeader("content-type", "application/json");
-    response.end(JSON.stringify(jwks));
+    response.end(JSON.stringify({ keys: [...keys.values()].filter((key) => key.published).map((key) => key.jwk) }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
@@ -79,10 +95,24 @@ export async function startTestIssuer(): Promise<TestIssuer> {
     get fetches() {
       return state.fetches;
     },
+    rsaPublicPem: issuerKeyPairs.rsa.publicKey.export({ format: "pem", type: "spki" }).toString(),
     sign(claims, options = {}) {
-      const alg = options.alg ?? "ES256";
-      const key = options.key ?? (alg === "ES256" ? ec.privateKey : rsa.privateKey);
-      return signAsymmetric(claims, alg, key, options.kid ?? (alg === "ES256" ? "ec-1" : "rsa-1"));
+      const kid = options.kid ?? (options.alg === "RS256" ? "rsa-1" : "ec-1");
+      const known = keys.get(kid);
+      const alg = options.alg ?? known?.alg ?? "ES256";
+      const key = options.key ?? known?.privateKey;
+      if (!key) throw new Error(`no key ${kid}`);
+      const header: JWTHeaderParameters = { alg, typ: "JWT", kid, ...options.header };
+      // jose refuses to sign with a critical header it is not told about; the issuer knows its own.
+      const crit = header.crit ? Object.fromEntries(header.crit.map((name) => [name, true])) : undefined;
+      return new SignJWT(claims).setProtectedHeader(header).sign(key, crit ? { crit } : undefined);
+    },
+    addKey(kid) {
+      keys.set(kid, issuerKey("ES256", kid, generateKeyPairSync("ec", { namedCurve: "P-256" })));
+    },
+    removeKey(kid) {
+      const key = keys.get(kid);
+      if (key) key.published = false;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -77,11 +77,11 @@ test("An external issuer's ES256 and RS256 tokens from a loopback JWKS → accep
   t.after(() => server.close());
   await addDatabase(server, "ml");
 
-  const writer = issuer.sign(externalClaims(issuer, { quiver_role: "write", quiver_database: "default" }));
+  const writer = await issuer.sign(externalClaims(issuer, { quiver_role: "write", quiver_database: "default" }));
   await expectJson(await server.post("/v1/namespace/ext/create", {}, { authorization: `Bearer ${writer}` }));
 
   // The map form grants per database: read on ml, nothing on default.
-  const reader = issuer.sign(externalClaims(issuer, { quiver_role: { ml: "read" } }), { alg: "RS256" });
+  const reader = await issuer.sign(externalClaims(issuer, { quiver_role: { ml: "read" } }), { alg: "RS256" });
   await expectJson(await server.get("/v1/tables", { authorization: `Bearer ${reader}`, "x-svc-database": "ml" }));
   await expectError(await server.post("/v1/namespace/x/create", {}, { authorization: `Bearer ${reader}`, "x-svc-database": "ml" }), 403, 15);
   await expectError(await server.get("/v1/tables", { authorization: `Bearer ${reader}`, "x-svc-database": "default" }), 403, 15);
@@ -97,11 +97,11 @@ test("External tokens with a wrong audience, a foreign key, HS256 or no role →
   const stranger = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
   const role = { quiver_role: "admin", quiver_database: "default" };
   const refused = [
-    issuer.sign(externalClaims(issuer, { ...role, aud: "someone-else" })),
-    issuer.sign(externalClaims(issuer, role), { key: stranger }),
-    signHs256(externalClaims(issuer, role), Buffer.from("guessable")),
-    issuer.sign(externalClaims(issuer, { quiver_role: "superuser", quiver_database: "default" })),
-    issuer.sign(externalClaims(issuer, { quiver_role: "admin" })),
+    await issuer.sign(externalClaims(issuer, { ...role, aud: "someone-else" })),
+    await issuer.sign(externalClaims(issuer, role), { key: stranger }),
+    await signHs256(externalClaims(issuer, role), Buffer.from("guessable")),
+    await issuer.sign(externalClaims(issuer, { quiver_role: "superuser", quiver_database: "default" })),
+    await issuer.sign(externalClaims(issuer, { quiver_role: "admin" })),
   ];
   for (const token of refused) await expectError(await server.get("/v1/tables", { authorization: `Bearer ${token}` }), 401, 16);
 });
@@ -113,11 +113,11 @@ test("Expired tokens, Quiver's own and external → 401, code 16", async (t) => 
   t.after(() => server.close());
   const client = await oauthClient(server, "default", "admin");
   const past = Math.floor(Date.now() / 1000) - 3600;
-  const ownExpired = signHs256({ iss: "quiver", aud: "quiver", sub: client.id, iat: past - 60, exp: past }, await loadSigningKey(server.runtime.authStore));
+  const ownExpired = await signHs256({ iss: "quiver", aud: "quiver", sub: client.id, iat: past - 60, exp: past }, await loadSigningKey(server.runtime.authStore));
   const body = await expectError(await server.get("/v1/tables", { authorization: `Bearer ${ownExpired}` }), 401, 16);
   assert.match(body.error, /expired/);
   assert.ok(!body.error.includes(ownExpired), "the token is never echoed");
-  const externalExpired = issuer.sign(externalClaims(issuer, { quiver_role: "admin", quiver_database: "default", iat: past - 60, exp: past }));
+  const externalExpired = await issuer.sign(externalClaims(issuer, { quiver_role: "admin", quiver_database: "default", iat: past - 60, exp: past }));
   await expectError(await server.get("/v1/tables", { authorization: `Bearer ${externalExpired}` }), 401, 16);
   // The same client's fresh token is fine: only expiry refused the first.
   await expectJson(await server.get("/v1/tables", { authorization: `Bearer ${await fetchToken(server, client)}` }));
