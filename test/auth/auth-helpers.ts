@@ -54,8 +54,13 @@ export interface TestIssuer {
   addKey(kid: string): void;
   /** Stops publishing `kid`; its private key can still sign, as a leaked or retired key would. */
   removeKey(kid: string): void;
+  /** Makes the JWKS endpoint fail the given way until called with `undefined`. */
+  failWith(failure: JwksFailure | undefined): void;
   close(): Promise<void>;
 }
+
+/** Ways a JWKS endpoint fails: an error status, no answer at all, or a body far too large. */
+export type JwksFailure = "http-500" | "hang" | "oversized";
 
 interface IssuerKey {
   alg: "ES256" | "RS256";
@@ -74,16 +79,30 @@ let issuerKeyPairs: { ec: KeyPair; rsa: KeyPair } | undefined;
 /** An external issuer with an ES256 and an RS256 key, serving its JWKS on loopback. */
 export async function startTestIssuer(): Promise<TestIssuer> {
   // RSA generation costs a noticeable fraction of a second: one pair per test process.
-  issuerKeyPairs ??= { ec: generateKeyPairSync("ec", { namedCurve: "P-256" }), rsa: generateKeyPairSync("rsa", { modulusLength: 2048 }) };
+  const pairs = (issuerKeyPairs ??= { ec: generateKeyPairSync("ec", { namedCurve: "P-256" }), rsa: generateKeyPairSync("rsa", { modulusLength: 2048 }) });
   const keys = new Map<string, IssuerKey>([
-    ["ec-1", issuerKey("ES256", "ec-1", issuerKeyPairs.ec)],
-    ["rsa-1", issuerKey("RS256", "rsa-1", issuerKeyPairs.rsa)],
+    ["ec-1", issuerKey("ES256", "ec-1", pairs.ec)],
+    ["rsa-1", issuerKey("RS256", "rsa-1", pairs.rsa)],
   ]);
-  const state = { fetches: 0 };
+  const state: { fetches: number; failure: JwksFailure | undefined } = { fetches: 0, failure: undefined };
   const server: Server = createServer((_request, response) => {
     state.fetches += 1;
+    if (state.failure === "hang") return;
+    if (state.failure === "http-500") {
+      response.statusCode = 500;
+      response.end("upstream failure");
+      return;
+    }
+    const published = { keys: [...keys.values()].filter((key) => key.published).map((key) => key.jwk) };
     response.setHeader("content-type", "application/json");
-    response.end(JSON.stringify({ keys: [...keys.values()].filter((key) => key.published).map((key) => key.jwk) }));
+    if (state.failure === "oversized") {
+      // Streamed without a length, so only counting the bytes read can stop it.
+      const body = JSON.stringify({ ...published, padding: "x".repeat(1024 * 1024) });
+      for (let at = 0; at < body.length; at += 64 * 1024) response.write(body.slice(at, at + 64 * 1024));
+      response.end();
+      return;
+    }
+    response.end(JSON.stringify(published));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
@@ -95,13 +114,13 @@ export async function startTestIssuer(): Promise<TestIssuer> {
     get fetches() {
       return state.fetches;
     },
-    rsaPublicPem: issuerKeyPairs.rsa.publicKey.export({ format: "pem", type: "spki" }).toString(),
+    rsaPublicPem: pairs.rsa.publicKey.export({ format: "pem", type: "spki" }).toString(),
     sign(claims, options = {}) {
       const kid = options.kid ?? (options.alg === "RS256" ? "rsa-1" : "ec-1");
       const known = keys.get(kid);
       const alg = options.alg ?? known?.alg ?? "ES256";
-      const key = options.key ?? known?.privateKey;
-      if (!key) throw new Error(`no key ${kid}`);
+      // A kid the issuer never published is signed with its first key, as a forger would try.
+      const key = options.key ?? known?.privateKey ?? pairs.ec.privateKey;
       const header: JWTHeaderParameters = { alg, typ: "JWT", kid, ...options.header };
       // jose refuses to sign with a critical header it is not told about; the issuer knows its own.
       const crit = header.crit ? Object.fromEntries(header.crit.map((name) => [name, true])) : undefined;
@@ -114,7 +133,14 @@ export async function startTestIssuer(): Promise<TestIssuer> {
       const key = keys.get(kid);
       if (key) key.published = false;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    failWith(failure) {
+      state.failure = failure;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
