@@ -85,13 +85,13 @@ test("serve with --oidc-issuer, --oidc-audience and --oidc-jwks-url accepts the 
     rmSync(root, { recursive: true, force: true });
   });
 
-  const reader = { authorization: `Bearer ${issuer.sign(externalClaims(issuer, { quiver_role: "read", quiver_database: "default" }))}` };
+  const reader = { authorization: `Bearer ${await issuer.sign(externalClaims(issuer, { quiver_role: "read", quiver_database: "default" }))}` };
   assert.equal((await listNamespaces(server.url, reader)).status, 200);
   await expectError(await createNamespace(server.url, "sales", reader), 403, 15);
-  const writer = { authorization: `Bearer ${issuer.sign(externalClaims(issuer, { quiver_role: "write", quiver_database: "default" }), { alg: "RS256" })}` };
+  const writer = { authorization: `Bearer ${await issuer.sign(externalClaims(issuer, { quiver_role: "write", quiver_database: "default" }), { alg: "RS256" })}` };
   await expectJson(await createNamespace(server.url, "sales", writer));
 
-  const elsewhere = issuer.sign(externalClaims(issuer, { aud: "another-api", quiver_role: "write", quiver_database: "default" }));
+  const elsewhere = await issuer.sign(externalClaims(issuer, { aud: "another-api", quiver_role: "write", quiver_database: "default" }));
   await expectError(await listNamespaces(server.url, { authorization: `Bearer ${elsewhere}` }), 401, 16);
   assert.ok(issuer.fetches >= 1, "the keys came from the JWKS URL given on the command line");
 });
