@@ -4,10 +4,11 @@
  * changing its role takes effect before the token expires.
  */
 import { randomUUID } from "node:crypto";
+import type { CryptoKey } from "jose";
 import { CatalogError } from "../model/catalog-error.js";
 import type { AuthStore } from "./auth-store.js";
 import { liveOAuthClient, verifyOAuthClient } from "./credentials.js";
-import { type DecodedJwt, JwtError, signHs256, verifyJwt } from "./jwt.js";
+import { type DecodedJwt, JwtError, hs256Key, signHs256, verifyJwt } from "./jwt.js";
 import { type Principal, scopedPrincipal } from "./principal.js";
 import { isRole } from "./roles.js";
 
@@ -21,12 +22,16 @@ export interface TokenResponse {
 }
 
 export class TokenService {
+  private readonly signingKey: Promise<CryptoKey>;
+
   constructor(
     private readonly store: AuthStore,
-    private readonly signingKey: Buffer,
+    signingSecret: Buffer,
     /** Token lifetime; default one hour. */
     readonly ttlSeconds = 3600,
-  ) {}
+  ) {
+    this.signingKey = hs256Key(signingSecret);
+  }
 
   /** Issues a token for valid client credentials; throws 16 otherwise (RFC 6749 invalid_client). */
   async issue(clientId: string, clientSecret: string): Promise<TokenResponse> {
@@ -43,7 +48,7 @@ export class TokenService {
       ...(client.database === null ? {} : { database: client.database }),
       role: client.role,
     };
-    return { access_token: await signHs256(claims, this.signingKey), token_type: "Bearer", expires_in: this.ttlSeconds };
+    return { access_token: await signHs256(claims, await this.signingKey), token_type: "Bearer", expires_in: this.ttlSeconds };
   }
 
   /** Whether a decoded token claims to be one of ours. */
@@ -53,7 +58,7 @@ export class TokenService {
 
   /** The principal of one of our tokens; throws JwtError when it is not valid. */
   async principalOf(token: DecodedJwt): Promise<Principal> {
-    const claims = await verifyJwt(token, this.signingKey, { algorithms: ["HS256"], issuer: quiverIssuer, audience: quiverIssuer });
+    const claims = await verifyJwt(token, await this.signingKey, { algorithms: ["HS256"], issuer: quiverIssuer, audience: quiverIssuer });
     const client = typeof claims.sub === "string" ? await liveOAuthClient(this.store, claims.sub) : undefined;
     if (!client || !isRole(client.role)) throw new JwtError("token's client is unknown or revoked");
     return scopedPrincipal("oauth-client", `oauth-client:${client.id}`, client.database, client.role);
