@@ -34,7 +34,8 @@ class JwksUnavailable extends Error {}
 
 /** The key resolver of `jwtVerify` for the issuer publishing its keys at `url`. */
 export function issuerKeys(url: string, options: JwksOptions = {}): JWTVerifyGetKey {
-  const settings = { ...defaults, ...options };
+  const given = Object.entries(options).filter(([, value]) => value !== undefined);
+  const settings: Required<JwksOptions> = { ...defaults, ...Object.fromEntries(given) };
   const remote = createRemoteJWKSet(new URL(url), {
     cacheMaxAge: settings.maxAgeMs,
     cooldownDuration: settings.cooldownMs,
