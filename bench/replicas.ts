@@ -113,7 +113,7 @@ async function overHttp(argsOf: ((replica: number) => string[])[]): Promise<Figu
       },
     });
     // Anything a server logged besides its ready line (warnings and errors; the level is warn).
-    const output = servers.flatMap((server) => server.output().split("\n")).filter((line) => line.trim() && !line.startsWith("Quiver listening on"));
+    const output = servers.flatMap((server) => server.output().split("\n")).filter((line) => line.trim() && !line.includes("Quiver listening on"));
     return { ...figures, output: output.join("\n") };
   } finally {
     for (const server of servers) {

@@ -43,6 +43,7 @@ async function serve(argv: string[]): Promise<void> {
   endWithSupervisor();
   const { startServer } = await import("./runtime.js");
   const logSink = batchedSink(process.stdout);
+  const log = logStream(logSink, { pretty: usesPretty(options.logFormat, process.stdout.isTTY === true), secrets: options.secrets });
   const runtime = await startServer({
     host: options.host,
     port: options.port,
@@ -56,13 +57,12 @@ async function serve(argv: string[]): Promise<void> {
     vending: options.vending,
     allowUnsafeObjectStore: options.allowUnsafeObjectStore,
     jobs: options.jobs,
-    logger: {
-      level: options.logLevel,
-      stream: logStream(logSink, { pretty: usesPretty(options.logFormat, process.stdout.isTTY === true), secrets: options.secrets }),
-    },
+    logger: { level: options.logLevel, stream: log },
   });
+  // The ready line is a record like every other stdout line, written whatever the log level:
+  // supervisors and scripts wait for it.
+  log.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg: `Quiver listening on ${runtime.url}`, url: runtime.url })}\n`);
   logSink.flush();
-  console.log(`Quiver listening on ${runtime.url}`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -38,6 +38,8 @@ export const CreateTableIndexRequest = RequestModel("CreateTableIndexRequest", {
 export type CreateTableIndexRequest = Static<typeof CreateTableIndexRequest>;
 
 export const CreateTableIndexResponse = ResponseModel("CreateTableIndexResponse", {
+  /** Quiver: the name of the index built (the request's `name`, else `<column>_idx`). */
+  index_name: Type.Optional(Type.String()),
   transaction_id: Type.Optional(Type.String()),
   /** Quiver: the job running the operation, when the client asked not to wait (202). */
   job_id: Type.Optional(Type.String()),
@@ -45,6 +47,8 @@ export const CreateTableIndexResponse = ResponseModel("CreateTableIndexResponse"
 export type CreateTableIndexResponse = Static<typeof CreateTableIndexResponse>;
 
 export const CreateTableScalarIndexResponse = ResponseModel("CreateTableScalarIndexResponse", {
+  /** Quiver: the name of the index built (the request's `name`, else `<column>_idx`). */
+  index_name: Type.Optional(Type.String()),
   transaction_id: Type.Optional(Type.String()),
   /** Quiver: the job running the operation, when the client asked not to wait (202). */
   job_id: Type.Optional(Type.String()),

@@ -98,10 +98,46 @@ function resourceOf(path: string): string {
   return path.replace(/\/{2,}/g, "/").split("/", 3).join("/");
 }
 
+/** A route's path pattern as a matcher of request paths: a `:param` is one path segment, `*` the rest. */
+function patternOf(url: string): RegExp {
+  const body = url
+    .replace(/\/+$/, "")
+    .split("/")
+    .map((part) => (part.startsWith(":") ? "[^/]+" : part === "*" ? ".*" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  return new RegExp(`^${body}$`);
+}
+
+/** The methods the routes of this server take at each path pattern, to name them in a 405's `Allow`. */
+class RouteMethods {
+  private readonly patterns = new Map<string, { matcher: RegExp; methods: Set<string> }>();
+
+  add(url: string, methods: string | string[]): void {
+    let entry = this.patterns.get(url);
+    if (!entry) {
+      entry = { matcher: patternOf(url), methods: new Set() };
+      this.patterns.set(url, entry);
+    }
+    for (const method of Array.isArray(methods) ? methods : [methods]) entry.methods.add(method);
+  }
+
+  /** The methods some route takes at `path` (sorted), empty when none serves it. */
+  allowedAt(path: string): string[] {
+    const normalized = path.replace(/\/{2,}/g, "/").replace(/(.)\/+$/, "$1");
+    const allowed = new Set<string>();
+    for (const { matcher, methods } of this.patterns.values()) {
+      if (matcher.test(normalized)) for (const method of methods) allowed.add(method);
+    }
+    return [...allowed].sort();
+  }
+}
+
 export function registerErrorMapper(app: FastifyInstance): void {
   const resources = new Set<string>();
+  const routeMethods = new RouteMethods();
   app.addHook("onRoute", (route) => {
     if (route.url.startsWith("/v1/")) resources.add(resourceOf(route.url));
+    routeMethods.add(route.url, route.method);
   });
   app.setErrorHandler((error, request, reply) => {
     const mapped = mapError(error, request);
@@ -109,11 +145,21 @@ export function registerErrorMapper(app: FastifyInstance): void {
     else request.log.debug({ err: error }, "request refused");
     return sendError(reply, mapped);
   });
+  // A path some route serves, asked with another method, is 405 naming the methods in `Allow`.
   // An unknown operation on a resource this server has is Unsupported (406); a path outside
-  // every resource is 404, keeping code 0 since the spec has no code for a missing route.
+  // every resource is 404. All keep code 0: the spec has no code for a missing route.
   app.setNotFoundHandler((request, reply) => {
     const instance = request.url.split("?", 1)[0] as string;
-    const unknownOperation = resources.has(resourceOf(instance));
+    const allowed = routeMethods.allowedAt(instance);
+    // A route that takes this method and still found nothing (a missing asset) is a plain 404.
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      reply.header("allow", allowed.join(", "));
+      return sendError(reply, {
+        status: 405,
+        body: { code: ErrorCode.Unsupported, error: `${request.method} is not allowed at ${instance}; use ${allowed.join(" or ")}`, instance },
+      });
+    }
+    const unknownOperation = allowed.length === 0 && resources.has(resourceOf(instance));
     return sendError(reply, {
       status: unknownOperation ? errorStatus[ErrorCode.Unsupported] : 404,
       body: { code: ErrorCode.Unsupported, error: `${unknownOperation ? "no operation" : "nothing"} at ${request.method} ${instance}`, instance },

@@ -10,7 +10,15 @@ test("quiver serve prints its ready line, answers /health and stops cleanly on S
   const root = tempRoot();
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const server = await spawnServe(["--port", "0", "--root", root]);
-  assert.match(server.output(), /^Quiver listening on http:\/\/127\.0\.0\.1:\d+$/m);
+  // Not a TTY, so the ready line is a JSON record like the rest of stdout.
+  const ready = server
+    .stdout()
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .find((record) => typeof record.msg === "string" && record.msg.startsWith("Quiver listening on "));
+  assert.equal(ready?.url, server.url);
+  assert.equal(ready?.level, 30);
   const health = await expectJson(await fetch(`${server.url}/health`));
   assert.equal(health.status, "ok");
   assert.equal(await server.stop("SIGTERM"), 0);

@@ -119,8 +119,9 @@ test("CreateTableIndex builds scalar, FTS and vector indexes; ListTableIndices l
   const server = await startTestServer();
   t.after(() => server.close());
   await createRowsTable(server, "t", 300);
-  await expectJson(await server.post("/v1/table/t/create_index/", { column: "id", index_type: "BTREE" }));
-  await expectJson(await server.post("/v1/table/t/create_scalar_index", { column: "meta.x", index_type: "bitmap", name: "x_bitmap" }));
+  // The answer names the index built: `<column>_idx` unless the request names it.
+  assert.equal((await expectJson(await server.post("/v1/table/t/create_index/", { column: "id", index_type: "BTREE" }))).index_name, "id_idx");
+  assert.equal((await expectJson(await server.post("/v1/table/t/create_scalar_index", { column: "meta.x", index_type: "bitmap", name: "x_bitmap" }))).index_name, "x_bitmap");
   await expectJson(await server.post("/v1/table/t/create_index", { column: "text", index_type: "FTS", with_position: true, lower_case: true, stem: false }));
   await expectJson(await server.post("/v1/table/t/create_index", { column: "vector", index_type: "IVF_PQ", distance_type: "l2", num_partitions: 2, num_sub_vectors: 2 }));
   const listed = await expectJson(await server.post("/v1/table/t/index/list/", { version: null }));
@@ -173,7 +174,8 @@ test("DescribeTableIndexStats by POST and GET; DropTableIndex drops; a missing i
   t.after(() => server.close());
   await createRowsTable(server, "t", 20);
   // Both commits answer their transaction id (CreateTableIndexResponse, DropTableIndexResponse).
-  assert.deepEqual(committed(await expectJson(await server.post("/v1/table/t/create_index", { column: "id", index_type: "BTREE", name: "by id" }))), {});
+  // Create also names the index it built.
+  assert.deepEqual(committed(await expectJson(await server.post("/v1/table/t/create_index", { column: "id", index_type: "BTREE", name: "by id" }))), { index_name: "by id" });
   const stats = await expectJson(await server.post("/v1/table/t/index/by%20id/stats/", { version: null }));
   assert.deepEqual(stats, { index_type: "BTREE", distance_type: null, num_indexed_rows: 20, num_unindexed_rows: 0, num_indices: 1 });
   assert.deepEqual(await expectJson(await server.get("/v1/table/t/index/by%20id/stats")), stats);

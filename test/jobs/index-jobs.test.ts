@@ -19,9 +19,11 @@ async function jobCount(server: TestServer): Promise<number> {
   return (await expectJson(await server.post("/v1/jobs/list", {}))).jobs.length;
 }
 
-async function acceptedJob(response: Response): Promise<string> {
+/** A 202 answer's job id, checking that it names the index the job works on. */
+async function acceptedJob(response: Response, indexName: string): Promise<string> {
   const body = await expectJson(response, 202);
-  assert.deepEqual(Object.keys(body), ["job_id"]);
+  assert.deepEqual(Object.keys(body).sort(), ["index_name", "job_id"]);
+  assert.equal(body.index_name, indexName);
   assert.equal(typeof body.job_id, "string");
   return body.job_id as string;
 }
@@ -34,6 +36,7 @@ test("index builds and drops as jobs", async (t) => {
   await t.test("CreateTableIndex with wait false → 202 with a job_id; the job succeeds and the index is listed and covers every row", async () => {
     const jobId = await acceptedJob(
       await server.post("/v1/table/t/create_index", { column: "vector", index_type: "IVF_PQ", num_partitions: 2, num_sub_vectors: 2, wait: false }),
+      "vector_idx",
     );
     const job = await waitForJob(server, jobId);
     assert.equal(job.status, "succeeded", JSON.stringify(job));
@@ -50,7 +53,7 @@ test("index builds and drops as jobs", async (t) => {
   });
 
   await t.test("CreateTableScalarIndex with ?wait=false → 202; the job builds the BTREE index", async () => {
-    const jobId = await acceptedJob(await server.post("/v1/table/t/create_scalar_index?wait=false", { column: "id", index_type: "BTREE" }));
+    const jobId = await acceptedJob(await server.post("/v1/table/t/create_scalar_index?wait=false", { column: "id", index_type: "BTREE" }), "id_idx");
     assert.equal((await waitForJob(server, jobId)).status, "succeeded");
     assert.deepEqual(await indexNames(server, "t"), ["id_idx", "vector_idx"]);
   });
@@ -59,6 +62,7 @@ test("index builds and drops as jobs", async (t) => {
     const before = await jobCount(server);
     const body = await expectJson(await server.post("/v1/table/t/create_index", { column: "text", index_type: "FTS", wait: true }));
     assert.equal(body.job_id, undefined);
+    assert.equal(body.index_name, "text_idx");
     assert.deepEqual(await indexNames(server, "t"), ["id_idx", "text_idx", "vector_idx"]);
     assert.equal(await jobCount(server), before);
   });
@@ -76,7 +80,7 @@ test("index builds and drops as jobs", async (t) => {
   });
 
   await t.test("an async build only the engine can refuse (IVF_PQ on a string column) → 202; the job fails for good with the reason, no index left", async () => {
-    const jobId = await acceptedJob(await server.post("/v1/table/t/create_index", { column: "text", index_type: "IVF_PQ", name: "text_pq", wait: false }));
+    const jobId = await acceptedJob(await server.post("/v1/table/t/create_index", { column: "text", index_type: "IVF_PQ", name: "text_pq", wait: false }), "text_pq");
     const job = await waitForJob(server, jobId);
     assert.equal(job.status, "failed", JSON.stringify(job));
     assert.equal(job.job_state, "FAILED");
@@ -89,7 +93,7 @@ test("index builds and drops as jobs", async (t) => {
   });
 
   await t.test("DropTableIndex with ?wait=false → 202; the job drops the index; a missing index → 404 code 6 at once", async () => {
-    const jobId = await acceptedJob(await server.post("/v1/table/t/index/text_idx/drop?wait=false"));
+    const jobId = await acceptedJob(await server.post("/v1/table/t/index/text_idx/drop?wait=false"), "text_idx");
     const job = await waitForJob(server, jobId);
     assert.equal(job.status, "succeeded", JSON.stringify(job));
     assert.equal(job.job_type, "drop_index");
@@ -119,7 +123,7 @@ test("an async build whose column is dropped before the job runs → the job fai
     await server.close();
   });
   await createRowsTable(server, "t", 50);
-  const jobId = await acceptedJob(await server.post("/v1/table/t/create_index", { column: "text", index_type: "FTS" }, { "x-quiver-wait": "false" }));
+  const jobId = await acceptedJob(await server.post("/v1/table/t/create_index", { column: "text", index_type: "FTS" }, { "x-quiver-wait": "false" }), "text_idx");
   await expectJson(await server.post("/v1/table/t/drop_columns", { columns: ["text"] }));
   assert.equal((await expectJson(await server.get(`/v1/jobs/${jobId}`))).status, "queued");
 

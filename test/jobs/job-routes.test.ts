@@ -95,6 +95,8 @@ test("jobs", async (t) => {
     const all = await expectJson(await server.post("/v1/jobs/list", {}));
     assert.equal(all.jobs.length, 4);
     assert.deepEqual(all.jobs.map((j: any) => j.status), ["cancelled", "cancelled", "cancelled", "succeeded"]);
+    // A listed job's state is keyed as in a described one (`job_state`), and as `state` for the LanceDB client.
+    assert.deepEqual(all.jobs.map((j: any) => [j.job_state, j.state]), [["CANCELLED", "CANCELLED"], ["CANCELLED", "CANCELLED"], ["CANCELLED", "CANCELLED"], ["DONE", "DONE"]]);
     assert.equal(all.jobs.at(-1).job_id, first.job_id);
     const page1 = await expectJson(await server.post("/v1/jobs/list", { limit: 3 }));
     assert.equal(page1.jobs.length, 3);

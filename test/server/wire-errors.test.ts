@@ -9,12 +9,12 @@ test("errors below the operations keep the ErrorResponse shape", async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
 
-  async function exchange(bytes: string): Promise<{ status: number; code: number; error?: string; connection: RawConnection }> {
+  async function exchange(bytes: string): Promise<{ status: number; code: number; error?: string; headers: Record<string, string>; connection: RawConnection }> {
     const connection = await RawConnection.open(server.url);
     t.after(() => connection.close());
     connection.write(bytes);
     const response = await connection.response();
-    return { status: response.status, ...errorBodyOf(response), connection };
+    return { status: response.status, ...errorBodyOf(response), headers: response.headers, connection };
   }
 
   await t.test("a path that is not valid percent-encoding → 400, code 13, and the connection stays usable", async () => {
@@ -44,9 +44,23 @@ test("errors below the operations keep the ErrorResponse shape", async (t) => {
   });
 
   await t.test("an unknown operation on a known resource → 406, code 0", async () => {
-    for (const request of ["POST /v1/table/t/teleport", "GET /v1/namespace/n/create", "POST /v1/tables/t/teleport", "POST /v1//table/t/teleport"]) {
+    for (const request of ["POST /v1/table/t/teleport", "POST /v1/tables/t/teleport", "POST /v1//table/t/teleport", "POST /v1/table/t/describe/extra"]) {
       const answer = await exchange(`${request} HTTP/1.1\r\nhost: q\r\n\r\n`);
       assert.deepEqual([answer.status, answer.code], [406, 0], request);
+    }
+  });
+
+  await t.test("a known operation asked with another method → 405, code 0, naming the methods in Allow", async () => {
+    const cases: Array<[string, string]> = [
+      ["GET /v1/namespace/n/create", "POST"],
+      ["DELETE /v1/table/a$b/describe/", "POST"],
+      ["PUT /v1/table/t/count_rows", "GET, HEAD, POST"],
+      ["POST /health", "GET, HEAD"],
+    ];
+    for (const [request, allow] of cases) {
+      const answer = await exchange(`${request} HTTP/1.1\r\nhost: q\r\n\r\n`);
+      assert.deepEqual([answer.status, answer.code, answer.headers.allow], [405, 0, allow], request);
+      assert.match(answer.error ?? "", /not allowed/, request);
     }
   });
 

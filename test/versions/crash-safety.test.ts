@@ -32,7 +32,7 @@ async function startChild(root: string, dataEnv: Record<string, string>): Promis
     let output = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(output);
       if (match) resolve(match[1] as string);
     });
     child.once("exit", (code) => reject(new Error(`server exited early with ${code}`)));

@@ -57,6 +57,7 @@ export async function listJobs(scope: CatalogScope, request: ListJobsRequest): P
         table: row.target_name,
         table_id: await targetId(rows, row),
         job_type: row.kind,
+        job_state: clientStates[row.status],
         state: clientStates[row.status],
         status: row.status,
         created_at_millis: row.created_at,

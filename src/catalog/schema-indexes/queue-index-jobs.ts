@@ -13,7 +13,7 @@ import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable } from "../identifiers.js";
 import { enqueueJob, resolvePool } from "../jobs/job-queue.js";
-import { indexSpecOf } from "./table-indexes.js";
+import { indexNameOf, indexSpecOf } from "./table-indexes.js";
 import { type WithId, loadTableWithData } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
 
@@ -36,6 +36,8 @@ export interface DropIndexJobParams {
 
 export interface IndexJobAccepted {
   job_id: string;
+  /** The index the job builds or drops. */
+  index_name: string;
 }
 
 /**
@@ -50,7 +52,7 @@ export async function createTableIndexJob(scope: CatalogScope, request: WithId<C
   const spec = indexSpecOf(request);
   const subject = describeTable(request.id);
   const ref = refOf({ branch: request.branch });
-  const indexName = spec.name ?? `${spec.column}_idx`;
+  const indexName = indexNameOf(spec);
   const pool = resolvePool(scope, null);
   return translating(subject, async () => {
     // load
@@ -70,7 +72,7 @@ export async function createTableIndexJob(scope: CatalogScope, request: WithId<C
     const jobId = await scope.store.transaction((tx) =>
       enqueueJob(tx, scope.database.name, { kind: createIndexJobKind, target: row.id, targetName: row.name, params: { ...params }, pool }),
     );
-    return { job_id: jobId };
+    return { job_id: jobId, index_name: indexName };
   }, refOverrides(subject, ref));
 }
 
@@ -95,7 +97,7 @@ export async function dropTableIndexJob(
     const jobId = await scope.store.transaction((tx) =>
       enqueueJob(tx, scope.database.name, { kind: dropIndexJobKind, target: row.id, targetName: row.name, params: { ...params }, pool }),
     );
-    return { job_id: jobId };
+    return { job_id: jobId, index_name: request.index_name };
   }, refOverrides(subject, ref));
 }
 

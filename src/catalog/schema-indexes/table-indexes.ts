@@ -28,6 +28,11 @@ import { pageAfter } from "../pagination.js";
 import { type WithId, loadTableWithData } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
 
+/** The name an index is built under: the request's `name`, else `<column>_idx` as Lance names it. */
+export function indexNameOf(spec: IndexSpec): string {
+  return spec.name ?? `${spec.column}_idx`;
+}
+
 /**
  * The engine's build parameters of a request; an unknown `index_type` is InvalidInput (13).
  * `replace` defaults to true, as the LanceDB clients document it (the Cloud client never sends
@@ -67,7 +72,8 @@ export function indexSpecOf(request: CreateTableIndexRequest): IndexSpec {
  * CreateTableIndex: builds a vector (IVF_FLAT, IVF_PQ, IVF_RQ, IVF_HNSW_SQ, IVF_HNSW_PQ), scalar
  * (BTREE, BITMAP, LABEL_LIST) or full-text (FTS) index on `column`; without `index_type` the
  * engine picks by column type. `name` defaults to `<column>_idx`; an index of that name is
- * rebuilt, unless `replace` is false (then 7). Answers the commit's `transaction_id`.
+ * rebuilt, unless `replace` is false (then 7). Answers the `index_name` built and the commit's
+ * `transaction_id`.
  * Throws 1, 4, 7, 12, 13, 14, 19.
  */
 export async function createTableIndex(scope: CatalogScope, request: WithId<CreateTableIndexRequest>): Promise<CreateTableIndexResponse> {
@@ -79,9 +85,9 @@ export async function createTableIndex(scope: CatalogScope, request: WithId<Crea
     return createIndex(scope.engine, row.location, ref, spec);
   }, {
     ...refOverrides(subject, ref),
-    "index-exists": CatalogError.of("TableIndexAlreadyExists", `${subject} already has an index named '${spec.name ?? `${spec.column}_idx`}'`),
+    "index-exists": CatalogError.of("TableIndexAlreadyExists", `${subject} already has an index named '${indexNameOf(spec)}'`),
   });
-  return recordCommittedWrite(scope, "CreateTableIndex", request.id, version, request.branch);
+  return { index_name: indexNameOf(spec), ...(await recordCommittedWrite(scope, "CreateTableIndex", request.id, version, request.branch)) };
 }
 
 /**
