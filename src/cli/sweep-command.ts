@@ -21,11 +21,12 @@ ${storeTargetUsage}
   --storage-option K=V  Lance's storage options for --data, repeatable (env QUIVER_STORAGE_OPTIONS)`;
 
 export async function sweepCommand(argv: string[]): Promise<void> {
-  const { values } = parseAdminArgs(argv, { ...storageFlagSpecs });
+  const { values, positionals } = parseAdminArgs(argv, { ...storageFlagSpecs });
   if (values.help) {
     console.log(sweepUsage);
     return;
   }
+  if (positionals.length > 0) throw new Error(`quiver sweep takes no arguments, got '${positionals[0]}'\n\n${sweepUsage}`);
   const storage = parseStorageFlags(values as { data?: string; "storage-option"?: string[] }, process.env);
   await withStore(
     values,
