@@ -22,7 +22,7 @@ import { fromJsonColumn, toJsonColumn } from "../store/rows/json-columns.js";
 export const defaultDatabaseName = "default";
 
 /** The stored location of a database that has none of its own (see `DatabasesTable.storage_root`). */
-export const followsDataLocation = "";
+const followsDataLocation = "";
 
 /** Where the tables of database `row` live when this process serves `dataLocation`. */
 export function databaseStorageRoot(row: DatabaseRow, dataLocation: string): string {
