@@ -1,8 +1,9 @@
 /**
  * @module `quiver sweep`: removes now the table folders no catalog row refers to (left by a create
  * or drop that crashed half-way), as a running server does every `--orphan-sweep-interval-ms`.
- * It works beside running servers: a sweep under way in any of them (or another `quiver sweep`
- * on the same PostgreSQL store) makes this one stand aside.
+ * It works beside running servers. On a PostgreSQL store a sweep under way in any of them (or in
+ * another `quiver sweep`) makes this one stand aside; SQLite's locks hold within one process only,
+ * so there two sweeps may overlap, which is safe: each reads the rows again before removing.
  */
 import { defaultOrphanGraceMs } from "../catalog/tables/orphaned-folders.js";
 import { sweepOnce } from "../catalog/tables/orphan-sweeper.js";
