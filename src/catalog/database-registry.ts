@@ -1,6 +1,9 @@
 /**
  * @module The databases (tenants) of a root and their catalogs: `ensureDatabase` registers a
- * database with its own storage root, `CatalogRegistry` hands out each database's `Catalog`.
+ * database, `CatalogRegistry` hands out each database's `Catalog`. A database created with a
+ * location of its own keeps it; one created without follows the data location of the process
+ * serving it (`<data location>/<name>`), so a server moved onto an object store puts their new
+ * tables there.
  */
 import { UnsafeObjectStore, requireConditionalCreates } from "../storage/conditional-create-probe.js";
 import { isUri, joinLocation, normalizeLocation } from "../storage/locations.js";
@@ -18,10 +21,24 @@ import { fromJsonColumn, toJsonColumn } from "../store/rows/json-columns.js";
 
 export const defaultDatabaseName = "default";
 
-export function toDatabaseInfo(row: DatabaseRow): DatabaseInfo {
+/** The stored location of a database that has none of its own (see `DatabasesTable.storage_root`). */
+const followsDataLocation = "";
+
+/** Where the tables of database `row` live when this process serves `dataLocation`. */
+export function databaseStorageRoot(row: DatabaseRow, dataLocation: string): string {
+  return row.storage_root === followsDataLocation ? joinLocation(normalizeLocation(dataLocation), row.name) : row.storage_root;
+}
+
+/** Whether database `row` was created with a location of its own. */
+export function hasOwnLocation(row: DatabaseRow): boolean {
+  return row.storage_root !== followsDataLocation;
+}
+
+/** Database `row` as this process serves it, its location resolved against `dataLocation`. */
+export function toDatabaseInfo(row: DatabaseRow, dataLocation: string): DatabaseInfo {
   return {
     name: row.name,
-    storageRoot: row.storage_root,
+    storageRoot: databaseStorageRoot(row, dataLocation),
     managedVersioning: row.managed_versioning === 1,
     properties: fromJsonColumn(row.properties),
     storageOptions: fromJsonColumn(row.storage_options),
@@ -30,20 +47,24 @@ export function toDatabaseInfo(row: DatabaseRow): DatabaseInfo {
 
 export interface CreateDatabaseOptions {
   managedVersioning?: boolean;
-  /** Where the database's tables live (a folder or an object-store URI); default `<data location>/<name>`. */
+  /**
+   * Where the database's tables live (a folder or an object-store URI), kept whatever the server's
+   * data location; without it they follow the serving process's `<data location>/<name>`.
+   */
   location?: string;
   /** Storage options for `location`; default the server's for its data location. */
   storageOptions?: StorageOptions;
 }
 
 /**
- * Creates a database whose tables live at `options.location`, or under `<dataLocation>/<name>`,
- * unless it exists. Throws 13 for a location Quiver cannot serve with the options given.
+ * Creates a database whose tables live at `options.location`, or else under the serving
+ * process's `<data location>/<name>` (here `dataLocation`), unless it exists. Throws 13 for a
+ * location Quiver cannot serve with the options given.
  */
 export async function ensureDatabase(store: Store, dataLocation: string, name: string, options: CreateDatabaseOptions = {}): Promise<DatabaseInfo> {
   validateName(name, "database");
   const existing = await store.rows.findDatabase(name);
-  if (existing) return toDatabaseInfo(existing);
+  if (existing) return toDatabaseInfo(existing, dataLocation);
   const storageRoot = options.location ? await ownStorageRoot(options.location, options.storageOptions ?? {}) : joinLocation(normalizeLocation(dataLocation), name);
   await storageFor(storageRoot).preparePrefix(storageRoot);
   try {
@@ -55,7 +76,7 @@ export async function ensureDatabase(store: Store, dataLocation: string, name: s
   try {
     await store.rows.insertDatabase({
       name,
-      storage_root: storageRoot,
+      storage_root: options.location ? storageRoot : followsDataLocation,
       managed_versioning: options.managedVersioning ? 1 : 0,
       properties: "{}",
       storage_options: toJsonColumn(options.storageOptions ?? {}),
@@ -65,7 +86,7 @@ export async function ensureDatabase(store: Store, dataLocation: string, name: s
     if (!(error instanceof UniqueViolation)) throw error;
   }
   await announceDatabaseChange(store, name);
-  return toDatabaseInfo((await store.rows.findDatabase(name)) as DatabaseRow);
+  return toDatabaseInfo((await store.rows.findDatabase(name)) as DatabaseRow, dataLocation);
 }
 
 /** Checks and configures a database's own storage root; answers it normalized. */
@@ -87,7 +108,7 @@ async function ownStorageRoot(location: string, options: StorageOptions): Promis
 /** Serves a database's own storage root with its own options, if it has any. */
 async function configureDatabaseRoot(row: DatabaseRow): Promise<void> {
   const options = fromJsonColumn(row.storage_options);
-  if (Object.keys(options).length > 0) await configureStorage(row.storage_root, options);
+  if (hasOwnLocation(row) && Object.keys(options).length > 0) await configureStorage(row.storage_root, options);
 }
 
 /** Serves every database's own storage root with its own options; call once the store is open. */
@@ -127,6 +148,8 @@ export class CatalogRegistry {
   constructor(
     readonly store: Store,
     readonly engine: Engine,
+    /** Where the databases without a location of their own keep their tables: `<data location>/<name>`. */
+    readonly dataLocation: string,
     readonly jobs?: JobSettings,
     readonly vending?: Vending,
   ) {
@@ -149,7 +172,7 @@ export class CatalogRegistry {
     }
     // A database another process created with its own location is served here too.
     await configureDatabaseRoot(row);
-    const database = toDatabaseInfo(row);
+    const database = toDatabaseInfo(row, this.dataLocation);
     // The same settings keep the same catalog, so work holding it sees no change.
     if (cached && sameDatabase(cached.catalog.scope.database, database)) {
       this.catalogs.set(name, { catalog: cached.catalog, loadedAt });

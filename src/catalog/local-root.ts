@@ -75,5 +75,5 @@ export async function openLocalRoot(root: string, options: LocalRootOptions = {}
     await close();
     throw error;
   }
-  return { root: dir, dataLocation, store, engine, registry: new CatalogRegistry(store, engine, options.jobs, options.vending), close };
+  return { root: dir, dataLocation, store, engine, registry: new CatalogRegistry(store, engine, dataLocation, options.jobs, options.vending), close };
 }

@@ -7,9 +7,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { restrictMetadataFileAccess } from "./metadata-file-access.js";
-import { openLocalRoot } from "../catalog/local-root.js";
+import { type LocalRoot, openLocalRoot } from "../catalog/local-root.js";
 import type { Store } from "../store/store.js";
-import { parseStorageFlags } from "./storage-flags.js";
+import { type StorageFlags, parseStorageFlags } from "./storage-flags.js";
 import { storeFlagSpec, storeSetting } from "./store-flag.js";
 
 export interface AdminArgs {
@@ -41,23 +41,23 @@ export function storeTargetOf(values: AdminArgs["values"]): { root: string; stor
 
 /**
  * Runs `fn` with the store of `storeTargetOf(values)` and the server's data location (QUIVER_DATA
- * and QUIVER_STORAGE_OPTIONS, as `quiver serve` reads them), then closes it. A missing root folder
- * is refused unless `createRoot`.
+ * and QUIVER_STORAGE_OPTIONS, as `quiver serve` reads them, unless `storage` says otherwise), then
+ * closes it. A missing root folder is refused unless `createRoot`.
  */
 export async function withStore<T>(
   values: AdminArgs["values"],
-  fn: (store: Store, dataLocation: string) => Promise<T>,
-  options: { createRoot?: boolean } = {},
+  fn: (store: Store, dataLocation: string, local: LocalRoot) => Promise<T>,
+  options: { createRoot?: boolean; storage?: StorageFlags } = {},
 ): Promise<T> {
   const { root: dir, storeUrl } = storeTargetOf(values);
   // Only a command that creates something may create the root; a mistyped --root elsewhere is refused.
   if (storeUrl === undefined && !existsSync(dir) && !options.createRoot) throw new Error(`root folder ${dir} does not exist`);
-  const storage = parseStorageFlags({}, process.env);
+  const storage = options.storage ?? parseStorageFlags({}, process.env);
   // Opening the root also creates the default database: admin commands may run before the server did.
   const local = await openLocalRoot(dir, { store: storeUrl, data: storage.data, storageOptions: storage.options });
   restrictMetadataFileAccess(dir);
   try {
-    return await fn(local.store, local.dataLocation);
+    return await fn(local.store, local.dataLocation, local);
   } finally {
     await local.close();
   }

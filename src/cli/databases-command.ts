@@ -35,11 +35,11 @@ export async function databasesCommand(argv: string[]): Promise<void> {
         return;
       }
       case "list":
-        for (const info of await listDatabases(store)) console.log(`${info.name}\tmanaged_versioning=${info.managedVersioning}\t${info.storageRoot}`);
+        for (const info of await listDatabases(store, dataLocation)) console.log(`${info.name}\tmanaged_versioning=${info.managedVersioning}\t${info.storageRoot}`);
         return;
       case "drop": {
         if (!name) throw new Error("quiver databases drop needs a NAME");
-        await dropDatabase(store, name, { cascade: values.cascade === true });
+        await dropDatabase(store, dataLocation, name, { cascade: values.cascade === true });
         console.log(`dropped ${name}`);
         return;
       }

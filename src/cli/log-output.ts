@@ -1,8 +1,12 @@
 /**
  * @module Where and how `quiver serve` writes its log: JSON lines (one object per line, for log
  * shippers) or a readable line per record for a terminal. `auto` picks pretty when stdout is a
- * TTY. Every line passes a scrubber first that replaces the configured secrets (storage-option
- * values, the store URL's password) wherever they would appear, even inside an error message.
+ * TTY. Every line passes a scrubber first that replaces secrets where they stand as values: the
+ * password of any URL (`scheme://user:PASSWORD@host`), and a configured secret (a secret storage
+ * option's value, the store URL's password) that makes up a whole value (a quoted string, what
+ * follows `=`, `:` or an authorization scheme such as `Bearer`). A secret that is part of other
+ * text is not one: a store password `quiver` leaves `/srv/quiver/tables` and `quiver.internal`
+ * as they are.
  */
 import type { Writable } from "node:stream";
 
@@ -47,10 +51,44 @@ export function prettyLine(record: Record<string, unknown>): string {
   return [time, level.padEnd(5), String(record.msg ?? ""), ...fields].filter((part) => part !== "").join(" ");
 }
 
-/** Replaces every secret in `text` (secrets shorter than 4 characters would match by accident and are skipped). */
+/** `scheme://user:` and what follows up to `@`: a URL's password field. */
+const urlPassword = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:"'\\]*:)([^\s/?#@"'\\]+)@/gi;
+
+/** Text right before a value: a quote, `=`, `?`, `&`, an opening bracket, `,`, `:` (with spaces), or an authorization scheme. */
+const valueOpener = /(?:^|["'`=?&([{<,]|:\s*|\b(?:Bearer|Basic|Token|SharedKey|SharedAccessSignature)\s+)$/i;
+
+/** A character that would continue a word, path, host name or encoded value: the match is then part of other text. */
+const continuesText = /[\p{L}\p{N}_\-/~%+]/u;
+
+function endsValue(text: string, end: number): boolean {
+  const next = text[end];
+  if (next === undefined) return true;
+  // A dot ends a value only where a sentence would (`... key=SECRET.`), not inside a name.
+  if (next === ".") return text[end + 1] === undefined || !continuesText.test(text[end + 1] as string);
+  return !continuesText.test(next);
+}
+
+/** Replaces the occurrences of `secret` in `text` that make up a whole value. */
+function scrubValue(text: string, secret: string): string {
+  let scrubbed = "";
+  let from = 0;
+  for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
+    if (at < from) continue;
+    const end = at + secret.length;
+    if (!valueOpener.test(text.slice(Math.max(0, at - 40), at)) || !endsValue(text, end)) continue;
+    scrubbed += `${text.slice(from, at)}[redacted]`;
+    from = end;
+  }
+  return scrubbed + text.slice(from);
+}
+
+/**
+ * Replaces every URL's password, and each of `secrets` where it makes up a whole value (secrets
+ * shorter than 4 characters are skipped: they would match by accident).
+ */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let scrubbed = text;
-  for (const secret of secrets) if (secret.length >= 4) scrubbed = scrubbed.split(secret).join("[redacted]");
+  let scrubbed = text.replace(urlPassword, "$1[redacted]@");
+  for (const secret of secrets) if (secret.length >= 4) scrubbed = scrubValue(scrubbed, secret);
   return scrubbed;
 }
 

@@ -19,6 +19,7 @@ Commands:
   keys       create, list or revoke API keys
   clients    create, list or revoke OAuth clients (client-credentials grant)
   migrate    apply the metadata store's pending migrations
+  sweep      remove table folders left by a crash, now
 
 Options:
   -h, --help     show this help
@@ -57,6 +58,7 @@ async function serve(argv: string[]): Promise<void> {
     vending: options.vending,
     allowUnsafeObjectStore: options.allowUnsafeObjectStore,
     jobs: options.jobs,
+    orphanSweepIntervalMs: options.orphanSweepIntervalMs,
     logger: { level: options.logLevel, stream: log },
   });
   // The ready line is a record like every other stdout line, written whatever the log level:
@@ -104,6 +106,8 @@ async function main(argv: string[]): Promise<void> {
       return (await import("./keys-command.js")).clientsCommand(rest);
     case "migrate":
       return (await import("./migrate-command.js")).migrateCommand(rest);
+    case "sweep":
+      return (await import("./sweep-command.js")).sweepCommand(rest);
     case undefined:
     case "-h":
     case "--help":

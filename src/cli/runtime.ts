@@ -6,10 +6,11 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import type { AuthStore } from "../auth/auth-store.js";
-import { type CatalogRegistry, defaultDatabaseName } from "../catalog/database-registry.js";
+import { type CatalogRegistry, databaseStorageRoot, defaultDatabaseName, hasOwnLocation } from "../catalog/database-registry.js";
 import { openLocalRoot } from "../catalog/local-root.js";
 import { restrictMetadataFileAccess } from "./metadata-file-access.js";
-import { defaultOrphanGraceMs, sweepOrphanedTableFolders } from "../catalog/tables/orphaned-folders.js";
+import { defaultOrphanGraceMs } from "../catalog/tables/orphaned-folders.js";
+import { type SweepLog, defaultOrphanSweepIntervalMs, startOrphanSweeper, sweepOnce } from "../catalog/tables/orphan-sweeper.js";
 import { settlePendingVersions } from "../catalog/versions/version-commit.js";
 import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
@@ -45,8 +46,10 @@ export interface RuntimeConfig {
   jobs?: JobSystemConfig;
   /** Attempts of a write whose Lance commits keep conflicting before it answers 409 (default 6). */
   commitAttempts?: number;
-  /** Table folders without a catalog row are removed at start-up once unchanged this long (default 1 hour). */
+  /** Table folders without a catalog row are removed once unchanged this long (default 1 hour). */
   orphanGraceMs?: number;
+  /** Time between two sweeps for such folders while serving, besides the one at start-up (default 1 hour; 0: none). */
+  orphanSweepIntervalMs?: number;
 }
 
 export interface Runtime {
@@ -77,7 +80,8 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   });
   const { root, store, engine, registry } = local;
   restrictMetadataFileAccess(root);
-  const dataRoots = new Set([local.dataLocation, ...(await store.rows.listDatabases()).map((row) => row.storage_root)]);
+  const databases = (await store.rows.listDatabases()).map((row) => ({ name: row.name, location: databaseStorageRoot(row, local.dataLocation), own: hasOwnLocation(row) }));
+  const dataRoots = new Set([local.dataLocation, ...databases.map((database) => database.location)]);
   try {
     // Every location tables are written to is made ready (an emptied store may have lost its
     // container) and probed before serving (see `requireConditionalCreates`).
@@ -107,14 +111,22 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     metrics: { countJobsByStatus: () => store.rows.countJobsByStatus() },
   });
   app.log.info({ data: local.dataLocation }, "table data location");
+  // Where each database's new tables go; one without a location of its own follows the data location.
+  for (const database of databases) app.log.info({ database: database.name, location: database.location, own_location: database.own }, "database location");
   warnOfUnmintableLocations(dataRoots, config.vending, app);
   for (const { record, error } of unsettled) app.log.warn({ err: error, record }, "a committed version could not be finalized at start-up; its next reader tries again");
-  // Folders left by a create or drop that crashed half-way are reclaimed before serving.
-  const swept = await sweepOrphanedTableFolders(store, engine, {
-    graceMs: config.orphanGraceMs ?? defaultOrphanGraceMs,
-    onError: (location, error) => app.log.warn({ err: error, location }, "could not remove an orphaned table folder"),
+  // Folders left by a create or drop that crashed half-way are reclaimed before serving, then
+  // every interval, so a replica that runs for weeks reclaims them too.
+  const sweepOptions = { graceMs: config.orphanGraceMs ?? defaultOrphanGraceMs, dataLocation: local.dataLocation };
+  const sweepLog: SweepLog = {
+    removed: (location) => app.log.info({ location }, "removed an orphaned table folder"),
+    failed: (location, error) => app.log.warn({ err: error, location }, "could not remove an orphaned table folder"),
+  };
+  await sweepOnce(store, engine, sweepOptions, sweepLog);
+  const sweeper = startOrphanSweeper(store, engine, { ...sweepOptions, intervalMs: config.orphanSweepIntervalMs ?? defaultOrphanSweepIntervalMs }, {
+    ...sweepLog,
+    sweepFailed: (error) => app.log.warn({ err: error }, "the orphaned table folder sweep failed; the next one runs on time"),
   });
-  for (const location of swept) app.log.info({ location }, "removed an orphaned table folder");
   await warnOfUnappliedManagedVersioning(config, store, app);
   const jobs = startJobSystem(store, registry, jobConfig, { warn: (message, detail) => app.log.warn(detail ?? {}, message) });
   return {
@@ -128,6 +140,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     async close() {
       if (closed) return;
       closed = true;
+      await sweeper.stop();
       await jobs.stop();
       await app.close();
       await local.close();

@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import type { JobSystemConfig } from "../jobs/job-settings.js";
 import { type Vending, type VendingMode, defaultVending } from "../storage/storage-for.js";
-import type { StorageOptions } from "../storage/storage-options.js";
+import { type StorageOptions, isSecretStorageKey } from "../storage/storage-options.js";
 import { checkStoreUrl } from "../store/open-store.js";
 import type { AuthConfig } from "./auth-runtime.js";
 import { readConfigFile } from "./config-file.js";
@@ -33,7 +33,9 @@ export interface ServeOptions {
   allowUnsafeObjectStore: boolean;
   /** Job-system settings that were set; the rest keep their defaults. */
   jobs: JobSystemConfig;
-  /** Values that must never reach a log: storage-option values, the store URL's password. */
+  /** Time between orphaned-folder sweeps; undefined keeps the default. */
+  orphanSweepIntervalMs: number | undefined;
+  /** Values that must never reach a log: secret storage-option values, the store URL's password. */
   secrets: string[];
 }
 
@@ -98,7 +100,8 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
         intervalMs: get("auto_refresh_interval_ms"),
       },
     },
-    secrets: [...Object.values(storageOptions), ...passwordOf(store)],
+    orphanSweepIntervalMs: get("orphan_sweep_interval_ms"),
+    secrets: [...Object.entries(storageOptions).filter(([key]) => isSecretStorageKey(key)).map(([, value]) => value), ...passwordOf(store)],
   };
 }
 

@@ -75,6 +75,10 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
       setting("credential_ttl", integer(60, 43_200), "lifetime of scoped credentials in seconds", { placeholder: "SECONDS", shownDefault: String(defaultVending.ttlSeconds) }),
       setting("allow_unsafe_object_store", { type: "boolean" }, "write to an object store that ignores conditional creates, where concurrent commits can lose data"),
       setting("managed_versioning", { type: "boolean" }, "clients commit versions through the catalog (sets the mode of the default database when it is created)"),
+      setting("orphan_sweep_interval_ms", integer(0), "how often table folders no catalog row refers to (left by a crash) are removed, on one replica at a time; 0: only at start-up", {
+        placeholder: "MS",
+        shownDefault: "3600000",
+      }),
       setting("commit_attempts", integer(1), "attempts of a write whose commits keep conflicting before it answers 409 code 14", {
         placeholder: "N",
         shownDefault: String(defaultCommitAttempts),

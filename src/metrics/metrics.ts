@@ -73,6 +73,12 @@ export const commitConflicts = new Counter({
   registers: [metricsRegistry],
 });
 
+export const orphanedFoldersRemoved = new Counter({
+  name: "quiver_orphaned_folders_removed_total",
+  help: "Table folders no catalog row referred to (left by a create or drop that crashed half-way), removed by the orphan sweep",
+  registers: [metricsRegistry],
+});
+
 export const jobsQueued = new Counter({
   name: "quiver_jobs_queued_total",
   help: "Jobs queued, by job kind",

@@ -10,7 +10,7 @@ export const DatabaseInfo = Type.Object(
     name: Type.String(),
     managed_versioning: Type.Boolean(),
     properties: StringMap,
-    location: Type.String({ description: "Where the database's tables live: a folder or an object-store URI" }),
+    location: Type.String({ description: "Where the database's new tables go: a folder or an object-store URI (its own location, or the server's data location + the name)" }),
     storage_options: Type.Optional(StringMap),
   },
   { $id: "DatabaseInfo" },
@@ -21,7 +21,7 @@ export const CreateDatabaseRequest = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
     managed_versioning: Type.Optional(Nullable(Type.Boolean())),
-    location: Type.Optional(Nullable(Type.String({ minLength: 1, description: "A folder or object-store URI of its own; default the server's data location + the name" }))),
+    location: Type.Optional(Nullable(Type.String({ minLength: 1, description: "A folder or object-store URI of its own, kept whatever the server's data location; without it, the database follows the serving server's data location + the name" }))),
     storage_options: Type.Optional(Nullable(StringMap)),
   },
   { $id: "CreateDatabaseRequest" },

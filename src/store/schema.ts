@@ -6,6 +6,10 @@ import type { ColumnType, Insertable, Selectable, Updateable } from "kysely";
 
 export interface DatabasesTable {
   name: string;
+  /**
+   * The database's own location (a folder or an object-store URI), or `''` when it has none:
+   * its tables then live under the serving process's `<data location>/<name>`.
+   */
   storage_root: string;
   managed_versioning: number;
   properties: string;

@@ -114,7 +114,7 @@ for (const dialect of storeDialects) {
   test(`${dialect}: the worker retries a transient failure after a backoff, fails a permanent one at once, and releases jobs on stop`, async (t) => {
     const store = await openStore(t, dialect);
     const engine = new Engine();
-    const registry = new CatalogRegistry(store, engine);
+    const registry = new CatalogRegistry(store, engine, path.join(tempRoot(), "databases"));
     let flakyRuns = 0;
     let slowStarted = false;
     const handlers = new Map<string, JobHandler>([

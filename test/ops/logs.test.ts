@@ -9,7 +9,9 @@ import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { logStream } from "../../src/cli/log-output.js";
 import { rowsTable, streamOf, range } from "../data/fixtures.js";
+import pg from "pg";
 import { spawnServe } from "../helpers/cli-process.js";
+import { createPostgresDatabase, startPostgres } from "../helpers/postgres.js";
 import { expectError, expectJson, tempRoot } from "../helpers/test-server.js";
 
 const jsonLines = (text: string) =>
@@ -74,16 +76,63 @@ test("no secret from the configuration appears in any log, even at trace level",
   for (const secret of secrets) assert.ok(!server.output().includes(secret), `the log holds ${secret}`);
 });
 
-test("the scrubber replaces a configured secret wherever a record would carry it, in its JSON-escaped form too", () => {
+test("the scrubber replaces a configured secret where it stands as a value, in its JSON-escaped form too", () => {
   const out = new PassThrough();
   let written = "";
   out.on("data", (chunk) => (written += chunk));
   const secret = 'pa"ss\\word-42';
   const log = logStream(out, { pretty: false, secrets: [secret, "abc"] });
-  log.write(`${JSON.stringify({ level: 50, msg: "request failed", err: { message: `could not connect with ${secret}` } })}\n`);
+  log.write(`${JSON.stringify({ level: 50, msg: "request failed", err: { message: `could not connect: account_key=${secret}` } })}\n`);
   assert.ok(!written.includes(JSON.stringify(secret).slice(1, -1)), written);
-  assert.match(written, /could not connect with \[redacted\]/);
+  assert.match(written, /could not connect: account_key=\[redacted\]/);
   assert.equal(JSON.parse(written).level, 50, "the line stays JSON");
+});
+
+test("the scrubber with a password that is a common word: the URL's password field, option values and authorization headers are redacted; paths, host names and prose holding the word stay", () => {
+  for (const pretty of [false, true]) {
+    const out = new PassThrough();
+    let written = "";
+    out.on("data", (chunk) => (written += chunk));
+    const log = logStream(out, { pretty, secrets: ["tables"] });
+    const lines = [
+      { level: 30, msg: "table data location", data: "/srv/quiver/shared-tables" },
+      { level: 30, msg: "made 3 tables at tables.internal", location: "/srv/tables/x.lance" },
+      { level: 50, msg: "store unreachable", err: { message: "connect postgres://quiver:tables@db.internal:5432/quiver failed; password=tables" } },
+      { level: 30, msg: "request", headers: { authorization: "Bearer tables", "x-ms-key": "tables" } },
+    ];
+    for (const line of lines) log.write(`${JSON.stringify(line)}\n`);
+    assert.match(written, /\/srv\/quiver\/shared-tables/, written);
+    assert.match(written, /made 3 tables at tables\.internal/);
+    assert.match(written, /\/srv\/tables\/x\.lance/);
+    assert.match(written, /postgres:\/\/quiver:\[redacted\]@db\.internal:5432\/quiver failed; password=\[redacted\]/);
+    assert.match(written, /Bearer \[redacted\]/);
+    assert.doesNotMatch(written, /:tables@|password=tables|Bearer tables|"tables"/);
+  }
+});
+
+test("quiver serve on a postgres://quiver:quiver@ store: the log shows the data location's path with 'quiver' in it intact, and never the store's password", async (t) => {
+  const postgres = await startPostgres();
+  t.after(() => postgres.stop());
+  // The replicas recipe's credentials: user and password both `quiver`.
+  const url = new URL(await createPostgresDatabase(postgres.url));
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  await admin.query("alter role quiver password 'quiver'");
+  await admin.end();
+  url.password = "quiver";
+  const root = tempRoot();
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const data = path.join(root, "quiver", "shared-tables");
+  const server = await spawnServe(["--root", path.join(root, "quiver"), "--port", "0", "--store", url.toString(), "--data", data], { QUIVER_LOG_LEVEL: "info" });
+  t.after(() => server.stop());
+  await expectJson(await fetch(`${server.url}/v1/table/quiver/create`, { method: "POST", body: streamOf(rowsTable(range(0, 3))), headers: { "content-type": "application/vnd.apache.arrow.stream" } }));
+  await until(() => /"msg":"request"/.test(server.stdout()), "the request's line is written");
+  await server.stop();
+  const located = jsonLines(server.stdout()).find((line) => line.msg === "table data location");
+  assert.equal(located?.data, data, server.stdout());
+  assert.ok(jsonLines(server.stdout()).some((line) => line.msg === "request" && line.path === "/v1/table/quiver/create"), "the request's path is intact");
+  assert.doesNotMatch(server.output(), /\[redacted\]/, "nothing here is a secret");
+  assert.doesNotMatch(server.output(), /quiver:quiver@/);
 });
 
 test("killing quiver serve with SIGKILL ends the server it runs too", async (t) => {

@@ -1,6 +1,7 @@
 /**
  * @module Database (tenant) administration: create, list, drop. Each database has its own
- * storage root (by default `<data location>/<name>`) and its own catalog.
+ * storage root (its own location, or else the serving process's `<data location>/<name>`) and its
+ * own catalog.
  */
 import { storageFor } from "../../storage/storage-for.js";
 import { redactedOptionsOf } from "../../storage/storage-options.js";
@@ -25,9 +26,12 @@ export function shownStorageOptions(info: DatabaseInfo): Record<string, string> 
   return redactedOptionsOf(info.storageOptions);
 }
 
-/** Every database, ordered by name; `visible` filters what the caller may see. */
-export async function listDatabases(store: Store, visible: (name: string) => boolean = () => true): Promise<DatabaseInfo[]> {
-  return (await store.rows.listDatabases()).map(toDatabaseInfo).filter((db) => visible(db.name));
+/**
+ * Every database, ordered by name, its location resolved against `dataLocation`; `visible`
+ * filters what the caller may see.
+ */
+export async function listDatabases(store: Store, dataLocation: string, visible: (name: string) => boolean = () => true): Promise<DatabaseInfo[]> {
+  return (await store.rows.listDatabases()).map((row) => toDatabaseInfo(row, dataLocation)).filter((db) => visible(db.name));
 }
 
 /**
@@ -36,7 +40,7 @@ export async function listDatabases(store: Store, visible: (name: string) => boo
  * catalog. Without `cascade` a database holding tables or namespaces is refused with 3. Throws 1
  * when it does not exist. Tables registered from outside the storage root keep their files.
  */
-export async function dropDatabase(store: Store, name: string, options: { cascade?: boolean } = {}): Promise<DatabaseInfo> {
+export async function dropDatabase(store: Store, dataLocation: string, name: string, options: { cascade?: boolean } = {}): Promise<DatabaseInfo> {
   const info = await store.transaction(async (tx) => {
     const row = await tx.findDatabase(name);
     if (!row) throw CatalogError.of("NamespaceNotFound", `database '${name}' does not exist`);
@@ -49,7 +53,7 @@ export async function dropDatabase(store: Store, name: string, options: { cascad
     }
     // Child rows go through ON DELETE CASCADE in the same statement.
     await tx.deleteDatabase(name);
-    return toDatabaseInfo(row);
+    return toDatabaseInfo(row, dataLocation);
   });
   await announceDatabaseChange(store, name);
   // finalize: the rows are gone, so nothing can reach these files any more.

@@ -7,12 +7,15 @@
  * - it holds the properties a deregistered table keeps beside its files (kept by design);
  * - anything in it changed within the grace period (a create still writing, perhaps in another
  *   process sharing the root, whose row is yet to come).
+ * Whatever else records a folder as in use must do so with a table row (a dropped table's data
+ * kept for its clones keeps its row), since a row is all the sweep consults.
  */
 import type { Engine } from "../../engine/engine.js";
 import { hasKeptProperties } from "../../engine/kept-properties.js";
 import { joinLocation, normalizeLocation } from "../../storage/locations.js";
 import { storageFor } from "../../storage/storage-for.js";
 import type { Store } from "../../store/store.js";
+import { databaseStorageRoot } from "../database-registry.js";
 import { isPlacedTableName, placedTablesDir } from "../table-locations.js";
 
 /** Default grace period: far longer than any create takes between writing data and its row. */
@@ -21,6 +24,8 @@ export const defaultOrphanGraceMs = 60 * 60 * 1000;
 export interface OrphanSweepOptions {
   /** Folders changed more recently than this are kept. */
   graceMs: number;
+  /** The data location of this process, under which databases without a location of their own live. */
+  dataLocation: string;
   /** Called for a folder that could not be removed; the sweep goes on. */
   onError?: (location: string, error: unknown) => void;
 }
@@ -35,10 +40,11 @@ export async function sweepOrphanedTableFolders(store: Store, engine: Engine, op
   }
   for (const database of databases) {
     let folders: string[];
+    const storageRoot = databaseStorageRoot(database, options.dataLocation);
     try {
-      folders = await placedFolders(database.storage_root);
+      folders = await placedFolders(storageRoot);
     } catch (error) {
-      options.onError?.(placedTablesDir(database.storage_root), error);
+      options.onError?.(placedTablesDir(storageRoot), error);
       continue;
     }
     for (const location of folders) {

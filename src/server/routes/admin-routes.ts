@@ -48,7 +48,7 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
     async ({ request }) => {
       const principal = principalOf(request);
       const visible = (name: string) => principal !== undefined && roleOn(principal, name) !== undefined;
-      return { databases: (await listDatabases(store, visible)).map(wireDatabase) };
+      return { databases: (await listDatabases(store, dataLocation, visible)).map(wireDatabase) };
     },
   );
 
@@ -64,7 +64,7 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
   define<unknown, M.DropDatabaseQuery, DatabaseParams>(
     { operationId: "DropDatabase", summary: "Drop a database with its credentials and data", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/drop", body: "none", querySchema: M.DropDatabaseQuery, response: json(M.DatabaseInfo), access: "admin", scope: "deployment-admin", audit: true },
     async ({ params, query }) => {
-      return wireDatabase(await dropDatabase(store, params.database, { cascade: query.cascade ?? false }));
+      return wireDatabase(await dropDatabase(store, dataLocation, params.database, { cascade: query.cascade ?? false }));
     },
   );
 
