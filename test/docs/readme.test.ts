@@ -4,7 +4,8 @@
 // stop everything they start. The run happens in a fresh folder holding the checkout's build and
 // packages (links to them), so `./data` and every other path the README names start empty. The
 // only rewrite: the fixed ports of the README's `ports` directive move to free ones, so the run
-// never meets another server.
+// never meets another server. (The servers' request lines are quieted with QUIVER_LOG_LEVEL=warn,
+// as in the other CLI tests; no answer depends on it.)
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
