@@ -45,6 +45,15 @@ test("README: the blocks left out of the doc test are exactly the package instal
   }
 });
 
+test("README: the outputs its comments state are read as checks, the merge-insert's 6 updated rows and the client's table names among them", () => {
+  const checks = runnable().flatMap((block) => commandsOf(block).flatMap((command) => command.expected));
+  for (const check of ['pair:"num_updated_rows":6', 'pair:"namespaces":["eu"]', "line:3", 'line:["lab$runs","people","sales$orders","sales$planned"]', "line:2 2"]) {
+    assert.ok(checks.includes(check), `${check} among ${checks.join(" ")}`);
+  }
+  assert.ok(checkOutput('pair:"location":"az://lake/tables/default/tables/<uuid>.lance"', '{"location":"az://lake/tables/default/tables/0b1c.lance"}'), "<…> stands for any text");
+  assert.ok(!checkOutput('pair:"num_updated_rows":3', '{"num_updated_rows":6}'), "a stated count must match");
+});
+
 test("README: every fixed port a runnable block uses is listed in its ports directive, so the doc test can move it", () => {
   for (const block of runnable()) {
     for (const match of block.text.matchAll(/(?:127\.0\.0\.1:|localhost:|--port |--blobPort |^port = |pg-data )(\d+)/gm)) {
