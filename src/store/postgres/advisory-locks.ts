@@ -8,7 +8,7 @@
 import pg from "pg";
 import { StoreUnavailable } from "../store-errors.js";
 import { type LockedWork, ProcessLocks, type StoreLocks } from "../store-locks.js";
-import { isLostConnection } from "./postgres-adapter.js";
+import { isUnavailable } from "./postgres-adapter.js";
 import { listenForClientErrors } from "./client-errors.js";
 
 /** Connections that may hold locks at once; waiters beyond that queue in the pool. */
@@ -72,5 +72,5 @@ export class AdvisoryLocks implements StoreLocks {
 
 /** A failure to take a lock because the store is out of reach is StoreUnavailable, like every query's. */
 function asUnavailable(error: unknown, key: string): unknown {
-  return isLostConnection(error) ? new StoreUnavailable(`the store lock '${key}' cannot be taken now; retry`, { cause: error }) : error;
+  return isUnavailable(error) ? new StoreUnavailable(`the store lock '${key}' cannot be taken now; retry`, { cause: error }) : error;
 }

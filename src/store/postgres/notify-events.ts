@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { LocalEvents, type StoreChange, type StoreEvents } from "../store-events.js";
 import { StoreUnavailable } from "../store-errors.js";
-import { isLostConnection } from "./postgres-adapter.js";
+import { isUnavailable } from "./postgres-adapter.js";
 
 const channel = "quiver_changes";
 const maxReconnectDelayMs = 5_000;
@@ -57,7 +57,7 @@ export class NotifyEvents implements StoreEvents {
     try {
       await this.pool.query("select pg_notify($1, $2)", [channel, JSON.stringify(change)]);
     } catch (error) {
-      throw isLostConnection(error) ? new StoreUnavailable("change notices cannot be sent now; retry", { cause: error }) : error;
+      throw isUnavailable(error) ? new StoreUnavailable("change notices cannot be sent now; retry", { cause: error }) : error;
     }
   }
 

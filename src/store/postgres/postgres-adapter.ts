@@ -40,8 +40,8 @@ const unavailableStates = new Set([
 /** What `pg` says, without a code, when a connection ends, cannot be opened in time, or was lost earlier. */
 const lostConnection = /Connection terminated|timeout exceeded when trying to connect|is not queryable|^timeout expired$/i;
 
-/** Whether `error` says the store cannot be reached now, rather than that a statement is wrong. */
-export function isLostConnection(error: unknown): boolean {
+/** Whether `error` says the store cannot serve now (out of reach, restarting, busy), rather than that a statement is wrong. */
+export function isUnavailable(error: unknown): boolean {
   return unavailableStates.has(sqlState(error) ?? "") || lostConnection.test(String((error as Error)?.message));
 }
 
@@ -49,7 +49,7 @@ export const postgresAdapter: DialectAdapter = {
   name: "postgres",
   isUniqueViolation: (error) => sqlState(error) === "23505",
   isTransient: (error) => {
-    return retryableStates.has(sqlState(error) ?? "") || isLostConnection(error);
+    return retryableStates.has(sqlState(error) ?? "") || isUnavailable(error);
   },
   isRetryable: (error) => retryableStates.has(sqlState(error) ?? ""),
   rowLocks: true,
