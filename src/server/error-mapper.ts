@@ -12,6 +12,13 @@ import { CatalogError } from "../model/catalog-error.js";
 import { isCloudClientRequest } from "./cloud-client.js";
 import { ErrorCode, type ErrorCodeValue, errorStatus, permanentConflictCodes } from "../model/error-codes.js";
 import type { ErrorResponse } from "../model/common.js";
+import { storeOutageOf } from "../catalog/failures.js";
+
+/**
+ * Seconds a client is asked to wait before retrying a 503 (`Retry-After`): outages of the
+ * metadata or object store last seconds (a restart, a fail-over), and clients back off further.
+ */
+export const retryAfterSeconds = 1;
 
 export interface MappedError {
   status: number;
@@ -42,8 +49,9 @@ function frameworkError(error: FastifyError): { code: ErrorCodeValue; message: s
   return undefined;
 }
 
-export function mapError(error: unknown, request: FastifyRequest): MappedError {
+export function mapError(raw: unknown, request: FastifyRequest): MappedError {
   const instance = request.url.split("?", 1)[0];
+  const error = storeOutageOf(raw) ?? raw;
   if (error instanceof CatalogError && error.code !== ErrorCode.Internal) {
     const body: ErrorResponse = { code: error.code, error: error.message, instance };
     if (error.detail) body.detail = error.detail;
@@ -67,6 +75,7 @@ export function errorAnswerOf(request: FastifyRequest): ErrorResponse | undefine
 
 export function sendError(reply: FastifyReply, mapped: MappedError): FastifyReply {
   answeredErrors.set(reply.request, mapped.body);
+  if (mapped.status === 503) reply.header("retry-after", String(retryAfterSeconds));
   return reply.status(mapped.status).type("application/json").send(mapped.body);
 }
 

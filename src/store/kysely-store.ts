@@ -18,7 +18,7 @@ import { viewRows } from "./rows/view-rows.js";
 import type { Database } from "./schema.js";
 import type { Store, StoreTx } from "./store.js";
 import type { StoreEvents } from "./store-events.js";
-import type { StoreLocks } from "./store-locks.js";
+import type { LockedWork, StoreLocks } from "./store-locks.js";
 import { StoreUnavailable, UniqueViolation } from "./store-errors.js";
 import { migrateToLatest } from "./migrations/migrate.js";
 import { storeCallDuration } from "../metrics/metrics.js";
@@ -48,6 +48,8 @@ export interface DialectServices {
   events: StoreEvents;
   /** Closes what the dialect opened besides the Kysely instance (listener, lock connections). */
   close(): Promise<void>;
+  /** Why the dialect's own connections cannot serve now (a change listener reconnecting), if so. */
+  trouble?(): string | undefined;
 }
 
 export class KyselyStore implements Store {
@@ -90,11 +92,11 @@ export class KyselyStore implements Store {
     }
   }
 
-  withLock<T>(key: string, work: () => Promise<T>): Promise<T> {
+  withLock<T>(key: string, work: LockedWork<T>): Promise<T> {
     return this.services.locks.withLock(key, work);
   }
 
-  tryWithLock<T>(key: string, work: () => Promise<T>): Promise<T | undefined> {
+  tryWithLock<T>(key: string, work: LockedWork<T>): Promise<T | undefined> {
     return this.services.locks.tryWithLock(key, work);
   }
 
@@ -104,6 +106,8 @@ export class KyselyStore implements Store {
     } catch (error) {
       throw classify(error, this.adapter);
     }
+    const trouble = this.services.trouble?.();
+    if (trouble) throw new StoreUnavailable(trouble);
   }
 
   async close(): Promise<void> {

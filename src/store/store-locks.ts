@@ -5,12 +5,22 @@
  */
 import { KeyedLock } from "./keyed-lock.js";
 
+/**
+ * Work done under a lock. `fence` aborts once the lock can no longer be trusted (the store
+ * connection holding it was lost, so the store has released it and another process may take
+ * it): the work checks it right before anything it commits, and gives up with `fence.reason`.
+ */
+export type LockedWork<T> = (fence: AbortSignal) => Promise<T>;
+
 export interface StoreLocks {
   /** Runs `work` while holding the lock `key`, waiting for it as long as it takes. */
-  withLock<T>(key: string, work: () => Promise<T>): Promise<T>;
+  withLock<T>(key: string, work: LockedWork<T>): Promise<T>;
   /** Runs `work` if the lock `key` is free now; answers undefined without running it otherwise. */
-  tryWithLock<T>(key: string, work: () => Promise<T>): Promise<T | undefined>;
+  tryWithLock<T>(key: string, work: LockedWork<T>): Promise<T | undefined>;
 }
+
+/** The fence of a lock that lives in this process's memory: it cannot be lost. */
+const neverLost = new AbortController().signal;
 
 /** Locks for one process, which is all SQLite has. */
 export class ProcessLocks implements StoreLocks {
@@ -18,10 +28,10 @@ export class ProcessLocks implements StoreLocks {
   /** Per key, the work holding or waiting for it. */
   private readonly busy = new Map<string, number>();
 
-  async withLock<T>(key: string, work: () => Promise<T>): Promise<T> {
+  async withLock<T>(key: string, work: LockedWork<T>): Promise<T> {
     this.busy.set(key, (this.busy.get(key) ?? 0) + 1);
     try {
-      return await this.queue.run(key, work);
+      return await this.queue.run(key, () => work(neverLost));
     } finally {
       const left = (this.busy.get(key) ?? 1) - 1;
       if (left === 0) this.busy.delete(key);
@@ -29,7 +39,7 @@ export class ProcessLocks implements StoreLocks {
     }
   }
 
-  async tryWithLock<T>(key: string, work: () => Promise<T>): Promise<T | undefined> {
+  async tryWithLock<T>(key: string, work: LockedWork<T>): Promise<T | undefined> {
     return this.busy.has(key) ? undefined : this.withLock(key, work);
   }
 }

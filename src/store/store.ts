@@ -48,7 +48,7 @@ export interface Store extends StoreLocks {
   readonly rows: StoreTx;
   /** Change notices shared by every process on the store. */
   readonly events: StoreEvents;
-  /** Resolves when the store answers a query; for readiness checks. */
+  /** Resolves when the store answers a query and its change notices are heard; for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -16,6 +16,13 @@ export interface Postgres {
   /** A URL of the server's `postgres` database, with credentials. */
   url: string;
   stop(): Promise<void>;
+  /**
+   * Shuts the server down and keeps its data: "fast" (SIGINT) ends every session and checkpoints,
+   * "immediate" (SIGQUIT) ends them at once and recovers at the next start, like a crash.
+   */
+  halt(mode: "fast" | "immediate"): Promise<void>;
+  /** Starts a halted server again on the same data and port. */
+  resume(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -57,10 +64,11 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
   } catch (error) {
     throw new Error(`PostgreSQL did not start: ${log}`, { cause: error });
   }
-  const child = (server as unknown as { process?: ChildProcess }).process;
+  const processOf = () => (server as unknown as { process?: ChildProcess }).process;
+  const child = processOf();
   const cleanUp = () => {
     // SIGQUIT: PostgreSQL's immediate shutdown, which ends its backends too.
-    child?.kill("SIGQUIT");
+    processOf()?.kill("SIGQUIT");
     rmSync(dataDir, { recursive: true, force: true });
   };
   if (options.detached && child) {
@@ -73,9 +81,23 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
     stop: async () => {
       // A detached server's process no longer keeps this one alive; while we wait for it to stop,
       // it must, or the wait ends with the process.
-      child?.ref();
+      processOf()?.ref();
       await server.stop().catch(() => undefined);
       cleanUp();
+    },
+    halt: async (mode) => {
+      const running = processOf();
+      if (!running || running.exitCode !== null) return;
+      const exited = new Promise((resolve) => running.once("exit", resolve));
+      running.kill(mode === "fast" ? "SIGINT" : "SIGQUIT");
+      await exited;
+    },
+    resume: async () => {
+      try {
+        await server.start();
+      } catch (error) {
+        throw new Error(`PostgreSQL did not start again: ${log}`, { cause: error });
+      }
     },
   };
 }

@@ -7,6 +7,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
+import pg from "pg";
 import { ensureDatabase } from "../../src/catalog/database-registry.js";
 import { enqueueJob } from "../../src/catalog/jobs/job-queue.js";
 import { knownMigrations } from "../../src/store/migrations/index.js";
@@ -14,7 +15,7 @@ import { NewerSchema } from "../../src/store/migrations/migrate.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 import type { StoreChange } from "../../src/store/store-events.js";
-import { UniqueViolation } from "../../src/store/store-errors.js";
+import { StoreUnavailable, UniqueViolation } from "../../src/store/store-errors.js";
 import { freshPostgresDatabase } from "../helpers/postgres.js";
 import { tempRoot } from "../helpers/test-server.js";
 import { type StoreDialect, openTestStore, storeDialects } from "../helpers/test-store.js";
@@ -226,4 +227,60 @@ test("postgres: one replica's row lock keeps another's read-modify-write waiting
     ),
   );
   assert.equal(JSON.parse((await second.rows.findTableById("t1"))?.properties ?? "{}").n, "10");
+});
+
+/** Ends, from outside, the sessions of the database at `url` whose last statement matches `like`. */
+async function terminateSessions(url: string, like: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query(
+      "select pg_terminate_backend(pid) as ended from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and query like $1",
+      [like],
+    );
+    return rows.filter((row) => row.ended).length;
+  } finally {
+    await admin.end();
+  }
+}
+
+test("postgres: a lock whose connection the server ends fences its work with StoreUnavailable, another replica takes it, and the process keeps serving", async (t) => {
+  const url = await freshPostgresDatabase();
+  const stores: [Store, Store] = [await openStore(url, ""), await openStore(url, "")];
+  t.after(() => Promise.all(stores.map((store) => store.close())));
+  const [first, second] = stores;
+  let takenMeanwhile: string | undefined;
+  const guarded = first.withLock("held", async (fence) => {
+    assert.equal(fence.aborted, false);
+    assert.equal(await terminateSessions(url, "%pg_advisory_lock%"), 1);
+    for (let i = 0; i < 250 && !fence.aborted; i += 1) await sleep(20);
+    // The store released the lock with the session: another replica may take it now, so the
+    // work must commit nothing more.
+    takenMeanwhile = await second.tryWithLock("held", async () => "taken");
+    fence.throwIfAborted();
+    return "committed";
+  });
+  await assert.rejects(guarded, StoreUnavailable);
+  assert.equal(takenMeanwhile, "taken");
+  assert.equal(await first.withLock("held", async () => "again"), "again", "the lock can be taken again at once");
+});
+
+test("postgres: a transaction whose connection the server ends fails as StoreUnavailable and the next one succeeds", async (t) => {
+  const url = await freshPostgresDatabase();
+  const store = await openStore(url, "");
+  t.after(() => store.close());
+  await ensureDatabase(store, path.join(tempRoot(), "databases"), "default");
+  await assert.rejects(
+    store.transaction(async (tx) => {
+      await tx.insertNamespace(namespace("lost"));
+      // The session sits idle in the transaction, held by Kysely, when the server ends it.
+      assert.ok((await terminateSessions(url, "%insert into%namespaces%")) >= 1);
+      await sleep(200);
+      await tx.insertNamespace(namespace("lost/child"));
+    }),
+    StoreUnavailable,
+  );
+  assert.equal(await store.rows.findNamespace("default", "lost"), undefined, "nothing of the lost transaction was committed");
+  await store.rows.insertNamespace(namespace("kept"));
+  assert.ok(await store.rows.findNamespace("default", "kept"));
 });

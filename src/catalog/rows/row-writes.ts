@@ -81,8 +81,9 @@ export async function mergeInsertIntoTable(
     const row = await loadTable(scope, request.id);
     const upload = await ipcStreamToFile(body);
     // write: one merge-insert per table at a time, across every process on the store (Lance
-    // would commit two that insert the same new key side by side, duplicating it).
-    const outcome = await scope.store.withLock(mergeInsertLockOf(row.id), () =>
+    // would commit two that insert the same new key side by side, duplicating it). Should the
+    // lock be lost meanwhile, the fence stops the merge before it commits.
+    const outcome = await scope.store.withLock(mergeInsertLockOf(row.id), (fence) =>
       mergeInsertRows(scope.engine, row.location, ref, upload, {
         on,
         whenMatchedUpdateAll: request.when_matched_update_all ?? false,
@@ -92,6 +93,7 @@ export async function mergeInsertIntoTable(
         whenNotMatchedBySourceDeleteFilter: request.when_not_matched_by_source_delete_filt || undefined,
         timeoutMs,
         useIndex: request.use_index,
+        fence,
       }),
     );
     return {

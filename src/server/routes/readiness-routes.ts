@@ -2,10 +2,11 @@
  * @module `GET /readyz` (also `/ready`): whether this process can serve requests now, for a load
  * balancer's or Kubernetes' readiness probe (`/livez` only says the process is up). Each dependency (the metadata store,
  * the data location) is checked with a time limit; any failure, or a shutdown under way, answers
- * 503 in the spec's error shape with code 17, naming what failed.
+ * 503 in the spec's error shape with code 17 and `Retry-After`, naming what failed.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ErrorCode } from "../../model/error-codes.js";
+import { retryAfterSeconds } from "../error-mapper.js";
 
 /** Resolves when the dependency answers; rejects with why it does not. */
 export type ReadinessCheck = () => Promise<void>;
@@ -42,7 +43,7 @@ export function readinessRoutes(app: FastifyInstance, readiness: Readiness): voi
     if (readiness.draining()) failed.unshift("shutting down");
     if (failed.length === 0) return { status: "ready", checks };
     const reasons = failed.map((name) => (checks[name] ? `${name}: ${checks[name]}` : name));
-    return reply.status(503).send({ code: ErrorCode.ServiceUnavailable, error: `not ready: ${reasons.join("; ")}`, status: "unavailable", checks });
+    return reply.status(503).header("retry-after", String(retryAfterSeconds)).send({ code: ErrorCode.ServiceUnavailable, error: `not ready: ${reasons.join("; ")}`, status: "unavailable", checks });
   };
   app.get("/readyz", ready);
   app.get("/ready", ready);

@@ -6,6 +6,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { LocalEvents, type StoreChange, type StoreEvents } from "../store-events.js";
+import { StoreUnavailable } from "../store-errors.js";
+import { isUnavailable } from "./postgres-adapter.js";
 
 const channel = "quiver_changes";
 const maxReconnectDelayMs = 5_000;
@@ -19,6 +21,11 @@ export class NotifyEvents implements StoreEvents {
     private readonly config: pg.ClientConfig,
     private readonly pool: pg.Pool,
   ) {}
+
+  /** Whether notices are heard now: false while the listening connection is being replaced. */
+  get listening(): boolean {
+    return this.listener !== undefined;
+  }
 
   /** Starts listening; resolves once notices are heard. */
   async start(): Promise<void> {
@@ -47,7 +54,11 @@ export class NotifyEvents implements StoreEvents {
   async publish(change: StoreChange): Promise<void> {
     // This process hears it at once; the others (and this one again) through the channel.
     this.local.emit(change);
-    await this.pool.query("select pg_notify($1, $2)", [channel, JSON.stringify(change)]);
+    try {
+      await this.pool.query("select pg_notify($1, $2)", [channel, JSON.stringify(change)]);
+    } catch (error) {
+      throw isUnavailable(error) ? new StoreUnavailable("change notices cannot be sent now; retry", { cause: error }) : error;
+    }
   }
 
   subscribe(listener: (change: StoreChange) => void): () => void {

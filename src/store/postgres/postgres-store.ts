@@ -11,6 +11,7 @@ import type { OpenStoreOptions } from "../store.js";
 import { postgresAdapter } from "./postgres-adapter.js";
 import { AdvisoryLocks } from "./advisory-locks.js";
 import { NotifyEvents } from "./notify-events.js";
+import { listenForClientErrors } from "./client-errors.js";
 
 /** int8 (counts, epoch milliseconds, versions) and numeric (sums) as numbers: all stay far below 2^53. */
 const numberTypes: pg.CustomTypesConfig = {
@@ -23,11 +24,18 @@ export interface PostgresStoreOptions extends OpenStoreOptions {
   poolSize?: number;
 }
 
+/**
+ * How long a request waits to open a connection, or for a free one in a full pool, before it
+ * answers 503: an unreachable server (a fail-over under way) fails fast instead of hanging.
+ */
+const connectTimeoutMs = 5_000;
+
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<KyselyStore> {
-  const config: pg.PoolConfig = { connectionString: url, types: numberTypes, connectionTimeoutMillis: 10_000 };
+  // Keep-alive probes find a server that vanished without closing its sockets (a fail-over).
+  const config: pg.PoolConfig = { connectionString: url, types: numberTypes, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
   const pool = new pg.Pool({ ...config, max: options.poolSize ?? 10 });
-  // An idle connection the server dropped is replaced on next use; without a listener the error would crash the process.
-  pool.on("error", () => undefined);
+  // A connection the server dropped is replaced on next use: its query in flight fails as StoreUnavailable (503).
+  listenForClientErrors(pool);
   const locks = new AdvisoryLocks(config);
   const events = new NotifyEvents(config, pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -38,6 +46,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       await events.close();
       await locks.close();
     },
+    trouble: () => (events.listening ? undefined : "change notices are not heard (the listening connection is reconnecting)"),
   });
   try {
     if (options.migrate !== false) await store.migrate();
