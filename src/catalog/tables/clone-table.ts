@@ -10,6 +10,7 @@ import { translating } from "../failures.js";
 import { describeTable, namespaceIdOfKey, splitTableId } from "../identifiers.js";
 import { newTableLocation, resolveClientLocation } from "../table-locations.js";
 import { declaredOnly, findTable, requireNoNamespaceNamed } from "../table-lookup.js";
+import { recordCloneSource } from "../shared-table-data.js";
 import { alreadyExists, creatingTable, insertTableRow } from "./table-creation.js";
 
 type WithId<T> = T & { id: string[] };
@@ -55,9 +56,13 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
       throw error;
     });
     try {
-      await creatingTable(scope, id, (tx) =>
-        insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties: {}, storageOptions: {} }),
-      );
+      await creatingTable(scope, id, async (tx) => {
+        // The source's row, locked: a drop of it either committed before (the clone fails) or waits and then sees the clone's reference.
+        const current = await tx.lockTableRow(source.id);
+        if (current?.location !== source.location) throw CatalogError.of("TableNotFound", `${sourceSubject} was dropped while it was being cloned`);
+        await insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties: {}, storageOptions: {} });
+        await recordCloneSource(tx, placed.id, current, version);
+      });
     } catch (error) {
       await scope.engine.removeTableData(placed.location);
       throw error;

@@ -11,6 +11,7 @@ import * as m0004 from "./0004-jobs.js";
 import * as m0005 from "./0005-signing-keys.js";
 import * as m0006 from "./0006-database-storage-options.js";
 import * as m0007 from "./0007-byte-order-text.js";
+import * as m0008 from "./0008-shared-table-data.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   "0005-signing-keys": m0005,
   "0006-database-storage-options": m0006,
   "0007-byte-order-text": m0007,
+  "0008-shared-table-data": m0008,
 };
 
 /** Every migration this build knows, in order. */
