@@ -10,17 +10,23 @@ import type { TableRow } from "../store/schema.js";
 import type { StoreTx } from "../store/store.js";
 import type { CatalogScope } from "./catalog-scope.js";
 
+/** A version of a table's branch ("" for main). */
+export interface BranchVersion {
+  branch: string;
+  version: number;
+}
+
 /**
  * Inside the clone's transaction: records that the table `cloneId` reads `source`'s folder at
- * `version`, and every folder `source` reads itself (Lance resolves a clone of a clone's files
- * in their first owner's folder).
+ * `from`, and every folder `source` reads itself (Lance resolves a clone of a clone's files in
+ * their first owner's folder).
  */
-export async function recordCloneSource(tx: StoreTx, cloneId: string, source: TableRow, version: number): Promise<void> {
+export async function recordCloneSource(tx: StoreTx, cloneId: string, source: TableRow, from: BranchVersion): Promise<void> {
   const inherited = await tx.listTableDataRefs(source.id);
-  await tx.insertTableDataRef({ table_id: cloneId, database: source.database, location: source.location, version });
+  await tx.insertTableDataRef({ table_id: cloneId, database: source.database, location: source.location, ...from });
   for (const ref of inherited) {
     if (ref.location === source.location) continue;
-    await tx.insertTableDataRef({ table_id: cloneId, database: ref.database, location: ref.location, version: ref.version });
+    await tx.insertTableDataRef({ table_id: cloneId, database: ref.database, location: ref.location, branch: ref.branch, version: ref.version });
   }
 }
 
@@ -61,10 +67,16 @@ export async function releaseUnreadFolders(scope: CatalogScope): Promise<string[
 }
 
 /**
- * The oldest version of the table at `location` that a live reader was made from, if any:
- * cleanup there must keep it (and so every later one).
+ * The versions of `branch` of the table at `location` that live readers were made from, in
+ * order: cleanup there must keep them, and a version delete skip them.
  */
-export async function oldestVersionRead(scope: CatalogScope, location: string): Promise<number | undefined> {
-  const refs = await scope.store.rows.listDataRefsTo(scope.database.name, location);
-  return refs.length === 0 ? undefined : Math.min(...refs.map((ref) => ref.version));
+export async function versionsRead(rows: StoreTx, database: string, location: string, branch: string): Promise<number[]> {
+  const refs = await rows.listDataRefsTo(database, location);
+  return [...new Set(refs.filter((ref) => ref.branch === branch).map((ref) => ref.version))].sort((a, b) => a - b);
+}
+
+/** The tables that read files of `branch` of the table at `location`, by id (empty when none). */
+export async function readersOfBranch(rows: StoreTx, database: string, location: string, branch: string): Promise<string[]> {
+  const refs = await rows.listDataRefsTo(database, location);
+  return refs.filter((ref) => ref.branch === branch).map((ref) => ref.table_id);
 }

@@ -193,3 +193,25 @@ test("QueryTable of a table whose data file was removed outside Quiver → 409, 
   assert.ok(answer.error.includes(file), answer.error);
   await assert.rejects(db.openTable("broken").then((table) => table.query().toArray()), /cannot be read/);
 });
+
+test("DeleteTableBranch of a branch a clone reads → 409, code 19, naming the clone; the clone still reads, and the branch goes once the clone is dropped", async (t) => {
+  const server = await startTestServer();
+  t.after(() => server.close());
+  const db = await lancedb.connect("db://demo", { apiKey: "any", hostOverride: server.url });
+  await db.createTable("source", [{ id: 1 }]);
+  const location = (await expectJson(await server.post("/v1/table/source/describe", {}))).location as string;
+  // A client writing the branch straight to the table's folder, as namespace clients do.
+  const direct = await lancedb.connect(path.dirname(location));
+  const dev = await (await (await direct.openTable(path.basename(location, ".lance"))).branches()).create("dev");
+  await dev.add([{ id: 2 }]);
+  await expectJson(await server.post("/v1/table/source/tags/create", { tag: "trial", version: await dev.version(), branch: "dev" }));
+  await expectJson(await server.post("/v1/table/trial_copy/clone", { source_location: location, source_tag: "trial" }));
+  await expectJson(await server.post("/v1/table/source/tags/delete", { tag: "trial" }));
+
+  const refused = await expectError(await server.post("/v1/table/source/branches/delete", { name: "dev" }), 409, 19);
+  assert.match(refused.error, /trial_copy/);
+  assert.deepEqual(await ids(await db.openTable("trial_copy")), [1, 2]);
+  await db.dropTable("trial_copy");
+  await expectJson(await server.post("/v1/table/source/branches/delete", { name: "dev" }));
+  assert.deepEqual(await ids(await db.openTable("source")), [1]);
+});

@@ -13,7 +13,7 @@ import { type TableMaintenanceResponse, defaultRetentionSeconds } from "../../mo
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable } from "../identifiers.js";
-import { oldestVersionRead } from "../shared-table-data.js";
+import { versionsRead } from "../shared-table-data.js";
 import { loadTableWithData } from "../table-lookup.js";
 import { recordCommittedWrite } from "../versions/transactions.js";
 
@@ -73,7 +73,7 @@ export async function runTableMaintenance(scope: CatalogScope, id: readonly stri
  */
 async function cleanupCutoff(scope: CatalogScope, location: string, wanted: number): Promise<{ removeBeforeMs: number; protectedTags: string[] }> {
   const tags = (await readTags(location)).filter((tag) => tag.branch === null);
-  const cloned = await oldestVersionRead(scope, location);
+  const [cloned] = await versionsRead(scope.store.rows, scope.database.name, location, "");
   if (tags.length === 0 && cloned === undefined) return { removeBeforeMs: Math.max(0, wanted), protectedTags: [] };
   const times = new Map((await versionTimes(scope.engine, location)).map((v) => [v.version, v.timestampMs]));
   let removeBeforeMs = Math.max(0, wanted);

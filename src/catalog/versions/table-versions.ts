@@ -20,6 +20,7 @@ import type {
 } from "../../model/versions.js";
 import type { TableRow, TableVersionRow } from "../../store/schema.js";
 import type { StoreTx } from "../../store/store.js";
+import { versionsRead } from "../shared-table-data.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
@@ -136,13 +137,13 @@ export function versionsInRanges(versions: number[], ranges: VersionRange[]): nu
 /**
  * What BatchDeleteTableVersions may delete on a branch: the versions in the ranges, except the
  * latest (the table's current state: without it the table could not be opened), versions a
- * tag points at (the tag would dangle) and versions of main a live clone was made from (a later
- * cleanup would take the data files the clone reads). See docs/versions.md.
+ * tag points at (the tag would dangle) and versions a live clone was made from (a later cleanup
+ * would take the data files the clone reads). See docs/versions.md.
  */
 export async function deletableVersions(rows: StoreTx, table: TableRow, branch: string, known: number[], ranges: VersionRange[]): Promise<number[]> {
   const latest = Math.max(-1, ...known);
   const kept = new Set((await readTags(table.location)).filter((tag) => (tag.branch ?? "") === branch).map((tag) => tag.version));
-  if (branch === "") for (const ref of await rows.listDataRefsTo(table.database, table.location)) kept.add(ref.version);
+  for (const version of await versionsRead(rows, table.database, table.location, branch)) kept.add(version);
   return versionsInRanges(known, ranges).filter((version) => version !== latest && !kept.has(version));
 }
 

@@ -14,6 +14,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("table_id", text, (c) => c.notNull().references("tables.id").onDelete("cascade"))
     .addColumn("database", text, (c) => c.notNull())
     .addColumn("location", text, (c) => c.notNull())
+    .addColumn("branch", text, (c) => c.notNull().defaultTo(""))
     .addColumn("version", "bigint", (c) => c.notNull())
     .addPrimaryKeyConstraint("table_data_refs_pk", ["table_id", "location"])
     .execute();

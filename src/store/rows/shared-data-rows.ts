@@ -12,7 +12,9 @@ export interface TableDataRefsTable {
   database: string;
   /** The other table's folder. */
   location: string;
-  /** The version of that table the reader was made from: its files must outlive cleanup there. */
+  /** The branch of that table the reader was made from ("" for main). */
+  branch: string;
+  /** The version of that branch the reader was made from: its files must outlive cleanup there. */
   version: number;
 }
 
