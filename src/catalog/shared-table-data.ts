@@ -51,7 +51,8 @@ export async function keepFoldersStillRead(tx: StoreTx, database: string, locati
 /**
  * After a drop's commit: forgets the retained folders of the database that no live table reads
  * any more and answers them, for deletion. Each is forgotten in its own transaction that checks
- * again, so two drops never both claim one.
+ * again, so two drops never both claim one. A kept folder registered again as a table is
+ * forgotten but not answered: it is that table's now.
  */
 export async function releaseUnreadFolders(scope: CatalogScope): Promise<string[]> {
   const database = scope.database.name;
@@ -59,7 +60,8 @@ export async function releaseUnreadFolders(scope: CatalogScope): Promise<string[
   for (const retained of await scope.store.rows.listRetainedData(database)) {
     const freed = await scope.store.transaction(async (tx) => {
       if ((await tx.listDataRefsTo(database, retained.location)).length > 0) return false;
-      return tx.deleteRetainedData(database, retained.location);
+      const owned = await tx.findTableByLocation(database, retained.location);
+      return (await tx.deleteRetainedData(database, retained.location)) && !owned;
     });
     if (freed) released.push(retained.location);
   }

@@ -42,6 +42,7 @@ export interface SharedDataRows {
   listTableDataRefs(tableId: string): Promise<TableDataRefRow[]>;
   /** References to the folder `location` by tables of the database, ordered by table id. */
   listDataRefsTo(database: string, location: string): Promise<TableDataRefRow[]>;
+  /** Records a kept folder; one already recorded stays as it is. */
   insertRetainedData(row: RetainedTableDataRow): Promise<void>;
   /** Kept folders of dropped tables, of one database, by location. */
   listRetainedData(database: string): Promise<RetainedTableDataRow[]>;
@@ -60,7 +61,11 @@ export function sharedDataRows(db: Kysely<Database>): SharedDataRows {
     listDataRefsTo: async (database, location) =>
       (await db.selectFrom("table_data_refs").selectAll().where("database", "=", database).where("location", "=", location).orderBy("table_id").execute()).map(asRef),
     async insertRetainedData(row) {
-      await db.insertInto("retained_table_data").values(row).execute();
+      await db
+        .insertInto("retained_table_data")
+        .values(row)
+        .onConflict((conflict) => conflict.columns(["database", "location"]).doNothing())
+        .execute();
     },
     listRetainedData: async (database) =>
       (await db.selectFrom("retained_table_data").selectAll().where("database", "=", database).orderBy("location").execute()).map((row) => ({
