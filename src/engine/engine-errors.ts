@@ -40,10 +40,11 @@ export function isUnreadableUpload(error: unknown): boolean {
 }
 
 /**
- * A data file a version lists is gone (removed outside the engine: a dropped clone source's
- * folder, a deleted file); the path is the first group. Local and object-store wordings.
+ * A file a version lists (data, deletion or index file) is gone, removed outside the engine; its
+ * path is the first or second group. Local and object-store wordings. Only the file's own name
+ * counts, so a storage root with "data" in its path cannot make a missing dataset look like one.
  */
-const missingDataFile = /not found: (?:wrapped error: not found: )?([^\s,]*\/(?:data|_deletions|_indices)\/[^\s,]+)|object at location ([^\s,]*(?:data|_deletions|_indices)\/[^\s,]+) not found/i;
+const missingDataFile = /not found: (?:wrapped error: not found: )?([^\s,]*\/(?:data\/[0-9a-f_-]{20,}\.lance|_deletions\/[^\s,\/]+|_indices\/[^\s,]+))(?=[\s,]|$)|object at location ([^\s,]*(?:data\/[0-9a-f_-]{20,}\.lance|_deletions\/[^\s,\/]+|_indices\/[^\s,]+)) not found/i;
 
 /** The path of the missing data file a failure names, if it is one. */
 export function missingDataFilePath(error: EngineError): string | undefined {
