@@ -124,7 +124,7 @@ test("DropNamespace with Cascade of a clone's source → 200; the clone elsewher
   assert.deepEqual(readdirSync(path.dirname(sourceLocation)), [], "no folder is left");
 });
 
-test("A restart's orphan sweep keeps a dropped source's folder that a clone reads", async (t) => {
+test("A restart's orphan sweep keeps a dropped source's folder that a clone reads, and removes one no clone reads any more", async (t) => {
   const root = tempRoot();
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const before = await startTestServer({ root });
@@ -140,6 +140,14 @@ test("A restart's orphan sweep keeps a dropped source's folder that a clone read
   assert.equal(existsSync(sourceLocation), true);
   const reopened = await lancedb.connect("db://demo", { apiKey: "any", hostOverride: after.url });
   assert.deepEqual(await ids(await reopened.openTable("copy")), [1, 2]);
+
+  // The clone's row goes without the release that a drop does (a crash in between).
+  const clone = await after.runtime.store.rows.findTableByName("default", "", "copy");
+  await after.runtime.store.rows.deleteTable(clone?.id as string);
+  await after.close();
+  const last = await startTestServer({ root, orphanGraceMs: 0 });
+  t.after(() => last.close());
+  assert.equal(existsSync(sourceLocation), false, "a kept folder no clone reads is swept");
 });
 
 test("CleanupTableVersions on a clone's source keeps the version the clone was made from; cleanup and version deletes on either leave the clone readable", async (t) => {

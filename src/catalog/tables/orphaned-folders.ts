@@ -33,8 +33,11 @@ export async function sweepOrphanedTableFolders(store: Store, engine: Engine, op
   const referenced = new Set<string>();
   for (const database of databases) {
     for (const row of await store.rows.listAllTables(database.name)) referenced.add(normalizeLocation(row.location));
-    // A dropped table's folder that clones still read is kept until the last of them goes.
-    for (const row of await store.rows.listRetainedData(database.name)) referenced.add(normalizeLocation(row.location));
+    // A dropped table's folder that clones still read is kept until the last of them goes; one no
+    // clone reads any more (its release interrupted) is swept like any other.
+    for (const row of await store.rows.listRetainedData(database.name)) {
+      if ((await store.rows.listDataRefsTo(database.name, row.location)).length > 0) referenced.add(normalizeLocation(row.location));
+    }
   }
   for (const database of databases) {
     let folders: string[];
