@@ -1,8 +1,9 @@
 /**
  * @module Translates the narrow errors of the engine and the store into catalog errors with
- * spec codes. Backend failures sort into conflict (14), unavailable (17) and unexpected (18).
+ * spec codes. Backend failures sort into conflict (14), unavailable (17), a missing data file
+ * (19: permanent, the table cannot be read) and unexpected (18).
  */
-import { type EngineErrorKind, EngineError, classifyEngineError } from "../engine/engine-errors.js";
+import { type EngineErrorKind, EngineError, classifyEngineError, missingDataFilePath } from "../engine/engine-errors.js";
 import { ErrorCode, type ErrorCodeValue } from "../model/error-codes.js";
 import { StoreUnavailable, UniqueViolation } from "../store/store-errors.js";
 import { ArrowDecodeError } from "../engine/arrow-ipc.js";
@@ -22,6 +23,7 @@ const codeByKind: Record<EngineErrorKind, ErrorCodeValue> = {
   "invalid-input": ErrorCode.InvalidInput,
   "commit-conflict": ErrorCode.ConcurrentModification,
   "invalid-state": ErrorCode.InvalidTableState,
+  "data-file-missing": ErrorCode.InvalidTableState,
   unexpected: ErrorCode.Internal,
 };
 
@@ -56,8 +58,16 @@ export function toCatalogError(
   const override = overrides[engineError.kind];
   if (override) return override;
   const code = codeByKind[engineError.kind];
-  const message = engineError.kind === "dataset-not-found" ? `${subject} has no data` : `${subject}: ${engineError.message}`;
-  return new CatalogError(code, message, { cause: error });
+  return new CatalogError(code, messageOf(engineError, subject), { cause: error });
+}
+
+function messageOf(error: EngineError, subject: string): string {
+  if (error.kind === "dataset-not-found") return `${subject} has no data`;
+  if (error.kind === "data-file-missing") {
+    // Permanent, and no fault of the request: the table's files were removed outside the catalog.
+    return `${subject} cannot be read: its data file '${missingDataFilePath(error)}' is missing (removed outside Quiver, with the folder of a table it was cloned from or on its own)`;
+  }
+  return `${subject}: ${error.message}`;
 }
 
 /** Runs `fn`, translating any failure with `toCatalogError`. */

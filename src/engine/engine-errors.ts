@@ -17,6 +17,7 @@ export type EngineErrorKind =
   | "invalid-input"
   | "commit-conflict"
   | "invalid-state"
+  | "data-file-missing"
   | "unexpected";
 
 export class EngineError extends Error {
@@ -38,12 +39,27 @@ export function isUnreadableUpload(error: unknown): boolean {
   return unreadableUpload.test(error instanceof Error ? error.message : String(error));
 }
 
+/**
+ * A file a version lists (data, deletion or index file) is gone, removed outside the engine; its
+ * path is the first or second group. Local and object-store wordings. Only the file's own name
+ * counts, so a storage root with "data" in its path cannot make a missing dataset look like one.
+ */
+const missingDataFile = /not found: (?:wrapped error: not found: )?([^\s,]*\/(?:data\/[0-9a-f_-]{20,}\.lance|_deletions\/[^\s,\/]+|_indices\/[^\s,]+))(?=[\s,]|$)|object at location ([^\s,]*(?:data\/[0-9a-f_-]{20,}\.lance|_deletions\/[^\s,\/]+|_indices\/[^\s,]+)) not found/i;
+
+/** The path of the missing data file a failure names, if it is one. */
+export function missingDataFilePath(error: EngineError): string | undefined {
+  const match = missingDataFile.exec(error.message);
+  return match ? (match[1] ?? match[2]) : undefined;
+}
+
 const patterns: [RegExp, EngineErrorKind][] = [
   // First: a conflict's message quotes the other transaction, whose words must not decide the kind.
   // An incompatible transaction (an append racing an overwrite) is a lost race like any conflict.
   [/commit conflict|retryable commit conflict|incompatible transaction|concurrent (write|commit)|was modified|preempted/i, "commit-conflict"],
   // The body was bad.
   [unreadableUpload, "invalid-input"],
+  // Before the not-found kinds: the missing file's path may hold any word.
+  [missingDataFile, "data-file-missing"],
   [/version .*(not found|does not exist)|not found.*version|cannot find version/i, "version-not-found"],
   [/tag .*(not found|does not exist)|ref not found/i, "tag-not-found"],
   [/tag .*already exists/i, "tag-exists"],

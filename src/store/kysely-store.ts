@@ -15,6 +15,7 @@ import { transactionRows } from "./rows/transaction-rows.js";
 import { versionRows } from "./rows/version-rows.js";
 import { jobRows } from "./rows/job-rows.js";
 import { viewRows } from "./rows/view-rows.js";
+import { sharedDataRows } from "./rows/shared-data-rows.js";
 import type { Database } from "./schema.js";
 import type { Store, StoreTx } from "./store.js";
 import type { StoreEvents } from "./store-events.js";
@@ -39,6 +40,7 @@ function bindRows(db: Kysely<Database>, adapter: DialectAdapter): StoreTx {
     ...transactionRows(db),
     ...jobRows(db, adapter),
     ...viewRows(db),
+    ...sharedDataRows(db),
   };
 }
 

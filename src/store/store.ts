@@ -12,6 +12,7 @@ import type { TransactionRows } from "./rows/transaction-rows.js";
 import type { VersionRows } from "./rows/version-rows.js";
 import type { JobRows } from "./rows/job-rows.js";
 import type { ViewRows } from "./rows/view-rows.js";
+import type { SharedDataRows } from "./rows/shared-data-rows.js";
 import type { StoreEvents } from "./store-events.js";
 import type { StoreLocks } from "./store-locks.js";
 
@@ -26,7 +27,8 @@ export interface StoreTx
     VersionRows,
     TransactionRows,
     JobRows,
-    ViewRows {}
+    ViewRows,
+    SharedDataRows {}
 
 /** How a dialect's opener opens a store. */
 export interface OpenStoreOptions {

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { after, before, test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import * as lancedb from "@lancedb/lancedb";
 import { type ServeProcess, spawnServe } from "../helpers/cli-process.js";
 import { arrowStream } from "../helpers/arrow.js";
@@ -140,5 +141,30 @@ test("GET /ready on each replica checks the store and the data location", async 
   for (const url of pair.urls) {
     const ready = await expectJson<{ status: string; checks: Record<string, string> }>(await fetch(`${url}/ready`));
     assert.deepEqual(ready, { status: "ready", checks: { store: "ok", data: "ok" } });
+  }
+});
+
+test("a clone made on one replica keeps reading when the other drops its source, even when the drop races the clone", async () => {
+  const [a, b] = pair.urls as [string, string];
+  const locationOf = async (url: string, table: string) => (await expectJson<{ location: string }>(await post(url, `/v1/table/${table}/describe`, {}))).location;
+  await expectJson(await upload(a, "/v1/table/origin/create", arrowStream({ id: Int32Array.from([1, 2, 3]) })));
+  await expectJson(await post(a, "/v1/table/origin_copy/clone", { source_location: await locationOf(a, "origin") }));
+  await expectJson(await post(b, "/v1/table/origin/drop"));
+  for (const url of [a, b]) assert.equal(await (await post(url, "/v1/table/origin_copy/count_rows", {})).json(), 3);
+
+  // The drop starts later each round, so that it lands before, during and after the clone's commit.
+  for (let round = 0; round < 6; round += 1) {
+    await expectJson(await upload(b, `/v1/table/raced${round}/create`, arrowStream({ id: Int32Array.from([round]) })));
+    const location = await locationOf(b, `raced${round}`);
+    const [cloned, dropped] = await Promise.all([
+      post(a, `/v1/table/raced${round}_copy/clone`, { source_location: location }),
+      sleep(round * 15).then(() => post(b, `/v1/table/raced${round}/drop`)),
+    ]);
+    assert.equal(dropped.status, 200, await dropped.text());
+    if (cloned.ok) {
+      assert.equal(await (await post(b, `/v1/table/raced${round}_copy/count_rows`, {})).json(), 1, "a clone that won reads its rows");
+    } else {
+      assert.equal(((await cloned.json()) as { code: number }).code, 4, "a clone that lost finds no source");
+    }
   }
 });

@@ -164,6 +164,24 @@ for (const dialect of storeDialects) {
     assert.deepEqual([...new Set(runningTargets)].sort(), ["t0", "t1", "t2", "t3", "t4", "t5", "t6"]);
   });
 
+  test(`${dialect}: a clone's references to other folders go with its row; a kept folder is recorded once and forgotten once`, async (t) => {
+    const store = await withDefaultDatabase(t, dialect);
+    await store.rows.insertTable(table("clone", "copy"));
+    await store.rows.insertTableDataRef({ table_id: "clone", database: "default", location: "/data/source", branch: "", version: 3 });
+    await store.rows.insertTableDataRef({ table_id: "clone", database: "default", location: "/data/first", branch: "dev", version: 2 });
+    assert.deepEqual(await store.rows.listDataRefsTo("default", "/data/source"), [
+      { table_id: "clone", database: "default", location: "/data/source", branch: "", version: 3 },
+    ]);
+    await store.rows.insertRetainedData({ database: "default", location: "/data/source", dropped_at: 5 });
+    await store.rows.insertRetainedData({ database: "default", location: "/data/source", dropped_at: 6 });
+    assert.deepEqual(await store.rows.listRetainedData("default"), [{ database: "default", location: "/data/source", dropped_at: 5 }]);
+    await store.rows.deleteTable("clone");
+    assert.deepEqual(await store.rows.listDataRefsTo("default", "/data/source"), [], "the references went with the clone's row");
+    assert.deepEqual(await store.rows.listTableDataRefs("clone"), []);
+    assert.equal(await store.rows.deleteRetainedData("default", "/data/source"), true);
+    assert.equal(await store.rows.deleteRetainedData("default", "/data/source"), false);
+  });
+
   test(`${dialect}: a store migrated by a newer Quiver is refused before anything runs`, async (t) => {
     const store = await openTestStore(t, dialect);
     const db = (store as unknown as { db: import("kysely").Kysely<any> }).db;

@@ -3,8 +3,8 @@
  * the engine on a table's main branch (src/engine/maintenance.ts), which compacts, removes old
  * versions and optimises indexes together; the three differ in the retention they give it and
  * in what they are asked for. Cleanup's retention never reaches a tagged version: the cutoff is
- * moved back to the oldest tagged version of main when that is older, and the engine itself keeps
- * every branch's base and the latest version.
+ * moved back to the oldest tagged version of main, or the oldest version a live clone was made
+ * from, when that is older, and the engine itself keeps every branch's base and the latest version.
  */
 import { maintainTable, versionTimes } from "../../engine/maintenance.js";
 import { readTags } from "../../engine/refs.js";
@@ -13,6 +13,7 @@ import { type TableMaintenanceResponse, defaultRetentionSeconds } from "../../mo
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable } from "../identifiers.js";
+import { versionsRead } from "../shared-table-data.js";
 import { loadTableWithData } from "../table-lookup.js";
 import { recordCommittedWrite } from "../versions/transactions.js";
 
@@ -67,13 +68,17 @@ export async function runTableMaintenance(scope: CatalogScope, id: readonly stri
 
 /**
  * The instant before which versions may go: `wanted`, or the commit time of the oldest tagged
- * version of main when that is earlier (a tagged version must outlive every cleanup).
+ * version of main when that is earlier (a tagged version must outlive every cleanup), or of the
+ * oldest version a live clone was made from (the clone reads that version's data files).
  */
 async function cleanupCutoff(scope: CatalogScope, location: string, wanted: number): Promise<{ removeBeforeMs: number; protectedTags: string[] }> {
   const tags = (await readTags(location)).filter((tag) => tag.branch === null);
-  if (tags.length === 0) return { removeBeforeMs: Math.max(0, wanted), protectedTags: [] };
+  const [cloned] = await versionsRead(scope.store.rows, scope.database.name, location, "");
+  if (tags.length === 0 && cloned === undefined) return { removeBeforeMs: Math.max(0, wanted), protectedTags: [] };
   const times = new Map((await versionTimes(scope.engine, location)).map((v) => [v.version, v.timestampMs]));
   let removeBeforeMs = Math.max(0, wanted);
+  const clonedAt = cloned === undefined ? undefined : times.get(cloned);
+  if (clonedAt !== undefined) removeBeforeMs = Math.min(removeBeforeMs, clonedAt);
   const protectedTags: string[] = [];
   for (const tag of tags) {
     const taggedAt = times.get(tag.version);

@@ -20,6 +20,7 @@ import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { discardTableData } from "../discard-table-data.js";
+import { keepFoldersStillRead } from "../shared-table-data.js";
 import { translating } from "../failures.js";
 import { describeNamespace, namespaceKey, validateNamespaceId } from "../identifiers.js";
 import { requireNamespace, requireNoTableNamed } from "../namespace-lookup.js";
@@ -156,10 +157,13 @@ export async function dropNamespace(scope: CatalogScope, request: WithId<DropNam
   return response;
 }
 
-/** Deletes the namespace at `key` with every table and namespace below it; returns the tables' locations. */
+/**
+ * Deletes the namespace at `key` with every table and namespace below it; returns the tables'
+ * locations to delete (those clones elsewhere still read are kept).
+ */
 async function deleteNamespaceTree(tx: StoreTx, database: string, key: string): Promise<string[]> {
   const tables = await tx.listTablesInTree(database, key);
   for (const table of tables) await tx.deleteTable(table.id);
   await tx.deleteNamespaceTree(database, key);
-  return tables.map((table) => table.location);
+  return keepFoldersStillRead(tx, database, tables.map((table) => table.location));
 }

@@ -4,12 +4,14 @@
  */
 import type { CloneTableRequest, CloneTableResponse } from "../../model/clone.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
+import { readTag } from "../../engine/refs.js";
 import { isUri } from "../../storage/locations.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable, namespaceIdOfKey, splitTableId } from "../identifiers.js";
 import { newTableLocation, resolveClientLocation } from "../table-locations.js";
 import { declaredOnly, findTable, requireNoNamespaceNamed } from "../table-lookup.js";
+import { recordCloneSource } from "../shared-table-data.js";
 import { alreadyExists, creatingTable, insertTableRow } from "./table-creation.js";
 
 type WithId<T> = T & { id: string[] };
@@ -55,9 +57,16 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
       throw error;
     });
     try {
-      await creatingTable(scope, id, (tx) =>
-        insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties: {}, storageOptions: {} }),
-      );
+      // What the clone reads: the tag's branch and version, or the version of main it was made from.
+      const tagged = request.source_tag ? await readTag(source.location, request.source_tag) : undefined;
+      const from = { branch: tagged?.branch ?? "", version: tagged?.version ?? version };
+      await creatingTable(scope, id, async (tx) => {
+        // The source's row, locked: a drop of it either committed before (the clone fails) or waits and then sees the clone's reference.
+        const current = await tx.lockTableRow(source.id);
+        if (current?.location !== source.location) throw CatalogError.of("TableNotFound", `${sourceSubject} was dropped while it was being cloned`);
+        await insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties: {}, storageOptions: {} });
+        await recordCloneSource(tx, placed.id, current, from);
+      });
     } catch (error) {
       await scope.engine.removeTableData(placed.location);
       throw error;

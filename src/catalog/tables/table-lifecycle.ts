@@ -19,6 +19,7 @@ import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { discardTableData } from "../discard-table-data.js";
+import { keepFoldersStillRead } from "../shared-table-data.js";
 import { requireNamespace } from "../namespace-lookup.js";
 import { requireNoNamespaceNamed, requireTable } from "../table-lookup.js";
 import { refOf, refOverrides, requireBranch } from "../table-refs.js";
@@ -61,12 +62,19 @@ function answerOf(request: WithId<DeregisterTableRequest>, row: TableRow): Dereg
 
 /**
  * DropTable: forgets the table and deletes its data. The row goes first, in its own commit; a
- * failure to delete files afterwards leaves unreachable files, never a table without data.
- * Throws 1, 4.
+ * failure to delete files afterwards leaves unreachable files, never a table without data. When
+ * clones still read the table's files, its folder is kept (hidden, its name free again) until the
+ * last of them is dropped. Throws 1, 4.
  */
 export async function dropTable(scope: CatalogScope, request: WithId<DropTableRequest>): Promise<DropTableResponse> {
-  const row = await forgetTable(scope, request);
-  await discardTableData(scope, [row.location]);
+  const { row, discard } = await translating(describeTable(request.id), () =>
+    scope.store.transaction(async (tx) => {
+      const row = await requireTable(tx, scope.database.name, request.id);
+      await tx.deleteTable(row.id);
+      return { row, discard: await keepFoldersStillRead(tx, scope.database.name, [row.location]) };
+    }),
+  );
+  await discardTableData(scope, discard);
   return answerOf(request, row);
 }
 

@@ -21,7 +21,8 @@ import type {
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable } from "../identifiers.js";
+import { describeTable, namespaceIdOfKey } from "../identifiers.js";
+import { readersOfBranch } from "../shared-table-data.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch, validateRefName } from "../table-refs.js";
 import { pageAfter, pageBounds } from "../pagination.js";
@@ -102,6 +103,10 @@ export async function deleteTableBranch(scope: CatalogScope, request: WithId<Del
     if (tags.length > 0) {
       throw CatalogError.of("InvalidTableState", `branch '${branch}' of ${subject} is still tagged (${tags.join(", ")}); delete or move those tags first`);
     }
+    const clones = await cloneNames(scope, await readersOfBranch(scope.store.rows, scope.database.name, table.location, branch));
+    if (clones.length > 0) {
+      throw CatalogError.of("InvalidTableState", `branch '${branch}' of ${subject} holds data files that clones read (${clones.join(", ")}); drop those tables first`);
+    }
     await deleteBranch(scope.engine, table.location, branch);
     const transactionId = await scope.store.transaction(async (tx) => {
       const versions = (await tx.listTableVersions(table.id, branch)).map((row) => Number(row.version));
@@ -110,6 +115,15 @@ export async function deleteTableBranch(scope: CatalogScope, request: WithId<Del
     });
     return { transaction_id: transactionId };
   });
+}
+
+/** The ids (`ns$name`) of the tables with the given row ids, sorted. */
+async function cloneNames(scope: CatalogScope, tableIds: readonly string[]): Promise<string[]> {
+  const rows = await Promise.all(tableIds.map((tableId) => scope.store.rows.findTableById(tableId)));
+  return rows
+    .filter((row) => row !== undefined)
+    .map((row) => [...namespaceIdOfKey(row.namespace_path), row.name].join("$"))
+    .sort();
 }
 
 /**

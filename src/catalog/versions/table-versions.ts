@@ -19,6 +19,8 @@ import type {
   VersionRange,
 } from "../../model/versions.js";
 import type { TableRow, TableVersionRow } from "../../store/schema.js";
+import type { StoreTx } from "../../store/store.js";
+import { versionsRead } from "../shared-table-data.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
@@ -134,13 +136,15 @@ export function versionsInRanges(versions: number[], ranges: VersionRange[]): nu
 
 /**
  * What BatchDeleteTableVersions may delete on a branch: the versions in the ranges, except the
- * latest (the table's current state: without it the table could not be opened) and versions a
- * tag points at (the tag would dangle). See docs/versions.md.
+ * latest (the table's current state: without it the table could not be opened), versions a
+ * tag points at (the tag would dangle) and versions a live clone was made from (a later cleanup
+ * would take the data files the clone reads). See docs/versions.md.
  */
-export async function deletableVersions(table: TableRow, branch: string, known: number[], ranges: VersionRange[]): Promise<number[]> {
+export async function deletableVersions(rows: StoreTx, table: TableRow, branch: string, known: number[], ranges: VersionRange[]): Promise<number[]> {
   const latest = Math.max(-1, ...known);
-  const tagged = new Set((await readTags(table.location)).filter((tag) => (tag.branch ?? "") === branch).map((tag) => tag.version));
-  return versionsInRanges(known, ranges).filter((version) => version !== latest && !tagged.has(version));
+  const kept = new Set((await readTags(table.location)).filter((tag) => (tag.branch ?? "") === branch).map((tag) => tag.version));
+  for (const version of await versionsRead(rows, table.database, table.location, branch)) kept.add(version);
+  return versionsInRanges(known, ranges).filter((version) => version !== latest && !kept.has(version));
 }
 
 /**
@@ -159,7 +163,7 @@ export async function batchDeleteTableVersions(
     const records = await recordsByVersion(scope, table, branch);
     const known = [...new Set([...names.map((name) => name.version), ...records.keys()])];
     // decide
-    const doomed = await deletableVersions(table, branch, known, request.ranges);
+    const doomed = await deletableVersions(scope.store.rows, table, branch, known, request.ranges);
     // write: manifests first; a crash before the records go leaves records without manifests,
     // which listings ignore, never a listed version without its manifest.
     const doomedSet = new Set(doomed);

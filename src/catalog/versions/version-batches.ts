@@ -189,7 +189,7 @@ async function applyOperation(
       const names = await listManifestNames(table.location, branch);
       const records = await tx.listTableVersions(table.id, branch);
       const known = [...new Set([...names.map((name) => name.version), ...records.map((row) => Number(row.version))])];
-      const doomed = await deletableVersions(table, branch, known, body.ranges);
+      const doomed = await deletableVersions(tx, table, branch, known, body.ranges);
       await tx.deleteTableVersions(table.id, branch, doomed);
       const doomedSet = new Set(doomed);
       return { kind: "delete_table_versions", deleted: doomed.length, manifests: names.filter((name) => doomedSet.has(name.version)).map((name) => name.path) };
