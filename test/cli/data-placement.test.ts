@@ -138,7 +138,7 @@ test("a store written before databases followed --data: rows holding the default
   await onStore(root, store, [
     ["update databases set storage_root = $1 where name = $2", [path.join(root, "databases", "default"), "default"]],
     ["update databases set storage_root = $1 where name = $2", ["/srv/moved-away/quiver/databases/shop", "shop"]],
-    ["delete from kysely_migration where name = $1", ["0008-databases-follow-data-location"]],
+    ["delete from kysely_migration where name = $1", ["0009-databases-follow-data-location"]],
   ]);
 
   const data = `az://q${randomUUID().replaceAll("-", "").slice(0, 24)}/lake`;

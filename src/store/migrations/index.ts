@@ -11,8 +11,8 @@ import * as m0004 from "./0004-jobs.js";
 import * as m0005 from "./0005-signing-keys.js";
 import * as m0006 from "./0006-database-storage-options.js";
 import * as m0007 from "./0007-byte-order-text.js";
-import * as m0008 from "./0008-databases-follow-data-location.js";
-import * as m0009 from "./0009-shared-table-data.js";
+import * as m0008 from "./0008-shared-table-data.js";
+import * as m0009 from "./0009-databases-follow-data-location.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
@@ -22,8 +22,8 @@ const migrations: Record<string, Migration> = {
   "0005-signing-keys": m0005,
   "0006-database-storage-options": m0006,
   "0007-byte-order-text": m0007,
-  "0008-databases-follow-data-location": m0008,
-  "0009-shared-table-data": m0009,
+  "0008-shared-table-data": m0008,
+  "0009-databases-follow-data-location": m0009,
 };
 
 /** Every migration this build knows, in order. */
