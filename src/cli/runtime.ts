@@ -11,6 +11,7 @@ import { openLocalRoot } from "../catalog/local-root.js";
 import { restrictMetadataFileAccess } from "./metadata-file-access.js";
 import { defaultOrphanGraceMs, sweepOrphanedTableFolders } from "../catalog/tables/orphaned-folders.js";
 import { settlePendingVersions } from "../catalog/versions/version-commit.js";
+import { sharedContainerReasons } from "../catalog/databases/shared-containers.js";
 import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
 import { requireConditionalCreates, setConditionalCreateProbe } from "../storage/conditional-create-probe.js";
@@ -108,6 +109,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   });
   app.log.info({ data: local.dataLocation }, "table data location");
   warnOfUnmintableLocations(dataRoots, config.vending, app);
+  for (const { database, reason } of await sharedContainerReasons(store, config.vending)) app.log.warn({ database }, reason);
   for (const { record, error } of unsettled) app.log.warn({ err: error, record }, "a committed version could not be finalized at start-up; its next reader tries again");
   // Folders left by a create or drop that crashed half-way are reclaimed before serving.
   const swept = await sweepOrphanedTableFolders(store, engine, {
