@@ -115,7 +115,22 @@ describe("two databases in one Azurite container", () => {
     climbs.push(`${ownPath}/_versions/..%2f..%2f..%2f..%2f..%2f${bManifest.replaceAll("/", "%2f")}`, `${ownPath}\\_versions\\..\\..\\..\\..\\..\\${bManifest}`);
     for (const manifest_path of climbs) {
       await expectUnsafe(await server.post("/v1/table/own/version/create", { version: 2, manifest_path }, { "x-api-key": aWrite }), `manifest_path ${manifest_path}`);
+      await expectUnsafe(
+        await server.post("/v1/table/version/batch-create", { entries: [{ id: ["own"], version: 2, manifest_path }] }, { "x-api-key": aWrite }),
+        `batch-create manifest_path ${manifest_path}`,
+      );
     }
+  });
+
+  test("BatchCommit declaring a table at an encoded spelling of '..' → 400, code 13; nothing is declared", async () => {
+    const target = objectPathOf(payroll).split("/").slice(1).join("/");
+    for (const location of escapesFrom(joinLocation(data, "a"), target)) {
+      await expectUnsafe(
+        await server.post("/v1/table/batch-commit", { operations: [{ declare_table: { id: ["stolen"], location } }] }, { "x-api-key": aWrite }),
+        `batch declare ${JSON.stringify(location)}`,
+      );
+    }
+    assert.deepEqual((await expectJson<{ tables: string[] }>(await server.get("/v1/tables", { "x-api-key": aWrite }))).tables, ["own"]);
   });
 
   test("Azurite has no hierarchical namespace, so a's table is described with no SAS token (its container holds b): a's client cannot list or read b's objects", async () => {
