@@ -96,12 +96,13 @@ describe("two databases in one Azurite container", () => {
     await azurite?.stop();
   });
 
-  test("DeclareTable and RegisterTable with a's write key at every encoded spelling of '..' (az://, relative) → 400, code 13; nothing is declared", async () => {
+  test("DeclareTable (and its create-empty alias) and RegisterTable with a's write key at every encoded spelling of '..' (az://, relative) → 400, code 13; nothing is declared", async () => {
     const aRoot = joinLocation(data, "a");
     const target = objectPathOf(payroll).split("/").slice(1).join("/");
     for (const location of escapesFrom(aRoot, target)) {
       await expectUnsafe(await server.post("/v1/table/stolen/declare", { location }, { "x-api-key": aWrite }), `declare ${JSON.stringify(location)}`);
       await expectUnsafe(await server.post("/v1/table/stolen/register", { location }, { "x-api-key": aWrite }), `register ${JSON.stringify(location)}`);
+      await expectUnsafe(await server.post("/v1/table/stolen/create-empty", { location }, { "x-api-key": aWrite }), `create-empty ${JSON.stringify(location)}`);
     }
     const listed = await expectJson<{ tables: string[] }>(await server.get("/v1/tables", { "x-api-key": aWrite }));
     assert.deepEqual(listed.tables, ["own"]);
