@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { UnsafeLocation, checkedLocation, isInsideLocation, isUri, joinLocation, normalizeLocation, resolveLocation } from "../storage/locations.js";
+import { UnsafeLocation, checkedLocation, isInsideLocation, isUri, joinLocation, normalizeLocation, objectStoreSpelling, resolveLocation } from "../storage/locations.js";
 import { isServedLocation, storageFor } from "../storage/storage-for.js";
 import { invalidInput } from "../model/catalog-error.js";
 import type { DatabaseInfo } from "./catalog-scope.js";
@@ -31,8 +31,8 @@ export function isPlacedTableName(name: string): boolean {
  * through symbolic links.
  */
 export async function resolveClientLocation(database: DatabaseInfo, location: string): Promise<string> {
-  const candidate = clientLocation(location, "location");
   const root = normalizeLocation(database.storageRoot);
+  const candidate = clientLocationUnder(root, location, "location");
   const resolved = resolveLocation(root, candidate);
   if (!isInsideLocation(root, resolved) || !isInsideLocation(await canonicalOf(root, location), await canonicalOf(resolved, location))) {
     throw invalidInput(`location '${location}' is outside the database's storage root`);
@@ -68,6 +68,21 @@ export function clientLocation(text: string, field: string): string {
     throw invalidInput(`${field} '${text}' is not in a storage location this deployment serves`);
   }
   return candidate;
+}
+
+/**
+ * `clientLocation` of `text`, read against `root`: a path relative to an object-store root has its
+ * escapes decoded as a URI's are, so both spellings of one place resolve alike.
+ */
+export function clientLocationUnder(root: string, text: string, field: string): string {
+  const candidate = clientLocation(text, field);
+  if (!isUri(root) || isUri(candidate)) return candidate;
+  try {
+    return objectStoreSpelling(candidate);
+  } catch (error) {
+    if (error instanceof UnsafeLocation) throw invalidInput(`${field}: ${error.message}`);
+    throw error;
+  }
 }
 
 /** `text` through `checkedLocation`, its refusal a client's mistake (13) naming `field`. */

@@ -106,14 +106,13 @@ export function splitBucketLocation(location: string, scheme: string): { bucket:
 export class UnsafeLocation extends Error {}
 
 /**
- * Characters no location may hold: controls (a URL parser drops tab and newline, so `.\t.` would
- * become `..`), backslashes (a separator to some parsers and stores) and unpaired surrogates
- * (no UTF-8 form).
+ * Characters no location may hold, written or decoded: controls (a URL parser drops tab and
+ * newline, so `.\t.` would become `..`) and backslashes (a separator to some parsers and stores).
  */
 const forbiddenCharacter = /[\u0000-\u001f\u007f-\u009f\\]/;
 
-/** What a percent escape may not stand for: a character that would change a path's segments or be decoded again. */
-const forbiddenDecoded = /[\u0000-\u001f\u007f-\u009f./\\%?#]/;
+/** The ASCII characters a percent escape may not stand for: they would change a path's segments or be decoded again. */
+const forbiddenEscaped = /[\u0000-\u001f\u007f./\\%?#]/;
 
 /** A bucket or container name: what S3, GCS and Azure allow, and nothing a URL parser reads as user, port or escape. */
 const bucketName = /^[A-Za-z0-9._-]+$/;
@@ -137,18 +136,31 @@ function unsafeSpellingOf(text: string): string | undefined {
   for (const escape of text.matchAll(/%(?:[0-9a-f]{2})?/gi)) {
     const hex = escape[0].slice(1);
     if (hex === "") return "holds a '%' that starts no escape";
-    if (forbiddenDecoded.test(String.fromCharCode(Number.parseInt(hex, 16)))) return `holds '${escape[0]}', an encoded '.', '/', '\\', '%', '?', '#' or control character`;
+    // Bytes from 0x80 up are parts of UTF-8 sequences, checked once decoded.
+    if (forbiddenEscaped.test(String.fromCharCode(Number.parseInt(hex, 16)))) return `holds '${escape[0]}', an encoded '.', '/', '\\', '%', '?', '#' or control character`;
   }
   return undefined;
 }
 
-/** The percent escapes of `text` decoded, or an `UnsafeLocation` when they are not UTF-8. */
+/** The percent escapes of `text` decoded, or an `UnsafeLocation` when they are not UTF-8 or stand for a control character. */
 function decodedPath(text: string, original: string): string {
+  let decoded: string;
   try {
-    return decodeURIComponent(text);
+    decoded = decodeURIComponent(text);
   } catch {
     throw new UnsafeLocation(`location '${original}' holds percent escapes that are not UTF-8`);
   }
+  if (forbiddenCharacter.test(decoded)) throw new UnsafeLocation(`location '${original}' holds an encoded control character`);
+  return decoded;
+}
+
+/**
+ * A path already through `checkedLocation`, relative to an object-store location (or below its
+ * bucket), with its escapes decoded as Lance reads them, so it joins that location in the same
+ * spelling a URI naming the same place gets.
+ */
+export function objectStoreSpelling(relative: string): string {
+  return decodedPath(relative, relative);
 }
 
 /**

@@ -2,7 +2,7 @@
 // an object store could read it as another place, and what it accepts and how it spells it.
 import assert from "node:assert/strict";
 import test from "node:test";
-import { UnsafeLocation, checkedLocation, isInsideLocation } from "../../src/storage/locations.js";
+import { UnsafeLocation, checkedLocation, isInsideLocation, objectStoreSpelling } from "../../src/storage/locations.js";
 
 test("checkedLocation of encoded dots, slashes, backslashes and percent signs, on every scheme and local paths → UnsafeLocation", () => {
   const tails = ["%2e%2e/b", "%2E%2E/b", "%2e./b", ".%2e/b", "%2E./b", "%252e%252e/b", "%25252e/b", "x%2fy", "x%2Fy", "x%5cy", "x%5Cy", "x%25y", "x%", "x%2", "x%zz", "x%00y", "x%0ay", "x%7fy", "x%3f/y", "x%23/y"];
@@ -35,6 +35,8 @@ test("checkedLocation of backslashes, control characters, '.' and '..' segments,
     "gs://buc%6bet/a/x.lance",
     "az://lake/a/%ff.lance",
     "az://lake/a/%c3.lance",
+    "az://lake/a/x%C2%85y",
+    "az://lake/a/x%C2%9By",
     "az://lake/a/\ud800.lance",
   ];
   for (const location of refused) assert.throws(() => checkedLocation(location), UnsafeLocation, JSON.stringify(location));
@@ -46,6 +48,8 @@ test("checkedLocation of plain locations → the same text; object-store escapes
   }
   assert.equal(checkedLocation("az://lake/a/x%20y.lance"), "az://lake/a/x y.lance");
   assert.equal(checkedLocation("s3://bucket/a/caf%C3%A9.lance"), "s3://bucket/a/café.lance");
+  assert.equal(checkedLocation("gs://bucket/a/%C3%85%C3%A5.lance"), "gs://bucket/a/Åå.lance");
+  assert.equal(objectStoreSpelling("tables/x%20y.lance"), "tables/x y.lance");
 });
 
 test("isInsideLocation of a candidate spelled with encoded dots or a backslash → false, whatever its text's prefix", () => {
