@@ -112,10 +112,10 @@ export function canMintFor(location: string): boolean {
   return !isUri(location) || configuredRootOf(location).minter !== undefined;
 }
 
-/** How far credentials minted for `location` would reach, or undefined when none can be minted (a local folder, a root without a minter). */
+/** How far credentials minted for `location` would reach, or undefined when none can be minted (a local folder, a root not served or without a minter). */
 export async function credentialReachOf(location: string): Promise<CredentialReach | undefined> {
   if (!isUri(location)) return undefined;
-  return configuredRootOf(location).minter?.reachOf(normalizeLocation(location));
+  return configuredRootAt(location)?.minter?.reachOf(normalizeLocation(location));
 }
 
 /** Minted credentials are reused while more than half their lifetime is left: minting may call the provider. */
