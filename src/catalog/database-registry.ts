@@ -17,6 +17,7 @@ import { UniqueViolation } from "../store/store-errors.js";
 import { Catalog } from "./catalog.js";
 import type { DatabaseInfo, JobSettings } from "./catalog-scope.js";
 import { validateName } from "./identifiers.js";
+import { checkedClientLocation } from "./table-locations.js";
 import { fromJsonColumn, toJsonColumn } from "../store/rows/json-columns.js";
 
 export const defaultDatabaseName = "default";
@@ -90,7 +91,8 @@ export async function ensureDatabase(store: Store, dataLocation: string, name: s
 }
 
 /** Checks and configures a database's own storage root; answers it normalized. */
-async function ownStorageRoot(location: string, options: StorageOptions): Promise<string> {
+async function ownStorageRoot(text: string, options: StorageOptions): Promise<string> {
+  const location = checkedClientLocation(text, "database location");
   if (!isUri(location) && !location.startsWith("/")) throw invalidInput(`a database location must be an absolute folder or a URI, got '${location}'`);
   const root = normalizeLocation(location);
   if (Object.keys(options).length > 0) {

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { isInsideLocation, isUri, joinLocation, normalizeLocation, resolveLocation } from "../storage/locations.js";
+import { UnsafeLocation, checkedLocation, isInsideLocation, isUri, joinLocation, normalizeLocation, objectStoreSpelling, resolveLocation } from "../storage/locations.js";
 import { isServedLocation, storageFor } from "../storage/storage-for.js";
 import { invalidInput } from "../model/catalog-error.js";
 import type { DatabaseInfo } from "./catalog-scope.js";
@@ -31,8 +31,8 @@ export function isPlacedTableName(name: string): boolean {
  * through symbolic links.
  */
 export async function resolveClientLocation(database: DatabaseInfo, location: string): Promise<string> {
-  const candidate = clientLocation(location, "location");
   const root = normalizeLocation(database.storageRoot);
+  const candidate = clientLocationUnder(root, location, "location");
   const resolved = resolveLocation(root, candidate);
   if (!isInsideLocation(root, resolved) || !isInsideLocation(await canonicalOf(root, location), await canonicalOf(resolved, location))) {
     throw invalidInput(`location '${location}' is outside the database's storage root`);
@@ -52,10 +52,12 @@ async function canonicalOf(target: string, location: string): Promise<string> {
 
 /**
  * A location a client sent: a path (plain, or a `file://` URI, made a local path) or an
- * object-store URI. URIs of schemes Quiver does not serve and NUL characters are refused (13).
+ * object-store URI, in its one spelling (`checkedLocation`). URIs of schemes Quiver does not
+ * serve, and spellings Lance could read as another place (encoded dots or slashes, `..`
+ * segments, backslashes, control characters), are refused (13).
  */
 export function clientLocation(text: string, field: string): string {
-  let candidate = text.trim();
+  let candidate = checkedClientLocation(text.trim(), field);
   if (candidate.startsWith("file://")) {
     try {
       candidate = fileURLToPath(candidate);
@@ -65,6 +67,30 @@ export function clientLocation(text: string, field: string): string {
   } else if (isUri(candidate) && !isServedLocation(candidate)) {
     throw invalidInput(`${field} '${text}' is not in a storage location this deployment serves`);
   }
-  if (candidate.includes("\0")) throw invalidInput(`${field} must not contain NUL characters`);
   return candidate;
+}
+
+/**
+ * `clientLocation` of `text`, read against `root`: a path relative to an object-store root has its
+ * escapes decoded as a URI's are, so both spellings of one place resolve alike.
+ */
+export function clientLocationUnder(root: string, text: string, field: string): string {
+  const candidate = clientLocation(text, field);
+  if (!isUri(root) || isUri(candidate)) return candidate;
+  try {
+    return objectStoreSpelling(candidate);
+  } catch (error) {
+    if (error instanceof UnsafeLocation) throw invalidInput(`${field}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** `text` through `checkedLocation`, its refusal a client's mistake (13) naming `field`. */
+export function checkedClientLocation(text: string, field: string): string {
+  try {
+    return checkedLocation(text);
+  } catch (error) {
+    if (error instanceof UnsafeLocation) throw invalidInput(`${field}: ${error.message}`);
+    throw error;
+  }
 }

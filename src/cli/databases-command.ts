@@ -2,6 +2,7 @@
  * @module `quiver databases create|list|drop`: database (tenant) administration on a root.
  */
 import { createDatabase, dropDatabase, listDatabases } from "../catalog/databases/database-admin.js";
+import { sharedContainerReason } from "../catalog/databases/shared-containers.js";
 import { parseAdminArgs, withStore } from "./admin-store.js";
 import { parseStorageFlags, storageFlagSpecs } from "./storage-flags.js";
 import { storeTargetUsage } from "./store-flag.js";
@@ -32,6 +33,9 @@ export async function databasesCommand(argv: string[]): Promise<void> {
         const own = parseStorageFlags(values as { data?: string; "storage-option"?: string[] }, {});
         const info = await createDatabase(store, dataLocation, name, { managedVersioning: values["managed-versioning"] === true, location: own.data, storageOptions: own.options });
         console.log(info.name);
+        // Said here as under `quiver serve`'s default vending; --vend-shared-containers there changes it.
+        const reason = await sharedContainerReason(store, info);
+        if (reason !== undefined) console.error(`warning: ${reason}`);
         return;
       }
       case "list":

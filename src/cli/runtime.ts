@@ -12,6 +12,7 @@ import { restrictMetadataFileAccess } from "./metadata-file-access.js";
 import { defaultOrphanGraceMs } from "../catalog/tables/orphaned-folders.js";
 import { type SweepLog, defaultOrphanSweepIntervalMs, startOrphanSweeper, sweepOnce } from "../catalog/tables/orphan-sweeper.js";
 import { settlePendingVersions } from "../catalog/versions/version-commit.js";
+import { sharedContainerReasons } from "../catalog/databases/shared-containers.js";
 import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
 import { requireConditionalCreates, setConditionalCreateProbe } from "../storage/conditional-create-probe.js";
@@ -114,6 +115,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   // Where each database's new tables go; one without a location of its own follows the data location.
   for (const database of databases) app.log.info({ database: database.name, location: database.location, own_location: database.own }, "database location");
   warnOfUnmintableLocations(dataRoots, config.vending, app);
+  for (const { database, reason } of await sharedContainerReasons(store, config.vending)) app.log.warn({ database }, reason);
   for (const { record, error } of unsettled) app.log.warn({ err: error, record }, "a committed version could not be finalized at start-up; its next reader tries again");
   // Folders left by a create or drop that crashed half-way are reclaimed before serving, then
   // every interval, so a replica that runs for weeks reclaims them too.

@@ -86,7 +86,11 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     auth: authOf(get),
     commitAttempts: get("commit_attempts"),
     storage: { data: get("data"), options: storageOptions },
-    vending: { mode: get<VendingMode>("vend_credentials") ?? defaultVending.mode, ttlSeconds: get("credential_ttl") ?? defaultVending.ttlSeconds },
+    vending: {
+      mode: get<VendingMode>("vend_credentials") ?? defaultVending.mode,
+      ttlSeconds: get("credential_ttl") ?? defaultVending.ttlSeconds,
+      vendSharedContainers: get("vend_shared_containers") ?? false,
+    },
     allowUnsafeObjectStore: get("allow_unsafe_object_store") ?? false,
     jobs: {
       pools: get("worker_pools"),

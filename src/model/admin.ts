@@ -12,6 +12,9 @@ export const DatabaseInfo = Type.Object(
     properties: StringMap,
     location: Type.String({ description: "Where the database's new tables go: a folder or an object-store URI (its own location, or the server's data location + the name)" }),
     storage_options: Type.Optional(StringMap),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), { description: "On creation: what the operator should know, e.g. that clients get no credentials where they would reach a container other databases share" }),
+    ),
   },
   { $id: "DatabaseInfo" },
 );

@@ -1,7 +1,8 @@
 /**
  * @module Locations and how they compose. A location is a local path or an object-store URI
  * (`az://container/path`, `s3://bucket/path`, `gs://bucket/path`). A URI's path composes like a
- * POSIX path below its bucket, which it can never leave: `..` stops at the bucket.
+ * POSIX path below its bucket, which it can never leave: `..` stops at the bucket. A location
+ * from outside (a client, an operator) is first put in its one spelling by `checkedLocation`.
  */
 import path from "node:path";
 
@@ -68,6 +69,8 @@ export function resolveLocation(root: string, text: string): string {
 /** Whether `candidate` lies strictly inside `root` (both normalized). */
 export function isInsideLocation(root: string, candidate: string): boolean {
   if (isUri(root) !== isUri(candidate)) return false;
+  // A spelling Lance may read as another place is never inside anything.
+  if (unsafeSpellingOf(candidate) !== undefined) return false;
   if (!isUri(root)) {
     const relative = path.relative(root, candidate);
     return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
@@ -97,4 +100,83 @@ export function splitBucketLocation(location: string, scheme: string): { bucket:
   const match = new RegExp(`^${scheme}://([^/]+)/?(.*)$`).exec(location);
   if (!match) throw new Error(`'${location}' is not a ${scheme}:// location`);
   return { bucket: match[1] as string, name: (match[2] as string).replace(/\/+$/, "") };
+}
+
+/** A location refused by `checkedLocation`: its message says why, for the client who sent it. */
+export class UnsafeLocation extends Error {}
+
+/**
+ * Characters no location may hold, written or decoded: controls (a URL parser drops tab and
+ * newline, so `.\t.` would become `..`) and backslashes (a separator to some parsers and stores).
+ */
+const forbiddenCharacter = /[\u0000-\u001f\u007f-\u009f\\]/;
+
+/** The ASCII characters a percent escape may not stand for: they would change a path's segments or be decoded again. */
+const forbiddenEscaped = /[\u0000-\u001f\u007f./\\%?#]/;
+
+/** A bucket or container name: what S3, GCS and Azure allow, and nothing a URL parser reads as user, port or escape. */
+const bucketName = /^[A-Za-z0-9._-]+$/;
+
+/**
+ * Why `text` could be read as a different place by Quiver and by Lance, or undefined. Lance parses
+ * an object-store URI as a WHATWG URL (where `%2e` and `.%2E` are dot segments, tabs and newlines
+ * vanish, and `?` or `#` end the path) and then percent-decodes the path once more (object_store's
+ * `Path::from_url_path`); object stores decode it again on the wire. Quiver compares paths as
+ * written, so every spelling any of these steps would change is refused here instead of guessed.
+ */
+function unsafeSpellingOf(text: string): string | undefined {
+  if (/\p{Cs}/u.test(text)) return "holds an unpaired surrogate";
+  if (forbiddenCharacter.test(text)) return "holds a control character or a backslash";
+  if (isUri(text)) {
+    const match = /^[a-z][a-z0-9+.-]*:\/\/([^/]*)(.*)$/i.exec(text) as RegExpExecArray;
+    const authority = match[1] as string;
+    if (!/^file:/i.test(text) && !bucketName.test(authority)) return `names '${authority}', which is not a bucket or container name`;
+    if (/[?#]/.test(match[2] as string)) return "holds '?' or '#', which end a URI's path";
+  }
+  for (const escape of text.matchAll(/%(?:[0-9a-f]{2})?/gi)) {
+    const hex = escape[0].slice(1);
+    if (hex === "") return "holds a '%' that starts no escape";
+    // Bytes from 0x80 up are parts of UTF-8 sequences, checked once decoded.
+    if (forbiddenEscaped.test(String.fromCharCode(Number.parseInt(hex, 16)))) return `holds '${escape[0]}', an encoded '.', '/', '\\', '%', '?', '#' or control character`;
+  }
+  return undefined;
+}
+
+/** The percent escapes of `text` decoded, or an `UnsafeLocation` when they are not UTF-8 or stand for a control character. */
+function decodedPath(text: string, original: string): string {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(text);
+  } catch {
+    throw new UnsafeLocation(`location '${original}' holds percent escapes that are not UTF-8`);
+  }
+  if (forbiddenCharacter.test(decoded)) throw new UnsafeLocation(`location '${original}' holds an encoded control character`);
+  return decoded;
+}
+
+/**
+ * A path already through `checkedLocation`, relative to an object-store location (or below its
+ * bucket), with its escapes decoded as Lance reads them, so it joins that location in the same
+ * spelling a URI naming the same place gets.
+ */
+export function objectStoreSpelling(relative: string): string {
+  return decodedPath(relative, relative);
+}
+
+/**
+ * `text`, a location from outside, in the one spelling Quiver and Lance both read as the same
+ * place, or throws `UnsafeLocation`. Refused: anything `unsafeSpellingOf` finds, and `.` or `..`
+ * segments (after decoding). An object-store URI comes back with its percent escapes decoded
+ * (Lance reads `%20` and a space alike); a local path, and a `file://` URI (whose escapes
+ * `fileURLToPath` decodes), come back as they are.
+ */
+export function checkedLocation(text: string): string {
+  const problem = unsafeSpellingOf(text);
+  if (problem !== undefined) throw new UnsafeLocation(`location '${text}' ${problem}`);
+  const served = isUri(text) && !/^file:/i.test(text);
+  const spelled = served ? decodedPath(text, text) : text;
+  const pathPart = isUri(spelled) ? (/^[a-z][a-z0-9+.-]*:\/\/[^/]*(.*)$/i.exec(spelled) as RegExpExecArray)[1] as string : spelled;
+  const segments = (/^file:/i.test(text) ? decodedPath(pathPart, text) : pathPart).split("/");
+  if (segments.some((segment) => segment === "." || segment === "..")) throw new UnsafeLocation(`location '${text}' holds a '.' or '..' segment; name the place itself`);
+  return spelled;
 }

@@ -9,7 +9,15 @@ import type { TableStorage } from "./table-storage.js";
 
 export type { TableAccess };
 
+/**
+ * How far credentials minted for a table reach: `prefix`, only the objects under the table's
+ * location; `container`, every object of its container or bucket.
+ */
+export type CredentialReach = "prefix" | "container";
+
 export interface CredentialMinter {
+  /** How far credentials minted for `location` would reach; `container` when the store cannot tell. */
+  reachOf(location: string): Promise<CredentialReach>;
   /**
    * Storage options (Lance's keys) whose credentials reach only the objects under `location`, for
    * `access`, and expire after `ttlSeconds`; they include `expires_at_millis`. Never the long-lived

@@ -6,7 +6,7 @@
  */
 import { LocalStorage } from "./local/local-storage.js";
 import { isInsideLocation, isUri, normalizeLocation, schemeOf } from "./locations.js";
-import type { CredentialMinter, StorageBackend, TableAccess } from "./storage-backend.js";
+import type { CredentialMinter, CredentialReach, StorageBackend, TableAccess } from "./storage-backend.js";
 import { type StorageOptions, lanceOptionsOf, nonSecretOptionsOf } from "./storage-options.js";
 import type { TableStorage } from "./table-storage.js";
 
@@ -97,6 +97,11 @@ export type VendingMode = "scoped" | "static" | "none";
 export interface Vending {
   mode: VendingMode;
   ttlSeconds: number;
+  /**
+   * Mint `scoped` credentials for a database even when they would reach a container or bucket
+   * other databases share (an operator's explicit choice; by default they are withheld).
+   */
+  vendSharedContainers?: boolean;
 }
 
 /** Scoped credentials for an hour, unless the operator says otherwise. */
@@ -105,6 +110,12 @@ export const defaultVending: Vending = { mode: "scoped", ttlSeconds: 3600 };
 /** Whether credentials can be minted for locations under `location` (`scoped` vending). */
 export function canMintFor(location: string): boolean {
   return !isUri(location) || configuredRootOf(location).minter !== undefined;
+}
+
+/** How far credentials minted for `location` would reach, or undefined when none can be minted (a local folder, a root not served or without a minter). */
+export async function credentialReachOf(location: string): Promise<CredentialReach | undefined> {
+  if (!isUri(location)) return undefined;
+  return configuredRootAt(location)?.minter?.reachOf(normalizeLocation(location));
 }
 
 /** Minted credentials are reused while more than half their lifetime is left: minting may call the provider. */

@@ -1,7 +1,8 @@
 /**
  * @module The `storage_options` a client receives with a table's location (declare, create,
  * describe), so that it can open the table's objects itself: the table's own options, then what
- * the storage layer vends for the caller's access. Only `vend_credentials: false` withholds
+ * the storage layer vends for the caller's access (none where they would reach another
+ * database's tables, see `sharedContainerReason`). Only `vend_credentials: false` withholds
  * credentials: the LanceDB namespace client's first call does not send the field at all.
  */
 import { CatalogError } from "../../model/catalog-error.js";
@@ -10,6 +11,7 @@ import { clientStorageOptions, defaultVending } from "../../storage/storage-for.
 import type { StorageOptions } from "../../storage/storage-options.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { credentialsVended } from "../../metrics/metrics.js";
+import { sharedContainerReason } from "../databases/shared-containers.js";
 
 export async function storageOptionsForClient(
   scope: CatalogScope,
@@ -20,7 +22,9 @@ export async function storageOptionsForClient(
   const own = answer.storage_options ?? {};
   if (!answer.location) return own;
   const vending = scope.vending ?? defaultVending;
-  const mode = vendCredentials === false ? "none" : vending.mode;
+  let mode = vendCredentials === false ? "none" : vending.mode;
+  // Credentials that would open other databases' tables are never handed out by default.
+  if (mode === "scoped" && (await sharedContainerReason(scope.store, scope.database, vending, answer.location)) !== undefined) mode = "none";
   const labels = { mode, access, backend: backendOf(answer.location) };
   try {
     const vended = await clientStorageOptions(answer.location, access, { ...vending, mode });

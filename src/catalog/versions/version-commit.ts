@@ -38,7 +38,7 @@ import type { Store, StoreTx } from "../../store/store.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { describeTable } from "../identifiers.js";
-import { clientLocation } from "../table-locations.js";
+import { clientLocationUnder } from "../table-locations.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch, subjectOf } from "../table-refs.js";
 import { parseNamingScheme, toTableVersion } from "./version-records.js";
@@ -146,9 +146,9 @@ export function refuseSharedStagedManifests(planned: readonly PlannedVersion[]):
  * may not have Quiver install, or delete, any other file.
  */
 async function resolveStagedManifest(table: TableRow, manifestPathText: string): Promise<string> {
-  const candidate = clientLocation(manifestPathText, "manifest_path");
   // Namespace clients name it below the store's root, without a leading `/` (spec/clients.md §3.3).
-  const resolved = resolveLocation(storeRootOf(table.location), candidate);
+  const storeRoot = storeRootOf(table.location);
+  const resolved = resolveLocation(storeRoot, clientLocationUnder(storeRoot, manifestPathText, "manifest_path"));
   if (!isInsideLocation(normalizeLocation(table.location), resolved)) {
     throw invalidInput(`manifest_path '${manifestPathText}' is not inside the location of ${subjectOf(table)}`);
   }

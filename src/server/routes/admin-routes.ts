@@ -11,6 +11,7 @@ import { roleOn } from "../../auth/principal.js";
 import { CatalogError } from "../../model/catalog-error.js";
 import type { DatabaseInfo } from "../../catalog/catalog-scope.js";
 import { createDatabase, dropDatabase, listDatabases, shownStorageOptions } from "../../catalog/databases/database-admin.js";
+import { sharedContainerReason } from "../../catalog/databases/shared-containers.js";
 import * as M from "../../model/index.js";
 import { json } from "../../model/operations/operation-entry.js";
 import { principalOf } from "../auth/auth-gate.js";
@@ -54,11 +55,16 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
 
   define<M.CreateDatabaseRequest, unknown, unknown>(
     { operationId: "CreateDatabase", summary: "Create a database (tenant)", tag, methods: ["POST"], path: "/v1/admin/databases", body: "json", request: M.CreateDatabaseRequest, response: json(M.DatabaseInfo), access: "admin", successStatus: 201, scope: "deployment-admin", audit: true },
-    async ({ body }) => wireDatabase(await createDatabase(store, dataLocation, body.name, {
+    async ({ body }) => {
+      const created = await createDatabase(store, dataLocation, body.name, {
         managedVersioning: body.managed_versioning ?? false,
         location: body.location ?? undefined,
         storageOptions: body.storage_options ?? undefined,
-      })),
+      });
+      // The operator learns at once when clients of the new database will get no credentials.
+      const reason = await sharedContainerReason(store, created, services.registry.vending);
+      return { ...wireDatabase(created), ...(reason === undefined ? {} : { warnings: [reason] }) };
+    },
   );
 
   define<unknown, M.DropDatabaseQuery, DatabaseParams>(

@@ -6,7 +6,7 @@
  * database its own container where that matters).
  */
 import type * as AzureSdk from "@azure/storage-blob";
-import type { CredentialMinter, TableAccess } from "../storage-backend.js";
+import type { CredentialMinter, CredentialReach, TableAccess } from "../storage-backend.js";
 import type { StorageOptions } from "../storage-options.js";
 import { endpointOf, parseAzureLocation } from "./azure-storage.js";
 
@@ -140,6 +140,16 @@ export class AzureCredentialMinter implements CredentialMinter {
     private readonly account: string,
     private readonly key: string,
   ) {}
+
+  /**
+   * A directory SAS exists only on an account with a hierarchical namespace; any other account
+   * (or one that does not answer) gets container-wide tokens.
+   */
+  async reachOf(location: string): Promise<CredentialReach> {
+    if (parseAzureLocation(location).name === "") return "container";
+    const sdk = await import("@azure/storage-blob");
+    return (await this.hasHierarchicalNamespace(sdk, new sdk.StorageSharedKeyCredential(this.account, this.key))) ? "prefix" : "container";
+  }
 
   async mint(location: string, access: TableAccess, ttlSeconds: number): Promise<StorageOptions> {
     const sdk = await import("@azure/storage-blob");

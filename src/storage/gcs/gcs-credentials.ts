@@ -5,7 +5,7 @@
  * A client holding it reaches that table for a while and never sees the service account's key.
  */
 import type { JWT, JWTOptions } from "google-auth-library";
-import type { CredentialMinter, TableAccess } from "../storage-backend.js";
+import type { CredentialMinter, CredentialReach, TableAccess } from "../storage-backend.js";
 import { quiverOnlyKeys, type StorageOptions } from "../storage-options.js";
 import { checkedEndpoint, parseGcsLocation, parseServiceAccountKey, type ServiceAccount, serviceAccountOf } from "./gcs-storage.js";
 
@@ -143,6 +143,11 @@ export class GcsCredentialMinter implements CredentialMinter {
     private readonly stsEndpoint: string,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** The access boundary names the table's prefix; only a table at a bucket's root gets the bucket. */
+  async reachOf(location: string): Promise<CredentialReach> {
+    return parseGcsLocation(location).name === "" ? "container" : "prefix";
+  }
 
   async mint(location: string, access: TableAccess, ttlSeconds: number): Promise<StorageOptions> {
     if (!(ttlSeconds > 0)) throw new RangeError(`a credential's lifetime must be positive, not ${ttlSeconds} seconds`);

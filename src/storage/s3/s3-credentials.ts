@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { STSClient } from "@aws-sdk/client-sts";
-import type { CredentialMinter, TableAccess } from "../storage-backend.js";
+import type { CredentialMinter, CredentialReach, TableAccess } from "../storage-backend.js";
 import { quiverOnlyKeys, type StorageOptions } from "../storage-options.js";
 import { parseS3Location, type S3Settings, s3SettingsOf } from "./s3-options.js";
 
@@ -101,6 +101,11 @@ export class S3CredentialMinter implements CredentialMinter {
   private sts: Promise<StsConnection> | undefined;
 
   constructor(private readonly config: MinterConfig) {}
+
+  /** The session policy names the table's prefix (a location without one is never minted for). */
+  async reachOf(): Promise<CredentialReach> {
+    return "prefix";
+  }
 
   async mint(location: string, access: TableAccess, ttlSeconds: number): Promise<StorageOptions> {
     const { region, sessionToken } = this.config.settings;
