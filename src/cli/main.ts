@@ -55,6 +55,7 @@ async function serve(argv: string[]): Promise<void> {
     storageOptions: options.storage.options,
     vending: options.vending,
     allowUnsafeObjectStore: options.allowUnsafeObjectStore,
+    maxUploadBytes: options.maxUploadBytes,
     jobs: options.jobs,
     logger: {
       level: options.logLevel,

@@ -45,6 +45,8 @@ export interface RuntimeConfig {
   jobs?: JobSystemConfig;
   /** Attempts of a write whose Lance commits keep conflicting before it answers 409 (default 6). */
   commitAttempts?: number;
+  /** Largest Arrow upload of one request in bytes (default 1 GiB). */
+  maxUploadBytes?: number;
   /** Table folders without a catalog row are removed at start-up once unchanged this long (default 1 hour). */
   orphanGraceMs?: number;
 }
@@ -104,6 +106,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     logger: config.logger ?? false,
     auth: { gate, store: authStore, dataLocation: local.dataLocation },
     readiness,
+    maxUploadBytes: config.maxUploadBytes,
     metrics: { countJobsByStatus: () => store.rows.countJobsByStatus() },
   });
   app.log.info({ data: local.dataLocation }, "table data location");

@@ -8,6 +8,7 @@ import type { JobSystemConfig } from "../jobs/job-settings.js";
 import { type Vending, type VendingMode, defaultVending } from "../storage/storage-for.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import { checkStoreUrl } from "../store/open-store.js";
+import { defaultMaxUploadBytes } from "../server/upload-limit.js";
 import type { AuthConfig } from "./auth-runtime.js";
 import { readConfigFile } from "./config-file.js";
 import type { LogFormat } from "./log-output.js";
@@ -33,6 +34,8 @@ export interface ServeOptions {
   allowUnsafeObjectStore: boolean;
   /** Job-system settings that were set; the rest keep their defaults. */
   jobs: JobSystemConfig;
+  /** Largest Arrow upload of one request, in bytes. */
+  maxUploadBytes: number;
   /** Values that must never reach a log: storage-option values, the store URL's password. */
   secrets: string[];
 }
@@ -86,6 +89,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     storage: { data: get("data"), options: storageOptions },
     vending: { mode: get<VendingMode>("vend_credentials") ?? defaultVending.mode, ttlSeconds: get("credential_ttl") ?? defaultVending.ttlSeconds },
     allowUnsafeObjectStore: get("allow_unsafe_object_store") ?? false,
+    maxUploadBytes: get("max_upload_size") ?? defaultMaxUploadBytes,
     jobs: {
       pools: get("worker_pools"),
       leaseMs: get("job_lease_ms"),
