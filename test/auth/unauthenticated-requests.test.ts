@@ -3,7 +3,7 @@
 // from one source are slowed while valid credentials from it are not, and the audit log gets one
 // record per source and minute instead of one per attempt.
 import assert from "node:assert/strict";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, readdirSync, rmSync } from "node:fs";
 import { test } from "node:test";
 import { type ServeProcess, runCli, spawnServe } from "../helpers/cli-process.js";
 import { RawConnection } from "../helpers/raw-http.js";
@@ -15,6 +15,20 @@ const mib = 1024 * 1024;
 function rssOf(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return Number(match?.[1]) / 1024;
+}
+
+/** The process serving requests: `quiver serve` runs the server in a child of its own. */
+function serverPidOf(serve: ServeProcess): number {
+  const supervisor = serve.child.pid as number;
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === supervisor) return Number(entry);
+    } catch {
+      // the process ended while the table was read
+    }
+  }
+  throw new Error(`no child of process ${supervisor}`);
 }
 
 async function authServer(t: { after(fn: () => Promise<void>): void }): Promise<{ server: ServeProcess; root: string; admin: string }> {
@@ -50,9 +64,10 @@ test("Bodies of callers without valid credentials are never read", { timeout: 12
 
   await t.test("16 concurrent 60 MiB bodies with bad keys → every client reads 401 code 16 and the server's memory stays flat", async () => {
     const body = Buffer.alloc(60 * mib, " ");
-    const baseline = rssOf(server.child.pid as number);
+    const pid = serverPidOf(server);
+    const baseline = rssOf(pid);
     let peak = baseline;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(server.child.pid as number))), 10);
+    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 10);
     try {
       const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => createNamespace(server.url, `n${i}`, { "x-api-key": `bad-${i}` }, body)));
       for (const answer of answers) await expectError(answer, 401, 16);
