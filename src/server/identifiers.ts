@@ -31,9 +31,12 @@ export function reconcileBodyId(pathId: string[], bodyId: unknown): string[] {
 /** Longest path parameter the router matches; Node refuses request heads past 16 KiB anyway. */
 export const routerParamLimit = 16 * 1024;
 
-/** Refuses any path parameter longer than an identifier may be, on every route, before its body is read. */
+/**
+ * Refuses any path parameter longer than an identifier may be, on every route, before its body
+ * is read and after the caller is authenticated (which runs on the request's head).
+ */
 export function registerIdentifierBounds(app: FastifyInstance): void {
-  app.addHook("onRequest", async (request) => {
+  app.addHook("preParsing", async (request) => {
     for (const [name, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {
       if (typeof value === "string" && value.length > maxIdentifierLength) {
         throw invalidInput(`path parameter '${name}' is ${value.length} characters long; at most ${maxIdentifierLength} are allowed`);
