@@ -16,7 +16,12 @@ function ipv6Groups(address: string): string[] {
 
 /** The source a request is counted under. */
 export function sourceOf(request: FastifyRequest): string {
-  const address = (request.ip ?? "").replace(/%.*$/, "");
+  return sourceOfAddress(request.ip ?? "");
+}
+
+/** The source a peer address is counted under. */
+export function sourceOfAddress(peer: string): string {
+  const address = peer.replace(/%.*$/, "");
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1] as string;
   if (!address.includes(":")) return address;
