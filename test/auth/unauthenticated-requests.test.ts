@@ -31,23 +31,25 @@ function serverPidOf(serve: ServeProcess): number {
   throw new Error(`no child of process ${supervisor}`);
 }
 
-async function authServer(t: { after(fn: () => Promise<void>): void }): Promise<{ server: ServeProcess; root: string; admin: string }> {
+async function authServer(t: { after(fn: () => Promise<void>): void }): Promise<{ server: ServeProcess; root: string; admin: string; reader: string }> {
   const root = tempRoot();
   const created = await runCli(["keys", "create", "--all-databases", "--role", "admin", "--root", root]);
   assert.equal(created.code, 0, created.stderr);
+  const reader = await runCli(["keys", "create", "--database", "default", "--role", "read", "--root", root]);
+  assert.equal(reader.code, 0, reader.stderr);
   const server = await spawnServe(["--port", "0", "--root", root, "--auth", "required"]);
   t.after(async () => {
     await server.stop("SIGKILL");
     rmSync(root, { recursive: true, force: true });
   });
-  return { server, root, admin: created.stdout.trim() };
+  return { server, root, admin: created.stdout.trim(), reader: reader.stdout.trim() };
 }
 
 const createNamespace = (url: string, name: string, headers: Record<string, string>, body: string | Uint8Array = "{}") =>
   fetch(`${url}/v1/namespace/${name}/create`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
 
 test("Bodies of callers without valid credentials are never read", { timeout: 120_000 }, async (t) => {
-  const { server, admin } = await authServer(t);
+  const { server, admin, reader } = await authServer(t);
 
   await t.test("CreateNamespace declaring a 60 MiB JSON body with a bad API key → 401, code 16, before a body byte is sent", async () => {
     for (const credential of ["x-api-key: not-a-key\r\n", "authorization: Bearer not.a.token\r\n", ""]) {
@@ -60,6 +62,16 @@ test("Bodies of callers without valid credentials are never read", { timeout: 12
       assert.equal(answer.headers.connection, "close");
       await connection.closedWithin(5000);
     }
+  });
+
+  await t.test("CreateNamespace declaring a 60 MiB JSON body with a read-only key → 403, code 15, before a body byte is sent", async () => {
+    const connection = await RawConnection.open(server.url);
+    t.after(() => connection.close());
+    connection.write(`POST /v1/namespace/big/create HTTP/1.1\r\nhost: quiver.test\r\ncontent-type: application/json\r\nx-api-key: ${reader}\r\ncontent-length: ${60 * mib}\r\n\r\n`);
+    const answer = await connection.response(10_000);
+    assert.equal(answer.status, 403);
+    assert.equal(JSON.parse(answer.body.toString("utf8")).code, 15);
+    await connection.closedWithin(5000);
   });
 
   await t.test("16 concurrent 60 MiB bodies with bad keys → every client reads 401 code 16 and the server's memory stays flat", async () => {
