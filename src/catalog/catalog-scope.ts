@@ -26,6 +26,8 @@ export interface CatalogScope {
   jobs?: JobSettings;
   /** What clients opening tables themselves receive in `storage_options`; absent means scoped, one hour. */
   vending?: Vending;
+  /** Where databases without a location of their own keep their tables; absent means the parent of this one's. */
+  dataLocation?: string;
 }
 
 export interface JobSettings {

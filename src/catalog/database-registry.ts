@@ -180,7 +180,7 @@ export class CatalogRegistry {
       this.catalogs.set(name, { catalog: cached.catalog, loadedAt });
       return cached.catalog;
     }
-    const catalog = new Catalog({ store: this.store, engine: this.engine, database, jobs: this.jobs, vending: this.vending });
+    const catalog = new Catalog({ store: this.store, engine: this.engine, database, jobs: this.jobs, vending: this.vending, dataLocation: this.dataLocation });
     this.catalogs.set(name, { catalog, loadedAt });
     return catalog;
   }

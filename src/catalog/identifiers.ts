@@ -6,7 +6,13 @@
 import { invalidInput } from "../model/catalog-error.js";
 
 const namePattern = /^[A-Za-z0-9_.-]+$/;
-const maxNameLength = 256;
+/** Longest name of one part of an identifier (a namespace, a table, a database). */
+export const maxNameLength = 256;
+/**
+ * Longest identifier, its parts joined by their delimiter. Deep namespaces of short names fit
+ * (over a thousand levels), and a path carrying it stays far inside the 16 KiB request head.
+ */
+export const maxIdentifierLength = 4096;
 
 /** Refuses a name that is empty, too long, has other characters, or is `.`/`..`. */
 export function validateName(name: string, what: string): void {
@@ -18,8 +24,15 @@ export function validateName(name: string, what: string): void {
   if (name === "." || name === "..") throw invalidInput(`${what} name '${name}' is reserved`);
 }
 
+/** Refuses an identifier whose parts, joined, are longer than `maxIdentifierLength`. */
+export function validateIdentifierLength(id: readonly string[]): void {
+  const length = id.reduce((sum, part) => sum + part.length, Math.max(id.length - 1, 0));
+  if (length > maxIdentifierLength) throw invalidInput(`identifier is ${length} characters long; at most ${maxIdentifierLength} are allowed`);
+}
+
 /** Validates every part of a namespace id; `[]` is the root. */
 export function validateNamespaceId(id: readonly string[]): void {
+  validateIdentifierLength(id);
   for (const part of id) validateName(part, "namespace");
 }
 
@@ -28,6 +41,7 @@ export function splitTableId(id: readonly string[]): { namespace: string[]; name
   if (id.length === 0) throw invalidInput("a table identifier needs at least a table name");
   const namespace = id.slice(0, -1);
   const name = id[id.length - 1] as string;
+  validateIdentifierLength(id);
   validateNamespaceId(namespace);
   validateName(name, "table");
   return { namespace, name };

@@ -34,7 +34,7 @@ export async function databasesCommand(argv: string[]): Promise<void> {
         const info = await createDatabase(store, dataLocation, name, { managedVersioning: values["managed-versioning"] === true, location: own.data, storageOptions: own.options });
         console.log(info.name);
         // Said here as under `quiver serve`'s default vending; --vend-shared-containers there changes it.
-        const reason = await sharedContainerReason(store, info);
+        const reason = await sharedContainerReason(store, info, dataLocation);
         if (reason !== undefined) console.error(`warning: ${reason}`);
         return;
       }

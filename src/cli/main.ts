@@ -57,6 +57,7 @@ async function serve(argv: string[]): Promise<void> {
     storageOptions: options.storage.options,
     vending: options.vending,
     allowUnsafeObjectStore: options.allowUnsafeObjectStore,
+    maxUploadBytes: options.maxUploadBytes,
     jobs: options.jobs,
     orphanSweepIntervalMs: options.orphanSweepIntervalMs,
     logger: { level: options.logLevel, stream: log },

@@ -47,6 +47,8 @@ export interface RuntimeConfig {
   jobs?: JobSystemConfig;
   /** Attempts of a write whose Lance commits keep conflicting before it answers 409 (default 6). */
   commitAttempts?: number;
+  /** Largest Arrow upload of one request in bytes (default 1 GiB). */
+  maxUploadBytes?: number;
   /** Table folders without a catalog row are removed once unchanged this long (default 1 hour). */
   orphanGraceMs?: number;
   /** Time between two sweeps for such folders while serving, besides the one at start-up (default 1 hour; 0: none). */
@@ -109,13 +111,14 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     logger: config.logger ?? false,
     auth: { gate, store: authStore, dataLocation: local.dataLocation },
     readiness,
+    maxUploadBytes: config.maxUploadBytes,
     metrics: { countJobsByStatus: () => store.rows.countJobsByStatus() },
   });
   app.log.info({ data: local.dataLocation }, "table data location");
   // Where each database's new tables go; one without a location of its own follows the data location.
   for (const database of databases) app.log.info({ database: database.name, location: database.location, own_location: database.own }, "database location");
   warnOfUnmintableLocations(dataRoots, config.vending, app);
-  for (const { database, reason } of await sharedContainerReasons(store, config.vending)) app.log.warn({ database }, reason);
+  for (const { database, reason } of await sharedContainerReasons(store, local.dataLocation, config.vending)) app.log.warn({ database }, reason);
   for (const { record, error } of unsettled) app.log.warn({ err: error, record }, "a committed version could not be finalized at start-up; its next reader tries again");
   // Folders left by a create or drop that crashed half-way are reclaimed before serving, then
   // every interval, so a replica that runs for weeks reclaims them too.

@@ -8,6 +8,7 @@ import type { JobSystemConfig } from "../jobs/job-settings.js";
 import { type Vending, type VendingMode, defaultVending } from "../storage/storage-for.js";
 import { type StorageOptions, isSecretStorageKey } from "../storage/storage-options.js";
 import { checkStoreUrl } from "../store/open-store.js";
+import { defaultMaxUploadBytes } from "../server/upload-limit.js";
 import type { AuthConfig } from "./auth-runtime.js";
 import { readConfigFile } from "./config-file.js";
 import type { LogFormat } from "./log-output.js";
@@ -35,6 +36,8 @@ export interface ServeOptions {
   jobs: JobSystemConfig;
   /** Time between orphaned-folder sweeps; undefined keeps the default. */
   orphanSweepIntervalMs: number | undefined;
+  /** Largest Arrow upload of one request, in bytes. */
+  maxUploadBytes: number;
   /** Values that must never reach a log: secret storage-option values, the store URL's password. */
   secrets: string[];
 }
@@ -92,6 +95,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
       vendSharedContainers: get("vend_shared_containers") ?? false,
     },
     allowUnsafeObjectStore: get("allow_unsafe_object_store") ?? false,
+    maxUploadBytes: get("max_upload_size") ?? defaultMaxUploadBytes,
     jobs: {
       pools: get("worker_pools"),
       leaseMs: get("job_lease_ms"),

@@ -12,6 +12,8 @@ export type SettingKind =
   | { type: "string" }
   | { type: "boolean" }
   | { type: "integer"; min: number; max?: number }
+  /** A byte count: a plain integer, or a number with a binary unit (`512KiB`, `64MiB`, `1GiB`). */
+  | { type: "size"; min: number }
   | { type: "choice"; values: readonly string[] }
   /** Comma-separated in flags and environment, an array of strings in the file. */
   | { type: "list" }
@@ -51,6 +53,10 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
       setting("port", integer(0, 65_535), "port to listen on, 0 for any free port", { placeholder: "PORT", shownDefault: "2333" }),
       setting("log_level", { type: "choice", values: logLevels }, "fatal, error, warn, info, debug, trace or silent", { placeholder: "LEVEL", shownDefault: "info" }),
       setting("log_format", { type: "choice", values: logFormats }, "json, pretty, or auto: pretty when stdout is a terminal", { placeholder: "FORMAT", shownDefault: "auto" }),
+      setting("max_upload_size", { type: "size", min: 1 }, "largest Arrow upload one request may carry, in bytes or with KiB, MiB, GiB; a larger one is refused with 413", {
+        placeholder: "SIZE",
+        shownDefault: "1GiB",
+      }),
     ],
   },
   {

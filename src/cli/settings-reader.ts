@@ -56,6 +56,11 @@ function checked(setting: Setting, raw: RawValue): SettingValue {
       }
       return number as number;
     }
+    case "size": {
+      const bytes = sizeOf(value, raw.typed);
+      if (bytes === undefined || bytes < kind.min) throw new Error(`${source} must be a size of at least ${kind.min} byte (a number of bytes, or with KiB, MiB or GiB), got ${shown}`);
+      return bytes;
+    }
     case "choice":
       if (typeof value !== "string" || !kind.values.includes(value)) throw new Error(`${source} must be one of ${kind.values.join(", ")}, got ${shown}`);
       return value;
@@ -69,6 +74,19 @@ function checked(setting: Setting, raw: RawValue): SettingValue {
     case "map":
       return mapOf(source, value, raw.typed);
   }
+}
+
+const sizeUnits: Record<string, number> = { "": 1, b: 1, k: 2 ** 10, kib: 2 ** 10, m: 2 ** 20, mib: 2 ** 20, g: 2 ** 30, gib: 2 ** 30, t: 2 ** 40, tib: 2 ** 40 };
+
+/** Bytes of a size setting: an integer (typed in the file, or text), or text with a binary unit. */
+function sizeOf(value: unknown, typed: boolean): number | undefined {
+  if (typeof value === "number" && typed) return Number.isSafeInteger(value) ? value : undefined;
+  if (typeof value !== "string") return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+  const unit = match ? sizeUnits[(match[2] as string).toLowerCase()] : undefined;
+  if (!match || unit === undefined) return undefined;
+  const bytes = Math.floor(Number(match[1]) * unit);
+  return Number.isSafeInteger(bytes) ? bytes : undefined;
 }
 
 /**

@@ -4,6 +4,11 @@ export interface CatalogErrorOptions {
   /** Longer explanation for the `detail` field of the error response. */
   detail?: string;
   cause?: unknown;
+  /**
+   * The HTTP status when the code's own does not say enough: a body over the upload limit is
+   * code 13 (the client's mistake) but answered 413, which proxies and clients know as "too large".
+   */
+  status?: number;
 }
 
 /**
@@ -14,12 +19,14 @@ export interface CatalogErrorOptions {
 export class CatalogError extends Error {
   readonly code: ErrorCodeValue;
   readonly detail: string | undefined;
+  readonly status: number | undefined;
 
   constructor(code: ErrorCodeValue, message: string, options: CatalogErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "CatalogError";
     this.code = code;
     this.detail = options.detail;
+    this.status = options.status;
   }
 
   static of(name: ErrorCodeName, message: string, options?: CatalogErrorOptions): CatalogError {

@@ -15,6 +15,7 @@ import { type MetricsSources, registerRequestMetrics } from "./request-metrics.j
 import { registerOperations } from "./route-kit.js";
 import { registerUnusedConnectionDrop } from "./unused-connections.js";
 import { registerUnreadBodyHandling } from "./unread-body.js";
+import { defaultMaxUploadBytes } from "./upload-limit.js";
 import { registerValidation } from "./validation.js";
 import { serviceRoutes } from "./routes/service-routes.js";
 import type { ServerServices } from "./services.js";
@@ -25,6 +26,7 @@ import { oauthRoutes } from "./routes/oauth-routes.js";
 import { consoleRoutes } from "./routes/console-routes.js";
 import { docsRoutes } from "./routes/docs-routes.js";
 import { registerNulCharacterCheck } from "./nul-characters.js";
+import { registerIdentifierBounds, routerParamLimit } from "./identifiers.js";
 import { type Readiness, readinessRoutes } from "./routes/readiness-routes.js";
 
 export interface BuildServerOptions {
@@ -36,6 +38,8 @@ export interface BuildServerOptions {
   auth?: { gate: AuthGate; store: AuthStore; dataLocation: string };
   /** What `GET /ready` checks; without it the route is absent. */
   readiness?: Readiness;
+  /** Largest Arrow upload of one request in bytes; default 1 GiB. */
+  maxUploadBytes?: number | undefined;
   /** What `GET /metrics` reads from the store when scraped (the jobs gauge). */
   metrics?: MetricsSources;
 }
@@ -52,13 +56,14 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     disableRequestLogging: true,
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 4096 },
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: routerParamLimit },
     ...frameworkErrorOptions,
   });
   const gate = options.auth?.gate;
   const services: ServerServices = {
     registry: options.registry,
     operations: new OperationRegistry(),
+    maxUploadBytes: options.maxUploadBytes ?? defaultMaxUploadBytes,
     resolveCatalog: (request) => (gate ? gate.catalogFor(request) : resolveCatalog(request, options.registry)),
     authorize: options.authorize ?? (gate ? (request, catalog, op) => gate.authorize(request, catalog, op) : async () => undefined),
   };
@@ -71,6 +76,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   registerUnusedConnectionDrop(app);
   registerUnreadBodyHandling(app);
   registerNulCharacterCheck(app);
+  registerIdentifierBounds(app);
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
     reply.header("phalanx-version", announcedServerVersion);

@@ -44,5 +44,7 @@ export function arrowBody(body: unknown): AsyncIterable<Uint8Array> | Uint8Array
   if (body === undefined || body === null) return new Uint8Array();
   if (body instanceof Uint8Array) return body;
   if (typeof body === "object" && typeof (body as Readable).pipe === "function") return (body as Readable).iterator({ destroyOnReturn: false });
+  // Already taken apart by the route (counted against the upload limit).
+  if (typeof body === "object" && Symbol.asyncIterator in body) return body as AsyncIterable<Uint8Array>;
   return Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
 }

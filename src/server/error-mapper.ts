@@ -55,7 +55,7 @@ export function mapError(raw: unknown, request: FastifyRequest): MappedError {
   if (error instanceof CatalogError && error.code !== ErrorCode.Internal) {
     const body: ErrorResponse = { code: error.code, error: error.message, instance };
     if (error.detail) body.detail = error.detail;
-    return { status: statusFor(error.code, request), body };
+    return { status: error.status ?? statusFor(error.code, request), body };
   }
   const known = frameworkError(error as FastifyError);
   if (known) return { status: statusFor(known.code, request), body: { code: known.code, error: known.message, instance } };

@@ -7,10 +7,11 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { Readable } from "node:stream";
 import { type HttpMethod, type OperationEntry, type OperationName, type ServedOperation, bodySchemaOf, operations } from "../model/operations/index.js";
 import { readJsonBody } from "./body-parsing.js";
-import { catalogRequestOf } from "./catalog-request.js";
+import { arrowBody, catalogRequestOf } from "./catalog-request.js";
 import { defaultDelimiter, parsePathId, reconcileBodyId } from "./identifiers.js";
 import { type OperationHandler, catalogMethodHandler, customHandlers } from "./operation-handlers.js";
 import type { ServerServices } from "./services.js";
+import { limitedUpload, refuseDeclaredOversize, uploadErrorOr } from "./upload-limit.js";
 
 /** Fastify's form of an OpenAPI path template: `{id}` becomes `:id`. */
 export function fastifyPath(path: string): string {
@@ -58,6 +59,8 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
     schema: routeSchema(entry, jsonBody),
     config: { operation: entry },
     preValidation: jsonBody ? readJsonBody : undefined,
+    // An upload declared too large is refused before a byte of it is read.
+    preParsing: entry.body === "arrow" ? async (http) => refuseDeclaredOversize(http, services.maxUploadBytes) : undefined,
     handler: async (http, reply) => {
       const catalog = await services.resolveCatalog(http);
       const query = (http.query ?? {}) as Record<string, unknown>;
@@ -68,7 +71,13 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
       const body = jsonBody ? (http.body as Record<string, unknown>) : {};
       const id = jsonBody && "id" in params ? reconcileBodyId(pathId, body.id) : pathId;
       const request = catalogRequestOf(entry, { id, delimiter, body, query, params });
-      const result = await handler({ name, entry, catalog, request, id, delimiter, body, query, http, reply });
+      if (entry.body === "arrow") http.body = limitedUpload(http, arrowBody(http.body), services.maxUploadBytes);
+      let result: unknown;
+      try {
+        result = await handler({ name, entry, catalog, request, id, delimiter, body, query, http, reply });
+      } catch (error) {
+        throw uploadErrorOr(http, error);
+      }
       if (reply.sent) return reply;
       return await shapeResponse(reply, entry, result);
     },

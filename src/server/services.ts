@@ -11,6 +11,8 @@ import type { OperationRegistry } from "./operation-registry.js";
 export interface ServerServices {
   registry: CatalogRegistry;
   operations: OperationRegistry;
+  /** Largest Arrow upload of one request, in bytes (see upload-limit.ts). */
+  maxUploadBytes: number;
   resolveCatalog(request: FastifyRequest): Promise<Catalog>;
   /** Throws 16 or 15 when the caller may not run `operation` on `catalog`'s database. */
   authorize(request: FastifyRequest, catalog: Catalog, operation: ServedOperation): Promise<void>;

@@ -5,8 +5,13 @@
  * and a pooling client would wait forever. A remainder of known, modest length is read and
  * discarded after the answer, keeping the connection; a larger or unknown-length one is answered
  * with `Connection: close`, so the client opens a fresh connection instead of sending the rest.
+ * Such a connection lingers before it closes: Node would close it as soon as the answer is out,
+ * and closing a socket with unread bytes resets the connection, which a client still sending its
+ * body can meet before it reads the answer. Its remainder is discarded for `lingerMs` (or until
+ * the client closes) instead.
  */
 import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 
 /** Past this, a fresh connection costs the client less than sending the rest of a refused body. */
@@ -41,9 +46,30 @@ function drain(raw: IncomingMessage): void {
   discard();
 }
 
+/** How long a closing connection keeps discarding a refused body, for its client to read the answer. */
+export const lingerMs = 2000;
+
+/** Ends `socket` after the answer without destroying it at once: its remainder is discarded until the client closes or `lingerMs` passes. */
+function lingerThenClose(raw: IncomingMessage, socket: Socket): void {
+  // Node ends the socket after a closing answer and destroys it once the end is flushed
+  // (Socket.destroySoon); that destroy is what would reset the connection.
+  socket.removeListener("finish", socket.destroy);
+  if (socket.destroyed) return;
+  const timer = setTimeout(() => socket.destroy(), lingerMs).unref();
+  socket.once("close", () => clearTimeout(timer));
+  socket.once("end", () => socket.destroy());
+  drain(raw);
+}
+
 export function registerUnreadBodyHandling(app: FastifyInstance): void {
   app.addHook("onSend", async (request, reply, payload) => {
-    if (hasUnreadBody(request.raw) && !drainable(request.raw)) reply.header("connection", "close");
+    const raw = request.raw;
+    if (hasUnreadBody(raw) && !drainable(raw)) {
+      reply.header("connection", "close");
+      const socket = raw.socket;
+      // Runs after Node's own handler of the answer's end, which has started closing the socket.
+      reply.raw.once("finish", () => lingerThenClose(raw, socket));
+    }
     return payload;
   });
   app.addHook("onResponse", async (request) => {

@@ -25,6 +25,8 @@ function sampleOf(setting: Setting): { file: unknown; flag: string[] } {
       const value = kind.values.find((v) => v !== setting.shownDefault) as string;
       return { file: value, flag: [setting.flag, value] };
     }
+    case "size":
+      return { file: "64MiB", flag: [setting.flag, "64 MiB"] };
     case "list":
       return { file: ["fast", "slow"], flag: [setting.flag, "fast,slow"] };
     case "map":
@@ -98,6 +100,7 @@ test("a key or value the file does not accept stops serve with exit code 1, nami
     [{ job_lease_ms: 0 }, /job_lease_ms in quiver\.toml must be an integer of at least 1, got 0/],
     [{ auth: "sometimes" }, /auth in quiver\.toml must be one of none, required, got 'sometimes'/],
     [{ managed_versioning: "yes" }, /managed_versioning in quiver\.toml must be true or false/],
+    [{ max_upload_size: "huge" }, /max_upload_size in quiver\.toml must be a size of at least 1 byte/],
     [{ storage_options: { aws_region: 3 } }, /storage_options in quiver\.toml: the value of 'aws_region' must be a string/],
   ];
   for (const [values, message] of cases) {

@@ -9,13 +9,16 @@ import { joinLocation, storeRootOf } from "../../storage/locations.js";
 import { type Vending, credentialReachOf, defaultVending } from "../../storage/storage-for.js";
 import type { Store } from "../../store/store.js";
 import type { DatabaseInfo } from "../catalog-scope.js";
-import { toDatabaseInfo } from "../database-registry.js";
+import { databaseStorageRoot, toDatabaseInfo } from "../database-registry.js";
 
-/** The other databases whose storage roots lie in the container or bucket of `database`'s, by name. */
-export async function containerNeighbours(store: Store, database: DatabaseInfo): Promise<string[]> {
+/**
+ * The other databases whose storage roots lie in the container or bucket of `database`'s, by name;
+ * those without a location of their own lie under `dataLocation`.
+ */
+export async function containerNeighbours(store: Store, database: DatabaseInfo, dataLocation: string): Promise<string[]> {
   const container = storeRootOf(database.storageRoot);
   return (await store.rows.listDatabases())
-    .filter((row) => row.name !== database.name && storeRootOf(row.storage_root) === container)
+    .filter((row) => row.name !== database.name && storeRootOf(databaseStorageRoot(row, dataLocation)) === container)
     .map((row) => row.name);
 }
 
@@ -25,10 +28,16 @@ export async function containerNeighbours(store: Store, database: DatabaseInfo):
  * credentials that would reach the whole container are withheld while another database shares
  * it, unless `vending.vendSharedContainers`.
  */
-export async function sharedContainerReason(store: Store, database: DatabaseInfo, vending: Vending = defaultVending, location?: string): Promise<string | undefined> {
+export async function sharedContainerReason(
+  store: Store,
+  database: DatabaseInfo,
+  dataLocation: string,
+  vending: Vending = defaultVending,
+  location?: string,
+): Promise<string | undefined> {
   if (vending.mode !== "scoped" || vending.vendSharedContainers) return undefined;
   if ((await credentialReachOf(location ?? joinLocation(database.storageRoot, "tables"))) !== "container") return undefined;
-  const neighbours = await containerNeighbours(store, database);
+  const neighbours = await containerNeighbours(store, database, dataLocation);
   if (neighbours.length === 0) return undefined;
   return (
     `database '${database.name}' shares ${storeRootOf(database.storageRoot)} with ${neighbours.map((name) => `'${name}'`).join(", ")}, ` +
@@ -39,10 +48,10 @@ export async function sharedContainerReason(store: Store, database: DatabaseInfo
 }
 
 /** `sharedContainerReason` for every database of the store, for start-up to report. */
-export async function sharedContainerReasons(store: Store, vending: Vending = defaultVending): Promise<{ database: string; reason: string }[]> {
+export async function sharedContainerReasons(store: Store, dataLocation: string, vending: Vending = defaultVending): Promise<{ database: string; reason: string }[]> {
   const reasons: { database: string; reason: string }[] = [];
   for (const row of await store.rows.listDatabases()) {
-    const reason = await sharedContainerReason(store, toDatabaseInfo(row), vending);
+    const reason = await sharedContainerReason(store, toDatabaseInfo(row, dataLocation), dataLocation, vending);
     if (reason !== undefined) reasons.push({ database: row.name, reason });
   }
   return reasons;

@@ -7,6 +7,7 @@
  */
 import { CatalogError } from "../../model/catalog-error.js";
 import type { TableAccess } from "../../model/table-access.js";
+import { parentLocation } from "../../storage/locations.js";
 import { clientStorageOptions, defaultVending } from "../../storage/storage-for.js";
 import type { StorageOptions } from "../../storage/storage-options.js";
 import type { CatalogScope } from "../catalog-scope.js";
@@ -24,7 +25,8 @@ export async function storageOptionsForClient(
   const vending = scope.vending ?? defaultVending;
   let mode = vendCredentials === false ? "none" : vending.mode;
   // Credentials that would open other databases' tables are never handed out by default.
-  if (mode === "scoped" && (await sharedContainerReason(scope.store, scope.database, vending, answer.location)) !== undefined) mode = "none";
+  const dataLocation = scope.dataLocation ?? parentLocation(scope.database.storageRoot);
+  if (mode === "scoped" && (await sharedContainerReason(scope.store, scope.database, dataLocation, vending, answer.location)) !== undefined) mode = "none";
   const labels = { mode, access, backend: backendOf(answer.location) };
   try {
     const vended = await clientStorageOptions(answer.location, access, { ...vending, mode });

@@ -1,23 +1,32 @@
 /**
- * @module The server's side of auth. It hooks every operation route right after its body is
- * read and before it is validated, so a caller without credentials learns nothing about the
- * request's shape: authenticate (16) → resolve the database → authorize the role (15).
- * Admin routes declare their own scope. With auth mode `none` every caller is the anonymous
- * admin of every database.
+ * @module The server's side of auth: authenticate (16) → resolve the database → authorize the
+ * role (15). It runs as soon as a request's head has arrived, before any of its body is read, so
+ * that a caller without valid credentials costs neither memory nor a read of its upload. Only a
+ * request without credential headers on a route with a JSON body may authenticate from the
+ * body's `identity`; such a body is read only up to `bodyCredentialLimit` and checked once read,
+ * before it is validated, so the caller learns nothing about the request's shape either way.
+ * Failed authentications are slowed per source (failure-throttle.ts). Admin routes declare
+ * their own scope. With auth mode `none` every caller is the anonymous admin of every database.
  */
-import type { FastifyInstance, FastifyRequest, RouteOptions, preValidationHookHandler } from "fastify";
+import type { FastifyInstance, FastifyRequest, RouteOptions, onRequestHookHandler, preValidationHookHandler } from "fastify";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { type Principal, anonymousPrincipal, homeDatabase, roleOn } from "../../auth/principal.js";
 import { roleAllows } from "../../auth/roles.js";
 import { CatalogError } from "../../model/catalog-error.js";
+import { ErrorCode } from "../../model/error-codes.js";
 import type { Catalog } from "../../catalog/catalog.js";
 import type { CatalogRegistry } from "../../catalog/database-registry.js";
 import { isStream } from "../body-parsing.js";
 import { resolveCatalog } from "../database-resolution.js";
 import type { Access, ServedOperation } from "../../model/operations/operation-entry.js";
-import { credentialsOf } from "./credentials-of.js";
+import { credentialsOf, hasCredentialHeaders } from "./credentials-of.js";
+import { FailureThrottle } from "./failure-throttle.js";
+import { sourceOf } from "./request-source.js";
 
 export type AuthMode = "none" | "required";
+
+/** Largest body read before its caller is authenticated: only one carrying its own `identity`. */
+export const bodyCredentialLimit = 64 * 1024;
 
 /**
  * Who may reach a route: `database` (spec operations: the role named by `access` on the
@@ -60,20 +69,50 @@ export function requireRole(principal: Principal, database: string, needed: Acce
   if (!roleAllows(roleOn(principal, database), needed)) throw forbidden(database, needed);
 }
 
+function isUnauthenticated(error: unknown): boolean {
+  return error instanceof CatalogError && error.code === ErrorCode.Unauthenticated;
+}
+
 export class AuthGate {
+  private readonly throttle = new FailureThrottle();
+
   constructor(
     readonly mode: AuthMode,
     readonly authenticator: Authenticator,
     private readonly registry: CatalogRegistry,
   ) {}
 
-  /** Authenticates the caller once per request (anonymous admin in mode `none`). */
+  /** Authenticates the caller once per request (anonymous admin in mode `none`); a failure waits per its source's record. */
   async principalFor(request: FastifyRequest): Promise<Principal> {
     const known = states.get(request);
     if (known) return known.principal;
-    const principal = this.mode === "none" ? anonymousPrincipal : await this.authenticator.authenticate(credentialsOf(request));
+    let principal: Principal;
+    try {
+      principal = this.mode === "none" ? anonymousPrincipal : await this.authenticator.authenticate(credentialsOf(request));
+    } catch (error) {
+      if (isUnauthenticated(error)) await this.throttle.failed(sourceOf(request));
+      throw error;
+    }
     states.set(request, { principal });
     return principal;
+  }
+
+  /**
+   * The check run on a request's head. With credential headers, or on a route whose body cannot
+   * carry credentials, it is the whole check. Otherwise the body may carry them: it is let
+   * through when small and framed by `Content-Length`, to be checked once read.
+   */
+  private async checkHead(request: FastifyRequest, scope: RouteScope, operation: ServedOperation, bodyMayCarryCredentials: boolean): Promise<void> {
+    if (this.mode === "none" || scope === "public") return;
+    if (hasCredentialHeaders(request) || !bodyMayCarryCredentials) return this.check(request, scope, operation);
+    // Without framing headers the body is empty, which costs nothing to read.
+    const declared = Number(request.headers["content-length"] ?? 0);
+    if (request.headers["transfer-encoding"] === undefined && declared <= bodyCredentialLimit) return;
+    await this.throttle.failed(sourceOf(request));
+    throw CatalogError.of(
+      "Unauthenticated",
+      `credentials are required: send an x-api-key header or an Authorization: Bearer token (credentials in the body are read only from a body of at most ${bodyCredentialLimit} bytes with a Content-Length)`,
+    );
   }
 
   /** The request's catalog: named by headers or Host, else the caller's own database. */
@@ -108,13 +147,20 @@ export class AuthGate {
     }
   }
 
-  /** Adds the gate to every route that carries an operation, after its own body reading. */
+  /**
+   * Adds the gate to every route that carries an operation: on the request's head, and again
+   * after the route's own body reading for a caller whose credentials travel in the body.
+   */
   install(app: FastifyInstance): void {
     app.addHook("onRoute", (route: RouteOptions) => {
       const config = route.config as RouteAuthConfig | undefined;
       const operation = config?.operation;
       if (!operation) return;
       const scope = config.scope ?? "database";
+      const bodyMayCarryCredentials = (route.schema as { body?: unknown } | undefined)?.body !== undefined;
+      const head: onRequestHookHandler = async (request) => this.checkHead(request, scope, operation, bodyMayCarryCredentials);
+      const onRequest = route.onRequest;
+      route.onRequest = [...(Array.isArray(onRequest) ? onRequest : onRequest ? [onRequest] : []), head];
       const gate: preValidationHookHandler = async (request) => {
         try {
           await this.check(request, scope, operation);

@@ -1,7 +1,8 @@
 /**
  * @module Where credentials travel (spec/endpoints.md §0.1): `x-api-key` and
  * `Authorization: Bearer <token>` headers, or `identity.api_key` / `identity.auth_token` in a
- * JSON body. A header wins over the body for the same credential.
+ * JSON body. A request with a credential header is authenticated from its headers alone, before
+ * its body is read; the body's identity counts only when no credential header is sent.
  */
 import type { FastifyRequest } from "fastify";
 import type { PresentedCredentials } from "../../auth/authenticator.js";
@@ -16,6 +17,11 @@ function bodyIdentity(body: unknown): { api_key?: unknown; auth_token?: unknown 
   if (typeof body !== "object" || body === null || typeof (body as { pipe?: unknown }).pipe === "function") return {};
   const identity = (body as { identity?: unknown }).identity;
   return typeof identity === "object" && identity !== null ? (identity as Record<string, unknown>) : {};
+}
+
+/** Whether the request carries credentials in its headers (which then decide alone, see `credentialsOf`). */
+export function hasCredentialHeaders(request: FastifyRequest): boolean {
+  return request.headers["x-api-key"] !== undefined || request.headers.authorization !== undefined;
 }
 
 /** Throws 16 for a malformed Authorization header or an empty credential. */

@@ -62,7 +62,7 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
         storageOptions: body.storage_options ?? undefined,
       });
       // The operator learns at once when clients of the new database will get no credentials.
-      const reason = await sharedContainerReason(store, created, services.registry.vending);
+      const reason = await sharedContainerReason(store, created, dataLocation, services.registry.vending);
       return { ...wireDatabase(created), ...(reason === undefined ? {} : { warnings: [reason] }) };
     },
   );
