@@ -14,6 +14,7 @@ import { loadSigningKey } from "../auth/signing-key.js";
 import { TokenService } from "../auth/tokens.js";
 import type { CatalogRegistry } from "../catalog/database-registry.js";
 import { AuthGate, type AuthMode } from "../server/auth/auth-gate.js";
+import { type ThrottlePolicy, defaultThrottlePolicy } from "../server/auth/failure-throttle.js";
 
 export interface AuthConfig {
   /** Default `none`: every caller is admin (loopback only). */
@@ -23,6 +24,8 @@ export interface AuthConfig {
   oidc?: ExternalIssuerConfig;
   /** Allows mode `none` on a non-loopback host. */
   insecureNoAuth?: boolean;
+  /** How repeated authentication failures of one source are slowed; default `defaultThrottlePolicy`. */
+  failureThrottle?: Partial<ThrottlePolicy>;
 }
 
 /** Whether `host` only accepts connections from this machine. */
@@ -50,7 +53,7 @@ export async function buildAuthGate(root: string, registry: CatalogRegistry, sto
   const signingKey = await loadSigningKey(store, legacySigningKey(root));
   const tokens = new TokenService(store, signingKey, auth.tokenTtlSeconds ?? 3600);
   const external = auth.oidc ? new ExternalIssuer(auth.oidc) : undefined;
-  return new AuthGate(auth.mode, new Authenticator(store, tokens, external), registry);
+  return new AuthGate(auth.mode, new Authenticator(store, tokens, external), registry, { ...defaultThrottlePolicy, ...auth.failureThrottle });
 }
 
 /** The key an older release kept in a file under the root, if any, so its tokens stay valid. */

@@ -20,7 +20,7 @@ import { isStream } from "../body-parsing.js";
 import { resolveCatalog } from "../database-resolution.js";
 import type { Access, ServedOperation } from "../../model/operations/operation-entry.js";
 import { credentialsOf, hasCredentialHeaders } from "./credentials-of.js";
-import { FailureThrottle } from "./failure-throttle.js";
+import { FailureThrottle, type ThrottlePolicy, defaultThrottlePolicy } from "./failure-throttle.js";
 import { sourceOf } from "./request-source.js";
 
 export type AuthMode = "none" | "required";
@@ -74,13 +74,16 @@ function isUnauthenticated(error: unknown): boolean {
 }
 
 export class AuthGate {
-  private readonly throttle = new FailureThrottle();
+  private readonly throttle: FailureThrottle;
 
   constructor(
     readonly mode: AuthMode,
     readonly authenticator: Authenticator,
     private readonly registry: CatalogRegistry,
-  ) {}
+    throttlePolicy: ThrottlePolicy = defaultThrottlePolicy,
+  ) {
+    this.throttle = new FailureThrottle(throttlePolicy);
+  }
 
   /** Authenticates the caller once per request (anonymous admin in mode `none`); a failure waits per its source's record. */
   async principalFor(request: FastifyRequest): Promise<Principal> {
