@@ -16,6 +16,10 @@ import { alreadyExists, creatingTable, insertTableRow } from "./table-creation.j
 
 type WithId<T> = T & { id: string[] };
 
+function droppedWhileCloned(sourceSubject: string): CatalogError {
+  return CatalogError.of("TableNotFound", `${sourceSubject} was dropped while it was being cloned`);
+}
+
 /**
  * Clones the table at `source_location` (a table of this database) under `id`, at
  * `source_version` or `source_tag` (its latest version when neither). The clone gets its own
@@ -54,6 +58,8 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
       scope.engine.shallowClone(placed.location, source.location, { version: request.source_version, tag: request.source_tag }),
     ).catch(async (error: unknown) => {
       await scope.engine.removeTableData(placed.location);
+      // A drop that removed the source's files while the engine read them answers as the drop did.
+      if ((await scope.store.rows.findTableByLocation(database, sourceLocation))?.id !== source.id) throw droppedWhileCloned(sourceSubject);
       throw error;
     });
     try {
@@ -63,7 +69,7 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
       await creatingTable(scope, id, async (tx) => {
         // The source's row, locked: a drop of it either committed before (the clone fails) or waits and then sees the clone's reference.
         const current = await tx.lockTableRow(source.id);
-        if (current?.location !== source.location) throw CatalogError.of("TableNotFound", `${sourceSubject} was dropped while it was being cloned`);
+        if (current?.location !== source.location) throw droppedWhileCloned(sourceSubject);
         await insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties: {}, storageOptions: {} });
         await recordCloneSource(tx, placed.id, current, from);
       });
