@@ -7,6 +7,7 @@ import { ErrorCode, type ErrorCodeValue } from "../model/error-codes.js";
 import { StoreUnavailable, UniqueViolation } from "../store/store-errors.js";
 import { ArrowDecodeError } from "../engine/arrow-ipc.js";
 import { CatalogError } from "../model/catalog-error.js";
+import { StorageUnavailable } from "../storage/storage-errors.js";
 
 const codeByKind: Record<EngineErrorKind, ErrorCodeValue> = {
   "dataset-not-found": ErrorCode.TableNotFound,
@@ -22,8 +23,27 @@ const codeByKind: Record<EngineErrorKind, ErrorCodeValue> = {
   "invalid-input": ErrorCode.InvalidInput,
   "commit-conflict": ErrorCode.ConcurrentModification,
   "invalid-state": ErrorCode.InvalidTableState,
+  unavailable: ErrorCode.ServiceUnavailable,
+  // Not 17: a client retrying a write that may have committed could apply it twice.
+  "commit-unknown": ErrorCode.Internal,
   unexpected: ErrorCode.Internal,
 };
+
+/** The answer to an object store that cannot be reached: the store's words stay in the log. */
+const storeUnreachable = "the object store cannot be reached; retry later";
+
+/**
+ * The CatalogError for an outage below the catalog (the metadata store or an object store cannot
+ * serve now), or undefined when `error` is no outage. Every failure the catalog lets through
+ * passes here (see `catalog.ts`), so an outage is 17 on every path.
+ */
+export function outageError(error: unknown): CatalogError | undefined {
+  if (error instanceof StoreUnavailable) return new CatalogError(ErrorCode.ServiceUnavailable, "the metadata store is busy; retry", { cause: error });
+  if (error instanceof StorageUnavailable || (error instanceof EngineError && error.kind === "unavailable")) {
+    return new CatalogError(ErrorCode.ServiceUnavailable, storeUnreachable, { cause: error });
+  }
+  return undefined;
+}
 
 /**
  * Turns any failure below the catalog into a CatalogError. `subject` names the object in
@@ -39,13 +59,13 @@ export function toCatalogError(
   if (error instanceof UniqueViolation) {
     return new CatalogError(ErrorCode.ConcurrentModification, `${subject} was changed concurrently; retry`, { cause: error });
   }
-  if (error instanceof StoreUnavailable) {
-    return new CatalogError(ErrorCode.ServiceUnavailable, "the metadata store is busy; retry", { cause: error });
-  }
+  const outage = outageError(error);
+  if (outage) return outage;
   const engineError = error instanceof EngineError ? error : classifyEngineError(error);
   const override = overrides[engineError.kind];
   if (override) return override;
   const code = codeByKind[engineError.kind];
+  if (code === ErrorCode.ServiceUnavailable) return new CatalogError(code, storeUnreachable, { cause: error });
   const message = engineError.kind === "dataset-not-found" ? `${subject} has no data` : `${subject}: ${engineError.message}`;
   return new CatalogError(code, message, { cause: error });
 }

@@ -17,6 +17,7 @@ import { requireConditionalCreates, setConditionalCreateProbe } from "../storage
 import { type Vending, canMintFor, defaultVending, storageFor } from "../storage/storage-for.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import { joinLocation } from "../storage/locations.js";
+import { defaultStoreTimeoutSeconds, setStoreTimeout, storeTimeout } from "../storage/store-timeout.js";
 import type { Store } from "../store/store.js";
 import { type AuthConfig, buildAuthGate, checkAuthExposure } from "./auth-runtime.js";
 import { authStoreOf } from "./auth-store-adapter.js";
@@ -45,6 +46,8 @@ export interface RuntimeConfig {
   jobs?: JobSystemConfig;
   /** Attempts of a write whose Lance commits keep conflicting before it answers 409 (default 6). */
   commitAttempts?: number;
+  /** How long a request waits for an object store before it answers 503 (default 10 s; see `store-timeout.ts`). */
+  storeTimeoutMs?: number;
   /** Table folders without a catalog row are removed at start-up once unchanged this long (default 1 hour). */
   orphanGraceMs?: number;
 }
@@ -66,6 +69,8 @@ export interface Runtime {
 export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   const jobConfig = jobSettings(config.jobs);
   setConditionalCreateProbe(!config.allowUnsafeObjectStore);
+  // Before any root is configured: each takes the timeout when it is.
+  setStoreTimeout(config.storeTimeoutMs ?? defaultStoreTimeoutSeconds * 1000);
   const local = await openLocalRoot(config.root, {
     managedVersioning: config.managedVersioning,
     jobs: { pools: jobConfig.pools },
@@ -105,6 +110,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     auth: { gate, store: authStore, dataLocation: local.dataLocation },
     readiness,
     metrics: { countJobsByStatus: () => store.rows.countJobsByStatus() },
+    readDeadlineMs: storeTimeout(),
   });
   app.log.info({ data: local.dataLocation }, "table data location");
   warnOfUnmintableLocations(dataRoots, config.vending, app);
