@@ -7,6 +7,7 @@ import type * as M from "../model/index.js";
 import type { TableAccess } from "../model/table-access.js";
 import type { CatalogScope } from "./catalog-scope.js";
 import { outageError } from "./failures.js";
+import { isUri } from "../storage/locations.js";
 import * as backfillColumns from "./jobs/backfill-columns.js";
 import * as jobOperations from "./jobs/job-operations.js";
 import * as maintenanceJobs from "./maintenance/maintenance-jobs.js";
@@ -38,6 +39,11 @@ export class Catalog {
 
   get database() {
     return this.scope.database;
+  }
+
+  /** Whether the database's tables live on an object store, a store that can be down or hang. */
+  get onObjectStore(): boolean {
+    return isUri(this.scope.database.storageRoot);
   }
 
   // Namespaces

@@ -1,5 +1,5 @@
 /**
- * @module The deadline of read operations. A read whose store does not answer (an object store
+ * @module The deadline of read operations on an object store. A read whose store does not answer (an object store
  * that is down or hangs, a metadata store that does not answer) is answered 503 code 17 when its
  * deadline passes, even while the engine call under it cannot be cancelled and runs on in the
  * background: a read changes nothing, so answering early is always safe. Writes get no such

@@ -74,7 +74,9 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
         if (reply.sent) return reply;
         return await shapeResponse(reply, entry, result);
       };
-      return await withinDeadline(entry.access === "read" ? services.readDeadlineMs : undefined, reply, answer());
+      // Local folders have no outages to wait out, and a long scan of one must not be cut short.
+      const deadline = entry.access === "read" && catalog.onObjectStore ? services.readDeadlineMs : undefined;
+      return await withinDeadline(deadline, reply, answer());
     },
   });
 }
