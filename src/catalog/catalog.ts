@@ -6,6 +6,8 @@
 import type * as M from "../model/index.js";
 import type { TableAccess } from "../model/table-access.js";
 import type { CatalogScope } from "./catalog-scope.js";
+import { outageError } from "./failures.js";
+import { isUri } from "../storage/locations.js";
 import * as backfillColumns from "./jobs/backfill-columns.js";
 import * as jobOperations from "./jobs/job-operations.js";
 import * as maintenanceJobs from "./maintenance/maintenance-jobs.js";
@@ -37,6 +39,11 @@ export class Catalog {
 
   get database() {
     return this.scope.database;
+  }
+
+  /** Whether the database's tables live on an object store, a store that can be down or hang. */
+  get onObjectStore(): boolean {
+    return isUri(this.scope.database.storageRoot);
   }
 
   // Namespaces
@@ -281,4 +288,29 @@ export class Catalog {
   describeTableMaintenanceSchedule(request: WithId<M.DescribeTableMaintenanceScheduleRequest>) {
     return maintenanceJobs.describeTableMaintenanceSchedule(this.scope, request);
   }
+}
+
+/**
+ * Every method answers an outage below the catalog (an object store or the metadata store that
+ * cannot serve now) as 17, including failures of the paths that call storage or the store
+ * without translating: one wrapper here rather than a catch in each operation.
+ */
+function answeringOutages(method: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
+  const rethrow = (error: unknown): never => {
+    throw outageError(error) ?? error;
+  };
+  return function (this: Catalog, ...args: unknown[]) {
+    try {
+      const result = method.apply(this, args);
+      return result instanceof Promise ? result.catch(rethrow) : result;
+    } catch (error) {
+      return rethrow(error);
+    }
+  };
+}
+
+for (const name of Object.getOwnPropertyNames(Catalog.prototype)) {
+  const descriptor = Object.getOwnPropertyDescriptor(Catalog.prototype, name);
+  if (name === "constructor" || typeof descriptor?.value !== "function") continue;
+  Object.defineProperty(Catalog.prototype, name, { ...descriptor, value: answeringOutages(descriptor.value as (...args: unknown[]) => unknown) });
 }

@@ -8,6 +8,7 @@ import { ErrorCode, type ErrorCodeValue } from "../model/error-codes.js";
 import { StoreUnavailable, UniqueViolation } from "../store/store-errors.js";
 import { ArrowDecodeError } from "../engine/arrow-ipc.js";
 import { CatalogError } from "../model/catalog-error.js";
+import { StorageUnavailable } from "../storage/storage-errors.js";
 
 const codeByKind: Record<EngineErrorKind, ErrorCodeValue> = {
   "dataset-not-found": ErrorCode.TableNotFound,
@@ -24,18 +25,28 @@ const codeByKind: Record<EngineErrorKind, ErrorCodeValue> = {
   "commit-conflict": ErrorCode.ConcurrentModification,
   "invalid-state": ErrorCode.InvalidTableState,
   "data-file-missing": ErrorCode.InvalidTableState,
+  unavailable: ErrorCode.ServiceUnavailable,
+  // Not 17: a client retrying a write that may have committed could apply it twice.
+  "commit-unknown": ErrorCode.Internal,
   unexpected: ErrorCode.Internal,
 };
 
+/** The answer to an object store that cannot be reached: the store's words stay in the log. */
+const storeUnreachable = "the object store cannot be reached; retry later";
+
 /**
- * The answer to a metadata-store outage (a lost connection, a server restarting, a lock that
- * cannot be taken now): ServiceUnavailable (17), which clients retry. Undefined for any other
- * failure. Every path that reaches the store outside an operation (auth, admin, console) is
- * answered through this too, so an outage never surfaces as Internal (18).
+ * The CatalogError for an outage below the catalog (the metadata store or an object store cannot
+ * serve now: a lost connection, a server restarting, a lock that cannot be taken now), or
+ * undefined when `error` is no outage. Every failure the catalog lets through passes here (see
+ * `catalog.ts`), and so does every error the server answers (auth, admin, console), so an outage
+ * is 17 on every path, never Internal (18).
  */
-export function storeOutageOf(error: unknown): CatalogError | undefined {
-  if (!(error instanceof StoreUnavailable)) return undefined;
-  return new CatalogError(ErrorCode.ServiceUnavailable, "the metadata store is unavailable; retry", { cause: error });
+export function outageError(error: unknown): CatalogError | undefined {
+  if (error instanceof StoreUnavailable) return new CatalogError(ErrorCode.ServiceUnavailable, "the metadata store is unavailable; retry", { cause: error });
+  if (error instanceof StorageUnavailable || (error instanceof EngineError && error.kind === "unavailable")) {
+    return new CatalogError(ErrorCode.ServiceUnavailable, storeUnreachable, { cause: error });
+  }
+  return undefined;
 }
 
 /**
@@ -52,12 +63,13 @@ export function toCatalogError(
   if (error instanceof UniqueViolation) {
     return new CatalogError(ErrorCode.ConcurrentModification, `${subject} was changed concurrently; retry`, { cause: error });
   }
-  const outage = storeOutageOf(error);
+  const outage = outageError(error);
   if (outage) return outage;
   const engineError = error instanceof EngineError ? error : classifyEngineError(error);
   const override = overrides[engineError.kind];
   if (override) return override;
   const code = codeByKind[engineError.kind];
+  if (code === ErrorCode.ServiceUnavailable) return new CatalogError(code, storeUnreachable, { cause: error });
   return new CatalogError(code, messageOf(engineError, subject), { cause: error });
 }
 

@@ -53,6 +53,7 @@ async function serve(argv: string[]): Promise<void> {
     managedVersioning: options.managedVersioning,
     auth: options.auth,
     commitAttempts: options.commitAttempts,
+    storeTimeoutMs: options.storeTimeoutSeconds === undefined ? undefined : options.storeTimeoutSeconds * 1000,
     data: options.storage.data,
     storageOptions: options.storage.options,
     vending: options.vending,

@@ -19,6 +19,7 @@ import { requireConditionalCreates, setConditionalCreateProbe } from "../storage
 import { type Vending, canMintFor, defaultVending, storageFor } from "../storage/storage-for.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import { joinLocation } from "../storage/locations.js";
+import { defaultStoreTimeoutSeconds, setStoreTimeout, storeTimeout } from "../storage/store-timeout.js";
 import type { Store } from "../store/store.js";
 import { type AuthConfig, buildAuthGate, checkAuthExposure } from "./auth-runtime.js";
 import { authStoreOf } from "./auth-store-adapter.js";
@@ -49,6 +50,8 @@ export interface RuntimeConfig {
   commitAttempts?: number;
   /** Largest Arrow upload of one request in bytes (default 1 GiB). */
   maxUploadBytes?: number;
+  /** How long a request waits for an object store before it answers 503 (default 10 s; see `store-timeout.ts`). */
+  storeTimeoutMs?: number;
   /** Table folders without a catalog row are removed once unchanged this long (default 1 hour). */
   orphanGraceMs?: number;
   /** Time between two sweeps for such folders while serving, besides the one at start-up (default 1 hour; 0: none). */
@@ -72,6 +75,8 @@ export interface Runtime {
 export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   const jobConfig = jobSettings(config.jobs);
   setConditionalCreateProbe(!config.allowUnsafeObjectStore);
+  // Before any root is configured: each takes the timeout when it is.
+  setStoreTimeout(config.storeTimeoutMs ?? defaultStoreTimeoutSeconds * 1000);
   const local = await openLocalRoot(config.root, {
     managedVersioning: config.managedVersioning,
     jobs: { pools: jobConfig.pools },
@@ -113,6 +118,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     readiness,
     maxUploadBytes: config.maxUploadBytes,
     metrics: { countJobsByStatus: () => store.rows.countJobsByStatus() },
+    readDeadlineMs: storeTimeout(),
   });
   app.log.info({ data: local.dataLocation }, "table data location");
   // Where each database's new tables go; one without a location of its own follows the data location.

@@ -28,6 +28,8 @@ export interface ServeOptions {
   auth: AuthConfig;
   /** Attempts of a write whose commits keep conflicting; undefined leaves the engine's default. */
   commitAttempts: number | undefined;
+  /** Seconds a request waits for an object store; undefined leaves the default. */
+  storeTimeoutSeconds: number | undefined;
   storage: StorageFlags;
   vending: Vending;
   /** Write to object stores that fail the conditional-create probe. */
@@ -88,6 +90,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     managedVersioning: get("managed_versioning") ?? false,
     auth: authOf(get),
     commitAttempts: get("commit_attempts"),
+    storeTimeoutSeconds: get("store_timeout"),
     storage: { data: get("data"), options: storageOptions },
     vending: {
       mode: get<VendingMode>("vend_credentials") ?? defaultVending.mode,

@@ -6,6 +6,7 @@
  */
 import { defaultCommitAttempts } from "../engine/commit-retry.js";
 import { defaultVending } from "../storage/storage-for.js";
+import { defaultStoreTimeoutSeconds } from "../storage/store-timeout.js";
 import { logFormats, logLevels } from "./log-output.js";
 
 export type SettingKind =
@@ -80,6 +81,10 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
       }),
       setting("credential_ttl", integer(60, 43_200), "lifetime of scoped credentials in seconds", { placeholder: "SECONDS", shownDefault: String(defaultVending.ttlSeconds) }),
       setting("vend_shared_containers", { type: "boolean" }, "vend scoped credentials even where they reach a container other databases share (an Azure account without a hierarchical namespace); by default none are vended there"),
+      setting("store_timeout", integer(1, 3600), "how long a request waits for an object store before it answers 503 code 17 (reads answer at this deadline; writes fail within about this time per store request)", {
+        placeholder: "SECONDS",
+        shownDefault: String(defaultStoreTimeoutSeconds),
+      }),
       setting("allow_unsafe_object_store", { type: "boolean" }, "write to an object store that ignores conditional creates, where concurrent commits can lose data"),
       setting("managed_versioning", { type: "boolean" }, "clients commit versions through the catalog (sets the mode of the default database when it is created)"),
       setting("orphan_sweep_interval_ms", integer(0), "how often table folders no catalog row refers to (left by a crash) are removed, on one replica at a time; 0: only at start-up", {

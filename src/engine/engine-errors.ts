@@ -2,6 +2,7 @@
  * @module Narrow errors of the engine. Lance reports failures as message text; this module is
  * the one place that reads those messages, so the catalog can map kinds, not strings.
  */
+import { StorageUnavailable } from "../storage/storage-errors.js";
 
 export type EngineErrorKind =
   | "dataset-not-found"
@@ -18,6 +19,10 @@ export type EngineErrorKind =
   | "commit-conflict"
   | "invalid-state"
   | "data-file-missing"
+  /** The object store could not be reached or failed (refused, reset, timed out, 5xx); nothing was committed. */
+  | "unavailable"
+  /** The object store failed while a version's manifest was being written: the write may have committed. */
+  | "commit-unknown"
   | "unexpected";
 
 export class EngineError extends Error {
@@ -52,6 +57,25 @@ export function missingDataFilePath(error: EngineError): string | undefined {
   return match ? (match[1] ?? match[2]) : undefined;
 }
 
+/**
+ * Lance's object store reports a store it could not reach, or that failed, as a "Generic <store>
+ * error" (`Generic MicrosoftAzure error: ... HTTP error: error sending request`, a timeout, a 5xx
+ * status), while a missing object is its own kind (`Object at location ... not found`) and a
+ * refused credential says "permission"/"authentication". Only the first is an outage.
+ */
+const storeOutage =
+  /error sending request|connection (refused|reset|closed|aborted)|operation timed out|timed out|deadline has elapsed|dns error|failed to lookup address|server error|status(:| code)? 5\d\d|\b5\d\d (internal server error|bad gateway|service unavailable|gateway timeout)|service unavailable/i;
+/** A store's failure names the request that failed: a write of a manifest in `_versions/` is a commit. */
+const manifestWrite = /\b(put|copy|rename|PUT)\b[^\n]*?_versions(\/|%2F)[^\s]*\.manifest/i;
+
+/** Whether a native failure is the object store failing, and whether a commit was under way. */
+function storeFailureKind(message: string): EngineErrorKind | undefined {
+  if (!/Generic \w+ error|LanceError\(IO\)|object store/i.test(message) || !storeOutage.test(message)) return undefined;
+  // Refused credentials and bad requests are answered by the store: not an outage.
+  if (/client error|status(:| code)? 4\d\d|permission|unauthori[sz]ed|forbidden|authentication/i.test(message)) return undefined;
+  return manifestWrite.test(message) ? "commit-unknown" : "unavailable";
+}
+
 const patterns: [RegExp, EngineErrorKind][] = [
   // First: a conflict's message quotes the other transaction, whose words must not decide the kind.
   // An incompatible transaction (an append racing an overwrite) is a lost race like any conflict.
@@ -84,7 +108,9 @@ const patterns: [RegExp, EngineErrorKind][] = [
 export function classifyEngineError(error: unknown): EngineError {
   if (error instanceof EngineError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  const kind = patterns.find(([pattern]) => pattern.test(message))?.[1] ?? "unexpected";
+  // Quiver's own reads of a table's files (is there a dataset, which manifests) fail like Lance's.
+  if (error instanceof StorageUnavailable) return new EngineError("unavailable", message, { cause: error });
+  const kind = storeFailureKind(message) ?? patterns.find(([pattern]) => pattern.test(message))?.[1] ?? "unexpected";
   return new EngineError(kind, cleanMessage(message), { cause: error });
 }
 

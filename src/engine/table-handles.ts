@@ -6,6 +6,7 @@
  * another replica, a client writing with vended credentials) is seen by the next read, and a read
  * costs no more opening than the query itself.
  */
+import { classifyEngineError } from "./engine-errors.js";
 import type { NativeTable } from "./lance-native.js";
 
 interface KeptHandle {
@@ -54,7 +55,10 @@ export class TableHandles {
       try {
         await table.checkoutLatest();
         return table;
-      } catch {
+      } catch (error) {
+        // A store that is down says nothing about the dataset: the handle stays for when it is
+        // back, and opening afresh now would only wait for the store a second time.
+        if (classifyEngineError(error).kind === "unavailable") throw error;
         // The dataset under the handle changed beyond a newer version (removed, or replaced at
         // the same location): the handle goes, and opening afresh answers or says what is wrong.
         if (this.kept.get(key) === found) this.kept.delete(key);

@@ -42,6 +42,8 @@ export interface BuildServerOptions {
   maxUploadBytes?: number | undefined;
   /** What `GET /metrics` reads from the store when scraped (the jobs gauge). */
   metrics?: MetricsSources;
+  /** How long a read operation may take before it answers 503 code 17 (see `read-deadline.ts`); none without it. */
+  readDeadlineMs?: number;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     maxUploadBytes: options.maxUploadBytes ?? defaultMaxUploadBytes,
     resolveCatalog: (request) => (gate ? gate.catalogFor(request) : resolveCatalog(request, options.registry)),
     authorize: options.authorize ?? (gate ? (request, catalog, op) => gate.authorize(request, catalog, op) : async () => undefined),
+    readDeadlineMs: options.readDeadlineMs,
   };
 
   registerValidation(app, [...sharedSchemas, JsonArrowSchema]);

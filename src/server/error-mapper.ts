@@ -12,7 +12,7 @@ import { CatalogError } from "../model/catalog-error.js";
 import { isCloudClientRequest } from "./cloud-client.js";
 import { ErrorCode, type ErrorCodeValue, errorStatus, permanentConflictCodes } from "../model/error-codes.js";
 import type { ErrorResponse } from "../model/common.js";
-import { storeOutageOf } from "../catalog/failures.js";
+import { outageError } from "../catalog/failures.js";
 
 /**
  * Seconds a client is asked to wait before retrying a 503 (`Retry-After`): outages of the
@@ -51,7 +51,7 @@ function frameworkError(error: FastifyError): { code: ErrorCodeValue; message: s
 
 export function mapError(raw: unknown, request: FastifyRequest): MappedError {
   const instance = request.url.split("?", 1)[0];
-  const error = storeOutageOf(raw) ?? raw;
+  const error = outageError(raw) ?? raw;
   if (error instanceof CatalogError && error.code !== ErrorCode.Internal) {
     const body: ErrorResponse = { code: error.code, error: error.message, instance };
     if (error.detail) body.detail = error.detail;

@@ -8,6 +8,7 @@ import { Readable } from "node:stream";
 import { type HttpMethod, type OperationEntry, type OperationName, type ServedOperation, bodySchemaOf, operations } from "../model/operations/index.js";
 import { readJsonBody } from "./body-parsing.js";
 import { arrowBody, catalogRequestOf } from "./catalog-request.js";
+import { withinDeadline } from "./read-deadline.js";
 import { defaultDelimiter, parsePathId, reconcileBodyId } from "./identifiers.js";
 import { type OperationHandler, catalogMethodHandler, customHandlers } from "./operation-handlers.js";
 import type { ServerServices } from "./services.js";
@@ -72,14 +73,19 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
       const id = jsonBody && "id" in params ? reconcileBodyId(pathId, body.id) : pathId;
       const request = catalogRequestOf(entry, { id, delimiter, body, query, params });
       if (entry.body === "arrow") http.body = limitedUpload(http, arrowBody(http.body), services.maxUploadBytes);
-      let result: unknown;
-      try {
-        result = await handler({ name, entry, catalog, request, id, delimiter, body, query, http, reply });
-      } catch (error) {
-        throw uploadErrorOr(http, error);
-      }
-      if (reply.sent) return reply;
-      return await shapeResponse(reply, entry, result);
+      const answer = async () => {
+        let result: unknown;
+        try {
+          result = await handler({ name, entry, catalog, request, id, delimiter, body, query, http, reply });
+        } catch (error) {
+          throw uploadErrorOr(http, error);
+        }
+        if (reply.sent) return reply;
+        return await shapeResponse(reply, entry, result);
+      };
+      // Local folders have no outages to wait out, and a long scan of one must not be cut short.
+      const deadline = entry.access === "read" && catalog.onObjectStore ? services.readDeadlineMs : undefined;
+      return await withinDeadline(deadline, reply, answer());
     },
   });
 }
@@ -92,9 +98,13 @@ async function shapeResponse(reply: FastifyReply, entry: OperationEntry, result:
   switch (entry.response.kind) {
     case "empty":
       return reply.send();
-    case "arrow-file":
+    case "arrow-file": {
       // Large results never sit whole in memory; small ones (most) avoid a chunked stream's writes.
-      return reply.type("application/vnd.apache.arrow.file").send(await wholeOrStreamed(result as AsyncIterable<Uint8Array>, wholeArrowResultBytes));
+      const whole = await wholeOrStreamed(result as AsyncIterable<Uint8Array>, wholeArrowResultBytes);
+      // A read past its deadline was answered meanwhile (read-deadline.ts).
+      if (reply.sent) return reply;
+      return reply.type("application/vnd.apache.arrow.file").send(whole);
+    }
     case "arrow-stream":
       return reply.type("application/vnd.apache.arrow.stream").send(Buffer.from(result as Uint8Array));
     case "integer":

@@ -16,4 +16,6 @@ export interface ServerServices {
   resolveCatalog(request: FastifyRequest): Promise<Catalog>;
   /** Throws 16 or 15 when the caller may not run `operation` on `catalog`'s database. */
   authorize(request: FastifyRequest, catalog: Catalog, operation: ServedOperation): Promise<void>;
+  /** How long a read operation may take before it answers 503 code 17; none when undefined. */
+  readDeadlineMs?: number | undefined;
 }

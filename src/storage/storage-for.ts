@@ -9,6 +9,8 @@ import { isInsideLocation, isUri, normalizeLocation, schemeOf } from "./location
 import type { CredentialMinter, CredentialReach, StorageBackend, TableAccess } from "./storage-backend.js";
 import { type StorageOptions, lanceOptionsOf, nonSecretOptionsOf } from "./storage-options.js";
 import type { TableStorage } from "./table-storage.js";
+import { guardMinter, guardStorage } from "./outage-guard.js";
+import { withStoreTimeout } from "./store-timeout.js";
 
 export type { StorageOptions };
 
@@ -26,7 +28,10 @@ const local = new LocalStorage();
 
 interface ConfiguredRoot {
   root: string;
+  /** The operator's options: what clients receive (less secrets, as vending says). */
   options: StorageOptions;
+  /** The same with the store timeout's bounds: what the server's own requests use. */
+  serverOptions: StorageOptions;
   storage: TableStorage;
   minter: CredentialMinter | undefined;
 }
@@ -57,7 +62,8 @@ export async function configureStorage(root: string, options: StorageOptions): P
   if (!isUri(root)) return;
   const normalized = normalizeLocation(root);
   const backend = await backendOf(normalized);
-  const entry = { root: normalized, options, storage: backend.open(options), minter: backend.minter(options) };
+  const serverOptions = withStoreTimeout(options);
+  const entry = { root: normalized, options, serverOptions, storage: guardStorage(backend.open(serverOptions)), minter: guardMinter(backend.minter(serverOptions)) };
   configuredRoots = [...configuredRoots.filter((other) => other.root !== normalized), entry].sort((a, b) => b.root.length - a.root.length);
 }
 
@@ -83,9 +89,12 @@ export function storageFor(location: string): TableStorage {
   return isUri(location) ? configuredRootOf(location).storage : local;
 }
 
-/** The storage options Lance needs to open `location` (none for a local folder). */
+/**
+ * The storage options the server's Lance needs to open `location` (none for a local folder),
+ * bounded by the store timeout.
+ */
 export function storageOptionsFor(location: string): StorageOptions {
-  return isUri(location) ? lanceOptionsOf(configuredRootOf(location).options) : {};
+  return isUri(location) ? lanceOptionsOf(configuredRootOf(location).serverOptions) : {};
 }
 
 /**

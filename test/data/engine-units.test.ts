@@ -61,6 +61,24 @@ test("Lance's incompatible-transaction error is a commit conflict, answered Conc
   assert.equal(toCatalogError(lance, "table 't'").code, 14);
 });
 
+test("Lance's errors for an object store it cannot reach are unavailable (17); a manifest write that failed is of unknown outcome (18, never retried blindly); missing objects and refused credentials are not outages", () => {
+  // What Lance 0.39 raises with Azurite stopped (refused) and paused (no answer), as recorded.
+  const listing = "Error performing list request: Error performing GET http://127.0.0.1:38993/devstoreaccount1/c34f?restype=container&comp=list&prefix=db%2Ft.lance%2F_versions%2F";
+  const refused = new Error(`lance error: LanceError(IO): Generic MicrosoftAzure error: ${listing} in 101.6ms, after 1 retries, max_retries: 1, retry_timeout: 3s  - HTTP error: error sending request, /usr/local/cargo/registry/src/lance-io-12.0.0/src/object_store.rs:1490:92`);
+  const hung = new Error(`Failed to execute query stream: GenericFailure, lance error: LanceError(IO): Generic MicrosoftAzure error: ${listing} in 3.0009s - HTTP error: error sending request`);
+  for (const error of [refused, hung]) {
+    assert.equal(classifyEngineError(error).kind, "unavailable");
+    assert.equal(toCatalogError(error, "table 't'").code, 17);
+  }
+  const commit = new Error("lance error: LanceError(IO): Generic MicrosoftAzure error: Error performing put request db/t.lance/_versions/3.manifest: Error performing PUT http://127.0.0.1:1/devstoreaccount1/c/db/t.lance/_versions/3.manifest in 3s - HTTP error: error sending request");
+  assert.equal(classifyEngineError(commit).kind, "commit-unknown");
+  assert.equal(toCatalogError(commit, "table 't'").code, 18);
+  const missing = new Error("lance error: Not found: db/t.lance/_versions/3.manifest, Object at location db/t.lance/_versions/3.manifest not found: Client error with status 404 Not Found: No Body");
+  assert.notEqual(toCatalogError(missing, "table 't'").code, 17);
+  const forbidden = new Error("lance error: LanceError(IO): Generic MicrosoftAzure error: Error performing GET http://h/c/x in 5ms - Server returned non-2xx status code: 403 Forbidden: AuthenticationFailed");
+  assert.notEqual(toCatalogError(forbidden, "table 't'").code, 17);
+});
+
 test("ipcStreamToFile answers at once for an upload with any length field corrupted: refused as not Arrow, never a loop over billions", { timeout: 30_000 }, async () => {
   const table = tableFromArrays({ id: Int32Array.from([1, 2, 3]), name: ["a", "b", "c"] });
   table.schema.metadata.set("origin", "test");

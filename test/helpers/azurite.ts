@@ -1,6 +1,7 @@
 /**
- * Starts Azurite's Blob service (the npm package, in memory, on a free port) as a child process:
- * a faithful Azure Blob endpoint for tests, conditional creates included.
+ * Starts Azurite's Blob service (the npm package, in memory, on a free port; or on disk, on a
+ * given port, to be stopped and started again) as a child process: a faithful Azure Blob
+ * endpoint for tests, conditional creates included.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -15,6 +16,11 @@ export interface Azurite {
   endpoint: string;
   /** Lance's storage options for this endpoint. */
   storageOptions: Record<string, string>;
+  port: number;
+  /** Freezes the process: connections are still accepted, and nothing is answered (a hung store). */
+  pause(): void;
+  /** Lets a paused Azurite run on. */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -26,10 +32,19 @@ export interface AzuriteOptions {
    * Azurite shared by every test of a file, which no single test stops.
    */
   detached?: boolean;
+  /**
+   * Keeps blobs in this folder instead of in memory, so an Azurite started again on it finds
+   * them. Azurite writes its index at most 5 s after a change: wait that long before a stop.
+   */
+  location?: string;
+  /** The port to listen on; default any free one. */
+  port?: number;
 }
 
 export async function startAzurite(options: AzuriteOptions = {}): Promise<Azurite> {
-  const child: ChildProcess = spawn(process.execPath, [blobMain, "--blobHost", "127.0.0.1", "--blobPort", "0", "--inMemoryPersistence", "--silent", "--skipApiVersionCheck"], {
+  const persistence = options.location === undefined ? ["--inMemoryPersistence"] : ["--location", options.location];
+  const args = [blobMain, "--blobHost", "127.0.0.1", "--blobPort", String(options.port ?? 0), ...persistence, "--silent", "--skipApiVersionCheck"];
+  const child: ChildProcess = spawn(process.execPath, args, {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -56,9 +71,13 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Azurit
   return {
     endpoint,
     storageOptions: { azure_storage_account_name: azuriteAccount, azure_storage_account_key: azuriteKey, azure_endpoint: endpoint, allow_http: "true" },
+    port: Number(port),
+    pause: () => child.kill("SIGSTOP"),
+    resume: () => child.kill("SIGCONT"),
     stop: async () => {
-      // In memory, nothing to keep; a graceful stop would wait out the clients' idle keep-alive sockets.
-      child.kill("SIGKILL");
+      // A graceful stop would wait out the clients' idle keep-alive sockets; on disk, the index
+      // holds what was written up to its last save.
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       await exited;
     },
   };

@@ -10,6 +10,7 @@ import type { BlobServiceClient, ContainerClient } from "@azure/storage-blob";
 import type { ListedEntry, ObjectInfo, TableStorage } from "../table-storage.js";
 import { splitBucketLocation } from "../locations.js";
 import { undefinedWhenMissing } from "../missing-objects.js";
+import { attemptTimeoutOf, requestTimeoutOf, storeRequestAttempts } from "../store-timeout.js";
 
 export type AzureStorageOptions = Record<string, string>;
 
@@ -42,10 +43,16 @@ async function serviceClientOf(options: AzureStorageOptions): Promise<BlobServic
   const account = options.azure_storage_account_name as string;
   const endpoint = endpointOf(options);
   const sdk = await import("@azure/storage-blob");
+  // The SDK's default policy retries a refused connection for about 16 s; a store that is down
+  // must fail a request within the store timeout. (Its per-try timeout only asks the service to
+  // give up; a store that answers nothing is cut off by each call's abort signal, see `within`.)
+  const pipeline = {
+    retryOptions: { maxTries: storeRequestAttempts, tryTimeoutInMs: attemptTimeoutOf(options), retryDelayInMs: 200, maxRetryDelayInMs: 1000 },
+  };
   const key = options.azure_storage_account_key;
-  if (key) return new sdk.BlobServiceClient(endpoint, new sdk.StorageSharedKeyCredential(account, key));
+  if (key) return new sdk.BlobServiceClient(endpoint, new sdk.StorageSharedKeyCredential(account, key), pipeline);
   const sas = (options.azure_storage_sas_token as string).replace(/^\?/, "");
-  return new sdk.BlobServiceClient(`${endpoint}?${sas}`, new sdk.AnonymousCredential());
+  return new sdk.BlobServiceClient(`${endpoint}?${sas}`, new sdk.AnonymousCredential(), pipeline);
 }
 
 /** The HTTP status of a failed Blob Storage call (the SDK's RestError carries it). */
@@ -59,21 +66,33 @@ function isMissing(error: unknown): boolean {
   return statusOf(error) === 404;
 }
 
+/** A walk of every blob under a prefix (a drop, a sweep) may take this many calls' time. */
+const wholePrefixCalls = 10;
+
 export class AzureStorage implements TableStorage {
   private service: Promise<BlobServiceClient> | undefined;
 
+  /** How long one call may take, all its tries together; a walk of a whole prefix gets several times this. */
+  private readonly callTimeoutMs: number;
+
   constructor(private readonly options: AzureStorageOptions) {
     checkOptions(options);
+    this.callTimeoutMs = requestTimeoutOf(options);
+  }
+
+  /** Options cutting a call off once its time is up: the SDK waits for an answer without end. */
+  private within(calls = 1): { abortSignal: AbortSignal } {
+    return { abortSignal: AbortSignal.timeout(this.callTimeoutMs * calls) };
   }
 
   async head(location: string): Promise<ObjectInfo | undefined> {
-    const properties = await undefinedWhenMissing((await this.blob(location)).getProperties(), isMissing);
+    const properties = await undefinedWhenMissing((await this.blob(location)).getProperties(this.within()), isMissing);
     if (!properties) return undefined;
     return { size: properties.contentLength ?? 0, eTag: properties.etag ?? "", modifiedMillis: properties.lastModified?.getTime() ?? 0 };
   }
 
   async read(location: string): Promise<Buffer | undefined> {
-    return undefinedWhenMissing((await this.blob(location)).downloadToBuffer(), isMissing);
+    return undefinedWhenMissing((await this.blob(location)).downloadToBuffer(0, undefined, this.within()), isMissing);
   }
 
   async readTail(location: string, length: number): Promise<Buffer | undefined> {
@@ -81,7 +100,7 @@ export class AzureStorage implements TableStorage {
     if (!info) return undefined;
     const count = Math.min(length, info.size);
     if (count === 0) return Buffer.alloc(0);
-    return undefinedWhenMissing((await this.blob(location)).downloadToBuffer(info.size - count, count), isMissing);
+    return undefinedWhenMissing((await this.blob(location)).downloadToBuffer(info.size - count, count, this.within()), isMissing);
   }
 
   async list(prefix: string): Promise<ListedEntry[]> {
@@ -89,7 +108,7 @@ export class AzureStorage implements TableStorage {
     const under = name === "" ? "" : `${name}/`;
     const entries: ListedEntry[] = [];
     try {
-      for await (const item of (await this.container(container)).listBlobsByHierarchy("/", { prefix: under })) {
+      for await (const item of (await this.container(container)).listBlobsByHierarchy("/", { prefix: under, ...this.within() })) {
         const relative = item.name.slice(under.length).replace(/\/$/, "");
         if (relative !== "") entries.push({ name: relative, kind: item.kind === "prefix" ? "prefix" : "object" });
       }
@@ -101,12 +120,12 @@ export class AzureStorage implements TableStorage {
   }
 
   async put(location: string, bytes: Uint8Array): Promise<void> {
-    await (await this.blob(location)).uploadData(bytes);
+    await (await this.blob(location)).uploadData(bytes, this.within());
   }
 
   async putIfAbsent(location: string, bytes: Uint8Array): Promise<"created" | "exists"> {
     try {
-      await (await this.blob(location)).uploadData(bytes, { conditions: { ifNoneMatch: "*" } });
+      await (await this.blob(location)).uploadData(bytes, { conditions: { ifNoneMatch: "*" }, ...this.within() });
       return "created";
     } catch (error) {
       // 409 BlobAlreadyExists, or 412 when the condition is evaluated against a blob written meanwhile.
@@ -116,12 +135,12 @@ export class AzureStorage implements TableStorage {
   }
 
   async delete(location: string): Promise<void> {
-    await (await this.blob(location)).deleteIfExists();
+    await (await this.blob(location)).deleteIfExists(this.within());
   }
 
   async deletePrefix(prefix: string): Promise<void> {
     const container = await this.container(parseAzureLocation(prefix).container);
-    for (const blob of await this.blobsUnder(prefix)) await container.getBlockBlobClient(blob.name).deleteIfExists();
+    for (const blob of await this.blobsUnder(prefix)) await container.getBlockBlobClient(blob.name).deleteIfExists(this.within());
   }
 
   async newestChange(prefix: string): Promise<number | undefined> {
@@ -130,7 +149,7 @@ export class AzureStorage implements TableStorage {
   }
 
   async preparePrefix(prefix: string): Promise<void> {
-    await (await this.container(parseAzureLocation(prefix).container)).createIfNotExists();
+    await (await this.container(parseAzureLocation(prefix).container)).createIfNotExists(this.within());
   }
 
   async canonical(location: string): Promise<string> {
@@ -153,7 +172,7 @@ export class AzureStorage implements TableStorage {
     const { container, name } = parseAzureLocation(prefix);
     const blobs: { name: string; modifiedMillis: number }[] = [];
     try {
-      for await (const blob of (await this.container(container)).listBlobsFlat({ prefix: name === "" ? "" : `${name}/` })) {
+      for await (const blob of (await this.container(container)).listBlobsFlat({ prefix: name === "" ? "" : `${name}/`, ...this.within(wholePrefixCalls) })) {
         blobs.push({ name: blob.name, modifiedMillis: blob.properties.lastModified.getTime() });
       }
     } catch (error) {

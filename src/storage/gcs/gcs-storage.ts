@@ -13,6 +13,7 @@ import type { StorageOptions } from "../storage-options.js";
 import type { ListedEntry, ObjectInfo, TableStorage } from "../table-storage.js";
 import { splitBucketLocation } from "../locations.js";
 import { undefinedWhenMissing } from "../missing-objects.js";
+import { attemptTimeoutOf, requestTimeoutOf, storeRequestAttempts } from "../store-timeout.js";
 
 export const defaultGcsEndpoint = "https://storage.googleapis.com";
 
@@ -94,7 +95,15 @@ async function storageClientOf(options: StorageOptions): Promise<Storage> {
     useAuthWithCustomEndpoint: true,
     // Every call here may be repeated safely (a conditional create tells its own write apart), so
     // retries need not wait for the SDK's judgement of each method.
-    retryOptions: { idempotencyStrategy: sdk.IdempotencyStrategy.RetryAlways },
+    // A store that is down must fail a request within the store timeout, not after the SDK's
+    // default of three retries over up to ten minutes.
+    retryOptions: {
+      idempotencyStrategy: sdk.IdempotencyStrategy.RetryAlways,
+      maxRetries: storeRequestAttempts - 1,
+      maxRetryDelay: 1,
+      totalTimeout: Math.ceil(requestTimeoutOf(options) / 1000),
+    },
+    timeout: attemptTimeoutOf(options),
   };
   const credential = gcsCredentialOf(options);
   if ("token" in credential) {

@@ -9,6 +9,7 @@ import type { STSClient } from "@aws-sdk/client-sts";
 import type { CredentialMinter, CredentialReach, TableAccess } from "../storage-backend.js";
 import { quiverOnlyKeys, type StorageOptions } from "../storage-options.js";
 import { parseS3Location, type S3Settings, s3SettingsOf } from "./s3-options.js";
+import { storeRequestAttempts } from "../store-timeout.js";
 
 export interface PolicyStatement {
   Sid: string;
@@ -141,6 +142,9 @@ export class S3CredentialMinter implements CredentialMinter {
         region,
         credentials: { accessKeyId, secretAccessKey, sessionToken },
         ...(this.config.stsEndpoint === undefined ? {} : { endpoint: this.config.stsEndpoint }),
+        // Minting answers a client's request: an STS that is down fails it within the store timeout.
+        maxAttempts: storeRequestAttempts,
+        requestHandler: { connectionTimeout: this.config.settings.connectTimeoutMs, requestTimeout: this.config.settings.requestTimeoutMs },
       });
       return { sdk, client };
     })();

@@ -5,6 +5,7 @@
  */
 import type { StorageOptions } from "../storage-options.js";
 import { splitBucketLocation } from "../locations.js";
+import { attemptTimeoutOf, durationMs } from "../store-timeout.js";
 
 /** What Quiver needs from Lance's S3 keys to reach a bucket. */
 export interface S3Settings {
@@ -20,6 +21,9 @@ export interface S3Settings {
    * choice: they take both, and the SDK picks.
    */
   virtualHostedStyle: boolean;
+  /** How long one attempt of a request may take (see `attemptTimeoutOf`), and its connection (`connect_timeout`). */
+  requestTimeoutMs: number;
+  connectTimeoutMs: number;
 }
 
 /** Lance's spellings of each setting, preferred first. */
@@ -71,6 +75,8 @@ export function s3SettingsOf(options: StorageOptions): S3Settings {
     sessionToken: valueOf(options, aliases.sessionToken),
     endpoint,
     virtualHostedStyle: booleanOf(options, aliases.virtualHostedStyle) ?? false,
+    requestTimeoutMs: attemptTimeoutOf(options),
+    connectTimeoutMs: durationMs(options.connect_timeout) ?? attemptTimeoutOf(options),
   };
 }
 

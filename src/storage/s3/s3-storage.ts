@@ -11,6 +11,7 @@ import type { StorageOptions } from "../storage-options.js";
 import type { ListedEntry, ObjectInfo, TableStorage } from "../table-storage.js";
 import { parseS3Location, type S3Settings, s3SettingsOf } from "./s3-options.js";
 import { undefinedWhenMissing } from "../missing-objects.js";
+import { storeRequestAttempts } from "../store-timeout.js";
 
 type S3Sdk = typeof import("@aws-sdk/client-s3");
 
@@ -33,6 +34,10 @@ async function connect(settings: S3Settings): Promise<Connection> {
     // the SDK's newer default checksum headers.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
+    // A store that is down must fail a request within the store timeout, not after the SDK's
+    // default attempts with no time limit.
+    maxAttempts: storeRequestAttempts,
+    requestHandler: { connectionTimeout: settings.connectTimeoutMs, requestTimeout: settings.requestTimeoutMs },
   });
   return { sdk, client };
 }
