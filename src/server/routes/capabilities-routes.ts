@@ -30,7 +30,7 @@ const getCapabilities: ServedOperation = {
   access: "read",
 };
 
-/** The limits of this server that the capability document reports; the upload limit is read from the services when the server has one. */
+/** The largest Arrow upload of one request, on a server that bounds uploads (`--max-upload-size`); null on one that does not. */
 function uploadLimitOf(services: ServerServices): number | null {
   const limit = (services as ServerServices & { maxUploadBytes?: number }).maxUploadBytes;
   return typeof limit === "number" ? limit : null;
