@@ -10,6 +10,9 @@ import type { DatabaseInfo, JobSettings } from "./catalog-scope.js";
 import { nameRules } from "./identifiers.js";
 import { quiverVersion } from "./quiver-version.js";
 
+/** Multipart writes are on once their routes are no longer listed among the unsupported ones. */
+const multipartWrites = !unsupportedRoutes.some((route) => route.path.includes("/multipart_write/"));
+
 export interface CapabilitySettings {
   /** Operation ids served, in the operation table's order. */
   operations: readonly string[];
@@ -39,7 +42,7 @@ export function describeCapabilities(settings: CapabilitySettings): Capabilities
     features: {
       order_by: true,
       vectorless_queries: true,
-      multipart_writes: false,
+      multipart_writes: multipartWrites,
       async_jobs: true,
       worker_pools: [...(settings.jobs?.pools ?? ["default"])],
     },
