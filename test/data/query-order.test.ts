@@ -1,6 +1,7 @@
 // QueryTable as a scan path: `order_by`, vector-less queries and `k` = 0, over raw HTTP.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import * as lancedb from "@lancedb/lancedb";
 import { Float64, Int32, Table, Utf8, vectorFromArray } from "apache-arrow-21";
 import { readArrow, rowsOf } from "../helpers/arrow.js";
 import { type TestServer, expectError, expectJson, startTestServer } from "../helpers/test-server.js";
@@ -119,4 +120,13 @@ test("QueryTable with order_by on a hybrid query (vector and full_text_query) �
 
 test("QueryTable with order_by with an empty column name → 400, code 13", async () => {
   await expectError(await server.post("/v1/table/scores/query", { order_by: [{ column_name: "" }] }), 400, 13);
+});
+
+test("the LanceDB client's orderBy with offset and limit, and with nulls first → the rows Quiver ordered", async () => {
+  const db = await lancedb.connect("db://demo", { apiKey: "any", hostOverride: server.url });
+  const table = await db.openTable("scores");
+  const page = await table.query().orderBy({ columnName: "id", ascending: false }).offset(1).limit(3).toArray();
+  assert.deepEqual(page.map((row) => Number(row.id)), [4, 3, 2]);
+  const nullsFirst = await table.query().orderBy([{ columnName: "score", nullsFirst: true }, { columnName: "id" }]).toArray();
+  assert.deepEqual(nullsFirst.map((row) => Number(row.id)), [1, 2, 5, 4, 3, 0]);
 });
