@@ -64,3 +64,6 @@ export function describeNamespace(id: readonly string[]): string {
 export function describeTable(id: readonly string[]): string {
   return `table '${id.join("$")}'`;
 }
+
+/** The rules a name follows, for documents that describe them (the capability document). */
+export const nameRules = { maxLength: maxNameLength, pattern: namePattern.source } as const;

@@ -3,10 +3,13 @@
  * catalog code the server runs. Answers are shaped as the server would send them (JSON answers
  * are copied through JSON), so both implementations resolve with equal values.
  */
+import { describeCapabilities } from "../catalog/capabilities.js";
+import type { Capabilities } from "../model/capabilities.js";
 import { CatalogError } from "../model/catalog-error.js";
 import type { LocalCatalog } from "../catalog/local-catalog.js";
 import { fromIpc } from "./arrow-io.js";
 import { NamespaceError } from "./namespace-error.js";
+import { operations } from "./operations.js";
 import type { ResponseShape } from "../model/wire-shapes.js";
 import { type PreparedCall, type Transport, collectBytes } from "./transport.js";
 
@@ -32,6 +35,23 @@ export class DirTransport implements Transport {
       throw toNamespaceError(error);
     }
     return shapeResult(entry.response, result);
+  }
+
+  async capabilities(): Promise<Capabilities> {
+    const catalog = this.local.catalog as unknown as Record<string, unknown>;
+    const served = Object.entries(operations).filter(([name]) => typeof catalog[name] === "function");
+    // In-process there is no wire (no body limits) and no caller to authenticate.
+    return describeCapabilities({
+      operations: served.map(([, entry]) => entry.operationId),
+      authMode: "none",
+      vending: this.local.catalog.scope.vending,
+      jobs: this.local.catalog.scope.jobs,
+      maxJsonBodyBytes: null,
+      maxUploadBytes: null,
+      maxIdentifierLength: null,
+      showStorage: true,
+      database: this.local.catalog.database,
+    });
   }
 
   close(): Promise<void> {

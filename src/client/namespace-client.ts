@@ -3,6 +3,7 @@
  * either implementation. Every call runs the same shared steps (resolve the identifier, check
  * the request against its model, serialise Arrow data) before the implementation carries it.
  */
+import type { Capabilities } from "../model/capabilities.js";
 import type { DescribeTableRequest, DescribeTableResponse } from "../model/table.js";
 import { type ArrowInput, toIpcStream } from "./arrow-io.js";
 import { NamespaceError } from "./namespace-error.js";
@@ -36,6 +37,12 @@ export interface Namespace extends OperationMethods {
    * identifier. Throws 1, 4, 8, 11, 13, 22.
    */
   openTable(input: OpenTableInput): Promise<TableHandle>;
+  /**
+   * What the catalog serves: version, operations, optional features (`order_by`, multipart
+   * writes, jobs), limits, credential vending and the database's managed versioning. `rest`
+   * reads the server's `GET /v1/capabilities`; `dir` answers the same from its own settings.
+   */
+  capabilities(): Promise<Capabilities>;
   /** Releases the implementation's resources (`dir`: the metadata store). Idempotent. */
   close(): Promise<void>;
 }
@@ -93,6 +100,7 @@ export function namespaceOver(transport: Transport): Namespace {
     implName: transport.implName,
     delimiter: transport.delimiter,
     close: () => transport.close(),
+    capabilities: () => transport.capabilities(),
     async openTable(input: OpenTableInput): Promise<TableHandle> {
       // Open is the service description's fourth method with a namespace input; it describes the table by either form.
       const request = resolveRequest({ ...operations.describeTable, namespaceInput: true }, input as unknown as Input);

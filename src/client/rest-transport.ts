@@ -4,6 +4,7 @@
  * (`x-svc-ctx-<key>`) become headers; the delimiter travels as `?delimiter=` on every call, as
  * the reference client sends it.
  */
+import type { Capabilities } from "../model/capabilities.js";
 import { fromIpc } from "./arrow-io.js";
 import { NamespaceError } from "./namespace-error.js";
 import type { OperationEntry } from "../model/operations/operation-entry.js";
@@ -45,15 +46,25 @@ export class RestTransport implements Transport {
       headers.set("content-type", "application/vnd.apache.arrow.stream");
     }
 
-    let response: Response;
+    const response = await this.send(url, { method: entry.methods[0], headers, body });
+    if (!response.ok) throw await errorOf(response);
+    return decode(entry, response);
+  }
+
+  async capabilities(): Promise<Capabilities> {
+    const response = await this.send(new URL(`${this.base}/v1/capabilities`), { method: "GET", headers: new Headers(this.headers) });
+    if (!response.ok) throw await errorOf(response);
+    return (await response.json()) as Capabilities;
+  }
+
+  /** Sends one request; an unreachable server is ServiceUnavailable (17). */
+  private async send(url: URL, init: RequestInit): Promise<Response> {
     try {
-      response = await fetch(url, { method: entry.methods[0], headers, body });
+      return await fetch(url, init);
     } catch (cause) {
       const reason = (cause as { cause?: { code?: string } }).cause?.code ?? (cause as Error).message;
       throw NamespaceError.of("ServiceUnavailable", `cannot reach ${this.base}: ${reason}`, { cause });
     }
-    if (!response.ok) throw await errorOf(response);
-    return decode(entry, response);
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@
  * @module What an implementation does: carry one prepared call to the catalog (in-process for
  * `dir`, over HTTP for `rest`) and hand back the decoded answer, throwing `NamespaceError`.
  */
+import type { Capabilities } from "../model/capabilities.js";
 import type { OperationEntry } from "../model/operations/operation-entry.js";
 import type { OperationName } from "./operations.js";
 
@@ -25,6 +26,8 @@ export interface Transport {
   readonly delimiter: string;
   /** Runs the call; resolves with the answer decoded for `entry.response`. */
   invoke(call: PreparedCall): Promise<unknown>;
+  /** The capability document of what carries the calls: the server's (`rest`), or the in-process catalog's (`dir`). */
+  capabilities(): Promise<Capabilities>;
   close(): Promise<void>;
 }
 

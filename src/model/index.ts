@@ -17,3 +17,4 @@ export * from "./materialized-view.js";
 export * from "./job.js";
 export * from "./backfill.js";
 export * from "./maintenance.js";
+export * from "./capabilities.js";

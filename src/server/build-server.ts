@@ -18,6 +18,7 @@ import { registerUnreadBodyHandling } from "./unread-body.js";
 import { defaultMaxUploadBytes } from "./upload-limit.js";
 import { registerValidation } from "./validation.js";
 import { serviceRoutes } from "./routes/service-routes.js";
+import { capabilitiesRoutes } from "./routes/capabilities-routes.js";
 import type { ServerServices } from "./services.js";
 import type { AuthGate } from "./auth/auth-gate.js";
 import { registerAuditHook } from "./auth/audit-hook.js";
@@ -91,6 +92,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   }
 
   serviceRoutes(app, services);
+  capabilitiesRoutes(app, services, gate);
   if (options.readiness) readinessRoutes(app, options.readiness);
   registerOperations(app, services);
   if (options.auth) {

@@ -12,6 +12,7 @@ import { CatalogError } from "../model/catalog-error.js";
 import { isCloudClientRequest } from "./cloud-client.js";
 import { ErrorCode, type ErrorCodeValue, errorStatus, permanentConflictCodes } from "../model/error-codes.js";
 import type { ErrorResponse } from "../model/common.js";
+import { unsupportedRouteAt } from "../model/unsupported-routes.js";
 import { outageError } from "../catalog/failures.js";
 
 /**
@@ -167,6 +168,11 @@ export function registerErrorMapper(app: FastifyInstance): void {
         status: 405,
         body: { code: ErrorCode.Unsupported, error: `${request.method} is not allowed at ${instance}; use ${allowed.join(" or ")}`, instance },
       });
+    }
+    // A route other clients call for a feature Quiver does not serve says which feature.
+    const unsupported = allowed.length === 0 ? unsupportedRouteAt(instance) : undefined;
+    if (unsupported) {
+      return sendError(reply, { status: errorStatus[ErrorCode.Unsupported], body: { code: ErrorCode.Unsupported, error: unsupported.feature, instance } });
     }
     const unknownOperation = allowed.length === 0 && resources.has(resourceOf(instance));
     return sendError(reply, {

@@ -1,6 +1,2 @@
 /** @module The running Quiver's version, from its package.json. */
-import { readFileSync } from "node:fs";
-
-export const quiverVersion: string = (
-  JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }
-).version;
+export { quiverVersion } from "../catalog/quiver-version.js";

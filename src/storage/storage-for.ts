@@ -44,6 +44,11 @@ export function servedSchemes(): string[] {
   return Object.keys(backends);
 }
 
+/** The URI schemes of the object-store roots configured now (sorted, each once). */
+export function configuredSchemes(): string[] {
+  return [...new Set(configuredRoots.map(({ root }) => schemeOf(root) ?? ""))].filter(Boolean).sort();
+}
+
 function backendOf(root: string): Promise<StorageBackend> {
   const scheme = schemeOf(root) ?? "";
   const load = Object.hasOwn(backends, scheme) ? backends[scheme] : undefined;

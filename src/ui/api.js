@@ -115,6 +115,7 @@ const database = (name, rest = "") => `/v1/admin/databases/${encodeURIComponent(
  */
 export const api = {
   health: () => call("GET", "/health"),
+  capabilities: () => call("GET", "/v1/capabilities"),
   listNamespaces: (parts, pageToken) => call("GET", `/v1/namespace/${pathId(parts)}/list`, { query: { page_token: pageToken, limit: 100 } }),
   listTables: (parts, pageToken) => call("GET", `/v1/namespace/${pathId(parts)}/table/list`, { query: { page_token: pageToken, limit: 100 } }),
   describeNamespace: (parts) => call("POST", `/v1/namespace/${pathId(parts)}/describe`, { body: {} }),

@@ -1,7 +1,7 @@
 /**
- * The console's entry point: the connection settings (API key and database), the server's
- * version from /health, the namespace tree, and the router that draws the view the URL
- * fragment names.
+ * The console's entry point: the connection settings (API key and database), what the server
+ * is and serves (its capability document: version, features, the database's managed
+ * versioning), the namespace tree, and the router that draws the view the URL fragment names.
  */
 import { renderAdmin } from "./admin-view.js";
 import { api, connection } from "./api.js";
@@ -35,12 +35,30 @@ function showConnection() {
   summary.textContent = `database ${connection.database || "default"}, ${connection.apiKey ? "API key set" : "no API key"}`;
 }
 
-async function showHealth() {
+/** The features a capability document says are on, in words. */
+function featuresOf(capabilities) {
+  const on = [];
+  if (capabilities.database) on.push(`database ${capabilities.database.name}: managed versioning ${capabilities.database.managed_versioning ? "on" : "off"}`);
+  if (capabilities.storage) on.push(`credential vending ${capabilities.storage.credential_vending}`);
+  if (capabilities.storage?.object_stores.length) on.push(`object stores ${capabilities.storage.object_stores.join(", ")}`);
+  on.push(`multipart writes ${capabilities.features.multipart_writes ? "on" : "off"}`);
+  on.push(`${capabilities.operations.length} operations`);
+  return on.join("; ");
+}
+
+/** The server's version and features; a server without the capability document still shows its version. */
+async function showServer() {
   try {
-    const health = await api.health();
-    version.textContent = `Quiver ${health.version}`;
+    const capabilities = await api.capabilities();
+    const managed = capabilities.database?.managed_versioning ? " · managed versioning" : "";
+    version.textContent = `Quiver ${capabilities.version}${managed}`;
+    version.title = featuresOf(capabilities);
   } catch (error) {
-    version.textContent = `server unreachable (${error.message})`;
+    try {
+      version.textContent = `Quiver ${(await api.health()).version}`;
+    } catch {
+      version.textContent = `server unreachable (${error.message})`;
+    }
   }
 }
 
@@ -78,6 +96,7 @@ function render(moveFocus) {
 
 function reconnect(message) {
   showConnection();
+  showServer();
   announce(message);
   renderTree(tree);
   render(false);
@@ -112,7 +131,7 @@ window.addEventListener("quiver:unauthenticated", () => {
 keyInput.value = connection.apiKey;
 databaseInput.value = connection.database;
 showConnection();
-showHealth();
+showServer();
 renderTree(tree);
 window.addEventListener("hashchange", () => render(true));
 render(false);

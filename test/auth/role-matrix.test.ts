@@ -21,8 +21,8 @@ const deploymentOperations = new Set([
   "RevokeDeploymentApiKey",
   "ListDeploymentAuditRecords",
 ]);
-/** Operations that authenticate their caller themselves. */
-const publicOperations = new Set(["IssueToken"]);
+/** Operations that authenticate their caller themselves (GetCapabilities answers without credentials too: test/server/capabilities.test.ts). */
+const publicOperations = new Set(["IssueToken", "GetCapabilities"]);
 
 type Document = { paths: Record<string, Record<string, Record<string, unknown>>> };
 

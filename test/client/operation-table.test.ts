@@ -10,8 +10,8 @@ import { operations } from "../../src/client/index.js";
 import { type OperationEntry, operationIdOf, operations as allOperations } from "../../src/model/operations/index.js";
 import { startTestServer } from "../helpers/test-server.js";
 
-/** Routes outside the Lance Namespace API: the deployment's admin, token, job and extended routes. */
-const notNamespaceApi = /^\/(oauth\/|v1\/admin\/|v1\/jobs(\/|$)|v1\/tables(\/|$))/;
+/** Routes outside the Lance Namespace API: the deployment's admin, token, job, extended and capability routes. */
+const notNamespaceApi = /^\/(oauth\/|v1\/admin\/|v1\/jobs(\/|$)|v1\/tables(\/|$)|v1\/capabilities$)/;
 
 const camelCase = (operationId: string) => operationId[0]!.toLowerCase() + operationId.slice(1);
 

@@ -54,6 +54,17 @@ test("Console in headless Chromium → the namespace tree lists the root's names
   assertClean(consolePage);
 });
 
+test("Console in headless Chromium on a server with managed versioning → the header says so, read from /v1/capabilities", options, async (t) => {
+  const server = await startTestServer({ managedVersioning: true });
+  t.after(() => server.close());
+  const consolePage = await openConsole(t, `${server.url}/console`);
+  const { page } = consolePage;
+  const header = page.locator("#server-version", { hasText: `Quiver ${quiverVersion} · managed versioning` });
+  await header.waitFor();
+  assert.match((await header.getAttribute("title")) ?? "", /database default: managed versioning on; credential vending scoped; .*multipart writes off; \d+ operations/);
+  assertClean(consolePage);
+});
+
 test("Console in headless Chromium on a table's data tab → the rows QueryTable answered, decoded in the page by apache-arrow", options, async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());

@@ -46,7 +46,12 @@ export function toQuerySpec(request: QueryTableRequest): QuerySpec {
   if (columns) spec.columns = columns;
   const fullText = fullTextOf(request.full_text_query);
   if (fullText) spec.fullText = fullText;
-  if (request.order_by && request.order_by.length > 0) {
+  // A hybrid search's rows come ranked by its reranker, which drops any ordering asked for.
+  if (request.order_by && request.order_by.length > 0 && fullText && spec.vectors.length > 0) {
+    throw invalidInput("order_by cannot be combined with a hybrid query (vector and full_text_query): its rows are ranked by relevance; order a vector or a full-text search alone");
+  }
+  // `k` = 0 answers no rows whatever the order, and the engine's top-k sort refuses a k of 0.
+  if (request.order_by && request.order_by.length > 0 && spec.limit !== 0) {
     spec.orderBy = request.order_by.map((o) => ({ columnName: o.column_name, ascending: o.ascending ?? true, nullsFirst: o.nulls_first ?? false }));
   }
   return spec;

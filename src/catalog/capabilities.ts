@@ -1,0 +1,63 @@
+/**
+ * @module Builds the capability document from what is configured, never from a list kept by
+ * hand: the operations from the operation table, the features and limits from the settings the
+ * server (or the `dir` client) runs with. The server and the `dir` client build it alike.
+ */
+import type { Capabilities } from "../model/capabilities.js";
+import { unsupportedRoutes } from "../model/unsupported-routes.js";
+import { configuredSchemes, defaultVending, type Vending } from "../storage/storage-for.js";
+import type { DatabaseInfo, JobSettings } from "./catalog-scope.js";
+import { nameRules } from "./identifiers.js";
+import { quiverVersion } from "./quiver-version.js";
+
+/** Multipart writes are on once their routes are no longer listed among the unsupported ones. */
+const multipartWrites = !unsupportedRoutes.some((route) => route.path.includes("/multipart_write/"));
+
+export interface CapabilitySettings {
+  /** Operation ids served, in the operation table's order. */
+  operations: readonly string[];
+  authMode: "none" | "required";
+  /** Deployment-wide: what clients opening tables themselves receive; absent means the default. */
+  vending?: Vending;
+  jobs?: JobSettings;
+  /** Largest JSON body on the wire; null where there is no wire. */
+  maxJsonBodyBytes: number | null;
+  /** Largest Arrow upload of one request; null when uploads have no limit of their own. */
+  maxUploadBytes: number | null;
+  /** Largest identifier, parts joined; null when only the request's size bounds it. */
+  maxIdentifierLength: number | null;
+  /** Storage facts (vending, object stores) are shown: false for callers without credentials on `--auth required`. */
+  showStorage: boolean;
+  /** The database the caller addresses, when it is shown. */
+  database?: DatabaseInfo;
+}
+
+export function describeCapabilities(settings: CapabilitySettings): Capabilities {
+  const vending = settings.vending ?? defaultVending;
+  const document: Capabilities = {
+    server: "quiver",
+    version: quiverVersion,
+    operations: [...settings.operations],
+    auth: { mode: settings.authMode },
+    features: {
+      order_by: true,
+      vectorless_queries: true,
+      multipart_writes: multipartWrites,
+      async_jobs: true,
+      worker_pools: [...(settings.jobs?.pools ?? ["default"])],
+    },
+    limits: {
+      max_json_body_bytes: settings.maxJsonBodyBytes,
+      max_upload_bytes: settings.maxUploadBytes,
+      max_name_length: nameRules.maxLength,
+      max_identifier_length: settings.maxIdentifierLength,
+      name_pattern: nameRules.pattern,
+    },
+    unsupported: unsupportedRoutes.map(({ method, path, feature }) => ({ method, path, feature })),
+  };
+  if (settings.showStorage) {
+    document.storage = { credential_vending: vending.mode, credential_ttl_seconds: vending.ttlSeconds, object_stores: configuredSchemes() };
+  }
+  if (settings.database) document.database = { name: settings.database.name, managed_versioning: settings.database.managedVersioning };
+  return document;
+}

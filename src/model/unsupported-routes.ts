@@ -1,0 +1,46 @@
+/**
+ * @module Routes that clients call and Quiver does not serve, each with the feature it belongs
+ * to, so such a call is answered 406 (code 0) naming that feature rather than a bare "no
+ * operation". The LanceDB 0.39 client sends every one of these (spec/clients.md §2.3). A route
+ * here that some operation later serves is never consulted: served routes answer first.
+ */
+
+export interface UnsupportedRoute {
+  method: "GET" | "POST";
+  /** Path template in OpenAPI form; a `{param}` is one path segment. */
+  path: string;
+  /** What the caller is told, a sentence naming the feature. */
+  feature: string;
+}
+
+const lsm = "LSM tables (write specs, flushes, compactions and their statistics) are a LanceDB Enterprise feature this server does not serve";
+const multipart = "multipart writes are not served by this server (see features.multipart_writes at /v1/capabilities); send the rows in single insert requests";
+const blobs = "blob reads (fetch_blobs, blob bytes) are not served by this server; read blob columns with QueryTable";
+const functions = "functions are a LanceDB Enterprise feature this server does not serve";
+
+export const unsupportedRoutes: readonly UnsupportedRoute[] = [
+  { method: "POST", path: "/v1/table/{id}/get_lsm_write_spec", feature: lsm },
+  { method: "POST", path: "/v1/table/{id}/set_lsm_write_spec", feature: lsm },
+  { method: "POST", path: "/v1/table/{id}/unset_lsm_write_spec", feature: lsm },
+  { method: "POST", path: "/v1/table/{id}/get_lsm_stats", feature: lsm },
+  { method: "POST", path: "/v1/table/{id}/flush_lsm", feature: lsm },
+  { method: "POST", path: "/v1/table/{id}/compact_lsm", feature: lsm },
+  { method: "POST", path: "/v1/table/{id}/multipart_write/create", feature: multipart },
+  { method: "POST", path: "/v1/table/{id}/multipart_write/complete", feature: multipart },
+  { method: "POST", path: "/v1/table/{id}/multipart_write/abort", feature: multipart },
+  { method: "POST", path: "/v1/table/{id}/fetch_blobs", feature: blobs },
+  { method: "GET", path: "/v1/table/{id}/blob/{column}/{row_id}/bytes", feature: blobs },
+  { method: "POST", path: "/v1/functions/create", feature: functions },
+  { method: "POST", path: "/v1/functions/get", feature: functions },
+];
+
+const matchers = unsupportedRoutes.map((route) => ({
+  route,
+  pattern: new RegExp(`^${route.path.split("/").map((part) => (/^\{\w+\}$/.test(part) ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/")}$`),
+}));
+
+/** The unsupported route at `path` (any method: the feature is the answer either way), if any. */
+export function unsupportedRouteAt(path: string): UnsupportedRoute | undefined {
+  const normalized = path.replace(/\/{2,}/g, "/").replace(/(.)\/+$/, "$1");
+  return matchers.find(({ pattern }) => pattern.test(normalized))?.route;
+}
