@@ -70,6 +70,67 @@ function tablesIn(backup: ReturnType<typeof readBackup>): string[] {
     .sort();
 }
 
+/** Writes through `url` until stopped: namespace `<prefix><i>`, its table `t` with i + 1 rows, then 2 more rows in `base$t`. */
+function startWriter(url: string, headers: Headers, prefix: string) {
+  let made = 0;
+  let writing = true;
+  const done = (async () => {
+    for (let i = 0; writing; i += 1) {
+      await expectJson(await post(url, `/v1/namespace/${prefix}${i}/create`, {}, headers));
+      await expectJson(await upload(url, `/v1/table/${prefix}${i}$t/create`, range(0, i + 1), headers));
+      await expectJson(await upload(url, "/v1/table/base$t/insert", range(1000 + 2 * i, 2), headers));
+      made = i + 1;
+    }
+  })();
+  const until = async (count: number) => {
+    while (made < count) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  return {
+    made: () => made,
+    until,
+    stop: async () => {
+      writing = false;
+      await done;
+    },
+  };
+}
+
+/**
+ * Runs `quiver backup <args>` while `writer` writes, then stops the writer; asserts that the backup
+ * is of one point in time and that the writes went on while and after it ran. Answers the backup
+ * and the row counts of the writer's tables it holds.
+ */
+async function backupWhileWriting(args: string[], file: string, writer: ReturnType<typeof startWriter>, prefix: string) {
+  await writer.until(3);
+  const madeBefore = writer.made();
+  const backedUp = await runCli(["backup", "--to", file, ...args]);
+  const madeAfter = writer.made();
+  await writer.until(madeAfter + 2);
+  await writer.stop();
+  assert.equal(backedUp.code, 0, backedUp.stderr);
+  assert.match(backedUp.stdout, /^backed up .* \(schema \d{4}-[a-z-]+\) to .*: .*\bdatabases 1\b.*\bnamespaces \d+/);
+  // The file is the owner's alone: it holds the signing key and the key hashes.
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+  const backup = readBackup(file);
+
+  // Every table has its namespace; every namespace the writer made (but perhaps the last made
+  // then) has its table, and no table is missing between the first and the last.
+  const namespaces = new Set(backup.rows("namespaces").map((row) => row.path));
+  for (const row of backup.rows("tables")) assert.ok(row.namespace_path === "" || namespaces.has(row.namespace_path), `namespace of ${String(row.name)}`);
+  const own = new RegExp(`^${prefix}\\d+$`);
+  const made = [...namespaces].filter((name) => own.test(String(name))).length;
+  const tables = tablesIn(backup).filter((name) => own.test(name.split("$")[0] as string));
+  assert.ok(made >= madeBefore && made <= madeAfter + 1, `${made} namespaces: ${madeBefore} made before the backup, ${madeAfter} after`);
+  assert.ok(tables.length === made || tables.length === made - 1, `${tables.length} tables for ${made} namespaces`);
+  const counts = new Map<string, number>();
+  for (let i = 0; i < tables.length; i += 1) {
+    assert.ok(tables.includes(`${prefix}${i}$t`), `${prefix}${i}$t in the backup`);
+    counts.set(`${prefix}${i}$t`, i + 1);
+  }
+  assert.ok(writer.made() > made, "the server kept writing after the snapshot");
+  return { backup, counts, tables: tablesIn(backup) };
+}
+
 test("backup while a serving quiver creates namespaces and tables and inserts rows → one point in time; restored into PostgreSQL and into SQLite, quiver serve answers every table with its rows and the API key still authenticates", { timeout: 240_000 }, async (t) => {
   const root = tempRoot();
   const file = path.join(tempRoot(), "catalog.backup");
@@ -80,53 +141,18 @@ test("backup while a serving quiver creates namespaces and tables and inserts ro
   const key = await adminKey(root);
   const source = await spawnServe(["--port", "0", "--root", root, "--auth", "required"]);
   t.after(() => source.stop("SIGKILL").then(() => undefined));
-
-  // The writer: namespace n<i>, then its table with i + 1 rows, then 2 more rows in `base$t`.
   await expectJson(await post(source.url, "/v1/namespace/base/create", {}, key));
   await expectJson(await upload(source.url, "/v1/table/base$t/create", range(0, 3), key));
-  let made = 0;
-  let writing = true;
-  const writer = (async () => {
-    for (let i = 0; writing; i += 1) {
-      await expectJson(await post(source.url, `/v1/namespace/n${i}/create`, {}, key));
-      await expectJson(await upload(source.url, `/v1/table/n${i}$t/create`, range(0, i + 1), key));
-      await expectJson(await upload(source.url, "/v1/table/base$t/insert", range(1000 + 2 * i, 2), key));
-      made = i + 1;
-    }
-  })();
-  while (made < 3) await new Promise((resolve) => setTimeout(resolve, 20));
-  const madeBefore = made;
-  const backedUp = await runCli(["backup", "--to", file, "--root", root]);
-  const madeAfter = made;
-  while (made < madeAfter + 2) await new Promise((resolve) => setTimeout(resolve, 20));
-  writing = false;
-  await writer;
-  assert.equal(backedUp.code, 0, backedUp.stderr);
-  assert.match(backedUp.stdout, /^backed up .*quiver\.sqlite \(schema \d{4}-[a-z-]+\) to .*catalog\.backup: .*\bdatabases 1\b.*\bnamespaces \d+/);
 
-  // The file is the owner's alone: it holds the signing key and the key hashes.
-  assert.equal(statSync(file).mode & 0o777, 0o600);
-  const backup = readBackup(file);
+  const first = startWriter(source.url, key, "n");
+  const { backup, counts, tables } = await backupWhileWriting(["--root", root], file, first, "n");
   assert.ok((backup.header.migrations ?? []).length > 0);
   assert.equal(backup.rows("signing_keys").length, 1, "the token-signing key is in the backup");
   assert.equal(backup.rows("api_keys").length, 1);
-
-  // One point in time: every table has its namespace, every namespace n<i> but perhaps the last
-  // created then has its table, and the writes went on both while and after the backup ran.
-  const namespaces = new Set(backup.rows("namespaces").map((row) => row.path));
-  for (const row of backup.rows("tables")) assert.ok(row.namespace_path === "" || namespaces.has(row.namespace_path), `namespace of ${String(row.name)}`);
-  const numbered = [...namespaces].filter((name) => /^n\d+$/.test(String(name)));
-  const tables = tablesIn(backup);
-  const numberedTables = tables.filter((name) => /^n\d+\$t$/.test(name));
-  assert.ok(numbered.length >= madeBefore && numbered.length <= madeAfter + 1, `${numbered.length} namespaces: made ${madeBefore} before the backup, ${madeAfter} after`);
-  assert.ok(numberedTables.length === numbered.length || numberedTables.length === numbered.length - 1, `${numberedTables.length} tables for ${numbered.length} namespaces`);
-  for (let i = 0; i < numberedTables.length; i += 1) assert.ok(tables.includes(`n${i}$t`), `n${i}$t in the backup`);
-  assert.ok(made > numbered.length, "the server kept writing after the snapshot");
-
-  // What the restored catalogs must serve: the tables of the backup; their rows are the data's now.
-  const expected = new Map<string, number>([["base$t", 3 + 2 * made]]);
-  for (let i = 0; i < numberedTables.length; i += 1) expected.set(`n${i}$t`, i + 1);
   await source.stop();
+
+  // What the restored catalog must serve: the tables of the backup; their rows are the data's now.
+  const expected = new Map<string, number>([["base$t", 3 + 2 * first.made()], ...counts]);
   const data = path.join(root, "databases");
 
   // SQLite → PostgreSQL.
@@ -143,26 +169,22 @@ test("backup while a serving quiver creates namespaces and tables and inserts ro
   await expectError(await post(onPostgres.url, "/v1/table/base$t/count_rows", {}, {}), 401, 16);
   await expectError(await post(onPostgres.url, "/v1/table/base$t/count_rows", {}, { "x-api-key": `${key["x-api-key"]}x` }), 401, 16);
   // What the server wrote after the snapshot is not in the restored catalog.
-  await expectError(await post(onPostgres.url, `/v1/table/n${made - 1}$t/describe`, {}, key), 404, 1);
-  // The restored store numbers new rows on: a new table and namespace beside the restored ones.
-  await expectJson(await post(onPostgres.url, "/v1/namespace/after/create", {}, key));
-  await expectJson(await upload(onPostgres.url, "/v1/table/after$t/create", range(0, 4), key));
+  await expectError(await post(onPostgres.url, `/v1/table/n${first.made() - 1}$t/describe`, {}, key), 404, 1);
 
-  // PostgreSQL → SQLite, backed up while that server serves.
-  const second = path.join(path.dirname(file), "from-postgres.backup");
-  const fromPostgres = await runCli(["backup", "--to", second, "--store", postgres]);
-  assert.equal(fromPostgres.code, 0, fromPostgres.stderr);
-  assert.equal(readBackup(second).header.migrations?.length, backup.header.migrations?.length);
+  // PostgreSQL → SQLite: the restored store takes new writes, and is backed up while taking them.
+  const second = startWriter(onPostgres.url, key, "p");
+  const fromPostgres = await backupWhileWriting(["--store", postgres], path.join(path.dirname(file), "from-postgres.backup"), second, "p");
+  assert.deepEqual(fromPostgres.backup.header.migrations, backup.header.migrations);
   await onPostgres.stop();
   const sqliteRoot = tempRoot();
   t.after(() => rmSync(sqliteRoot, { recursive: true, force: true }));
-  const intoSqlite = await runCli(["restore", "--from", second, "--root", sqliteRoot, "--data", data]);
+  const intoSqlite = await runCli(["restore", "--from", path.join(path.dirname(file), "from-postgres.backup"), "--root", sqliteRoot, "--data", data]);
   assert.equal(intoSqlite.code, 0, intoSqlite.stderr + intoSqlite.stdout);
   assert.match(intoSqlite.stdout, /\(taken .* from postgres\)/);
   assert.equal(statSync(path.join(sqliteRoot, "quiver.sqlite")).mode & 0o777, 0o600);
   const onSqlite = await spawnServe(["--port", "0", "--root", sqliteRoot, "--data", data, "--auth", "required"]);
   t.after(() => onSqlite.stop("SIGKILL").then(() => undefined));
-  await assertTablesServed(onSqlite, new Map([...expected, ["after$t", 4]]), key);
+  await assertTablesServed(onSqlite, new Map([...expected, ["base$t", 3 + 2 * first.made() + 2 * second.made()], ...fromPostgres.counts]), key);
   await expectError(await post(onSqlite.url, "/v1/table/base$t/count_rows", {}, {}), 401, 16);
 });
 
