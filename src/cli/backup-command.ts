@@ -29,6 +29,7 @@ ${storeTargetUsage}
   --data LOCATION       the server's data location, for --check (env QUIVER_DATA)
   --storage-option K=V  Lance's storage options for --data, repeatable (env QUIVER_STORAGE_OPTIONS)`;
 
+/** Runs `quiver backup` with the arguments after the command name. */
 export async function backupCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseAdminArgs(argv, { to: { type: "string" }, check: { type: "boolean" }, ...storageFlagSpecs });
   if (values.help) {

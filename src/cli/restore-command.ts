@@ -27,6 +27,7 @@ ${storeTargetUsage}
   --data LOCATION       the data location the restored store's servers will use (env QUIVER_DATA)
   --storage-option K=V  Lance's storage options for --data, repeatable (env QUIVER_STORAGE_OPTIONS)`;
 
+/** Runs `quiver restore` with the arguments after the command name. */
 export async function restoreCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseAdminArgs(argv, { from: { type: "string" }, ...storageFlagSpecs });
   if (values.help) {
