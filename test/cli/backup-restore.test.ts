@@ -261,3 +261,47 @@ test("restore of a file that is not a whole backup → refused before the store 
   const listed = await runCli(["databases", "list", "--root", target]);
   assert.deepEqual(listed.stdout.trim().split("\n").map((line) => line.split(/\s+/)[0]), ["default"], "nothing of the cut backup went in");
 });
+
+/** Rewrites the backup `file` into `to` after `edit` changed its records. */
+function rewriteBackup(file: string, to: string, edit: (records: BackupRecord[]) => void): void {
+  const records = gunzipSync(readFileSync(file))
+    .toString("utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as BackupRecord);
+  edit(records);
+  writeFileSync(to, gzipSync(records.map((record) => JSON.stringify(record)).join("\n")));
+}
+
+test("restore of a backup from an older schema → loaded at its level, then migrated on; of a newer schema → refused, naming the migration", { timeout: 60_000 }, async (t) => {
+  const root = tempRoot();
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const file = path.join(root, "catalog.backup");
+  assert.equal((await runCli(["databases", "create", "analytics", "--root", root])).code, 0);
+  assert.equal((await runCli(["backup", "--to", file, "--root", root])).code, 0);
+
+  // A backup taken before databases followed the data location: analytics recorded the default
+  // of the time, <old root>/databases/analytics, which that migration turns into "follow".
+  const older = path.join(root, "older.backup");
+  const follow = "0008-databases-follow-data-location";
+  rewriteBackup(file, older, (records) => {
+    const header = records[0] as BackupRecord;
+    header.migrations = (header.migrations ?? []).slice(0, (header.migrations ?? []).indexOf(follow));
+    const analytics = records.find((record) => record.table === "databases" && record.row?.name === "analytics");
+    (analytics?.row as Record<string, unknown>).storage_root = "/old/root/databases/analytics";
+  });
+  const target = tempRoot();
+  t.after(() => rmSync(target, { recursive: true, force: true }));
+  const restored = await runCli(["restore", "--from", older, "--root", target]);
+  assert.equal(restored.code, 0, restored.stderr + restored.stdout);
+  const listed = await runCli(["databases", "list", "--root", target]);
+  assert.match(listed.stdout, new RegExp(`^analytics\\t.*\\t${path.join(target, "databases", "analytics").replaceAll(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m"));
+
+  const newer = path.join(root, "newer.backup");
+  rewriteBackup(file, newer, (records) => (records[0] as BackupRecord).migrations?.push("9999-later"));
+  const fresh = tempRoot();
+  t.after(() => rmSync(fresh, { recursive: true, force: true }));
+  const refused = await runCli(["restore", "--from", newer, "--root", fresh]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /schema is newer than this Quiver: migration 9999-later unknown here/);
+});
