@@ -11,6 +11,7 @@ import { arrowStream, readArrow } from "../helpers/arrow.js";
 import { type ServeProcess, runCli, spawnServe } from "../helpers/cli-process.js";
 import { freshPostgresDatabase } from "../helpers/postgres.js";
 import { expectError, expectJson, tempRoot } from "../helpers/test-server.js";
+import { stageVersions } from "../versions/fixtures.js";
 
 type Headers = Record<string, string>;
 
@@ -304,4 +305,24 @@ test("restore of a backup from an older schema → loaded at its level, then mig
   const refused = await runCli(["restore", "--from", newer, "--root", fresh]);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /schema is newer than this Quiver: migration 9999-later unknown here/);
+});
+
+test("backup --check on a table whose newest version the catalog records lost its manifest (older versions still there) → reported with that version, exit code 1", { timeout: 60_000 }, async (t) => {
+  const root = tempRoot();
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const server = await spawnServe(["--port", "0", "--root", root, "--managed-versioning"]);
+  t.after(() => server.stop("SIGKILL").then(() => undefined));
+  const { location } = await expectJson<{ location: string }>(await post(server.url, "/v1/table/m/declare", {}, {}));
+  const committed: string[] = [];
+  for (const staged of await stageVersions(location, [[1, 2], [3]])) {
+    const answer = await expectJson<{ version: { manifest_path: string } }>(await post(server.url, "/v1/table/m/version/create", { version: staged.version, manifest_path: staged.manifest_path }, {}));
+    committed.push(answer.version.manifest_path);
+  }
+  const healthy = await runCli(["backup", "--check", "--root", root]);
+  assert.equal(healthy.code, 0, healthy.stdout + healthy.stderr);
+
+  rmSync(committed[1] as string);
+  const checked = await runCli(["backup", "--check", "--root", root]);
+  assert.equal(checked.code, 1, checked.stdout);
+  assert.match(checked.stdout, /missing: table m of database default at .*: the manifest of version 2, the newest the catalog records, is missing/);
 });
