@@ -6,7 +6,7 @@
  * line counts the rows per table, so a cut-off file is refused rather than half restored.
  * Values are JSON's own; bytes, should a column ever hold them, as `{"$base64": "..."}`.
  */
-import { createReadStream, createWriteStream, renameSync, rmSync } from "node:fs";
+import { createReadStream, createWriteStream, openSync, renameSync, rmSync } from "node:fs";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import type { Writable } from "node:stream";
@@ -54,8 +54,8 @@ async function writeLine(out: Writable, record: unknown): Promise<void> {
  */
 export async function writeBackupFile<T>(file: string, quiverVersion: string, read: (sink: SnapshotSink) => Promise<T>): Promise<{ result: T; counts: Record<string, number> }> {
   const partial = `${file}.partial-${process.pid}`;
+  const output = createWriteStream(partial, { fd: openOrSay(file, () => openSync(partial, "w", 0o600), "write") });
   const gzip = createGzip();
-  const output = createWriteStream(partial, { mode: 0o600 });
   gzip.pipe(output);
   const counts: Record<string, number> = {};
   try {
@@ -94,7 +94,11 @@ export async function writeBackupFile<T>(file: string, quiverVersion: string, re
 
 /** Opens a backup file: its header now, its rows as the restore reads them. Throws on a file that is not one. */
 export async function openBackupFile(file: string): Promise<{ header: BackupHeader; source: SnapshotSource }> {
-  const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity })[Symbol.asyncIterator]();
+  const input = createReadStream(file, { fd: openOrSay(file, () => openSync(file, "r"), "read") });
+  const gunzip = createGunzip();
+  // pipe() does not pass a read failure on: the reader of the lines would never hear of it.
+  input.on("error", (error) => gunzip.destroy(error));
+  const lines = createInterface({ input: input.pipe(gunzip), crlfDelay: Infinity })[Symbol.asyncIterator]();
   const first = await nextRecord(lines, file);
   const header = first as BackupHeader | undefined;
   if (header?.format !== backupFormat) throw new Error(`${file} is not a Quiver catalog backup`);
@@ -127,6 +131,15 @@ export async function openBackupFile(file: string): Promise<{ header: BackupHead
     }
   }
   return { header, source: { migrations: header.migrations, batches } };
+}
+
+/** Opens a file with `open`, turning a failure into a sentence naming `file`. */
+function openOrSay(file: string, open: () => number, what: "read" | "write"): number {
+  try {
+    return open();
+  } catch (error) {
+    throw new Error(`cannot ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
 }
 
 async function nextRecord(lines: AsyncIterator<string>, file: string): Promise<unknown> {
