@@ -19,6 +19,8 @@ Commands:
   keys       create, list or revoke API keys
   clients    create, list or revoke OAuth clients (client-credentials grant)
   migrate    apply the metadata store's pending migrations
+  backup     write the metadata store to a file, or check tables' data
+  restore    load a backup into an empty metadata store
   sweep      remove table folders left by a crash, now
 
 Options:
@@ -108,6 +110,10 @@ async function main(argv: string[]): Promise<void> {
       return (await import("./keys-command.js")).clientsCommand(rest);
     case "migrate":
       return (await import("./migrate-command.js")).migrateCommand(rest);
+    case "backup":
+      return (await import("./backup-command.js")).backupCommand(rest);
+    case "restore":
+      return (await import("./restore-command.js")).restoreCommand(rest);
     case "sweep":
       return (await import("./sweep-command.js")).sweepCommand(rest);
     case undefined:

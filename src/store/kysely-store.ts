@@ -22,6 +22,8 @@ import type { StoreEvents } from "./store-events.js";
 import type { LockedWork, StoreLocks } from "./store-locks.js";
 import { StoreUnavailable, UniqueViolation } from "./store-errors.js";
 import { migrateToLatest } from "./migrations/migrate.js";
+import { type SnapshotInfo, type SnapshotSink, readSnapshot } from "./snapshot/read-snapshot.js";
+import { type SnapshotSource, loadSnapshot } from "./snapshot/load-snapshot.js";
 import { storeCallDuration } from "../metrics/metrics.js";
 import { timed, withTimedMethods } from "../metrics/timed.js";
 
@@ -74,6 +76,16 @@ export class KyselyStore implements Store {
   /** Applies pending migrations under the dialect's migration lock; answers the names applied. */
   migrate(): Promise<string[]> {
     return migrateToLatest(this.db);
+  }
+
+  /** Reads every table as of one point in time into `sink` (for backups); writers go on meanwhile. */
+  readSnapshot(sink: SnapshotSink): Promise<SnapshotInfo> {
+    return readSnapshot(this.db, this.adapter.name, sink);
+  }
+
+  /** Loads a snapshot into this store, which must hold no rows (for restores); answers the rows loaded per table. */
+  loadSnapshot(source: SnapshotSource): Promise<Record<string, number>> {
+    return loadSnapshot(this.db, this.adapter.name, source);
   }
 
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
