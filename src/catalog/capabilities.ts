@@ -7,7 +7,7 @@ import type { Capabilities } from "../model/capabilities.js";
 import { unsupportedRoutes } from "../model/unsupported-routes.js";
 import { configuredSchemes, defaultVending, type Vending } from "../storage/storage-for.js";
 import type { DatabaseInfo, JobSettings } from "./catalog-scope.js";
-import { nameRules } from "./identifiers.js";
+import { maxIdentifierLength, nameRules } from "./identifiers.js";
 import { quiverVersion } from "./quiver-version.js";
 
 /** Multipart writes are on once their routes are no longer listed among the unsupported ones. */
@@ -24,8 +24,6 @@ export interface CapabilitySettings {
   maxJsonBodyBytes: number | null;
   /** Largest Arrow upload of one request; null when uploads have no limit of their own. */
   maxUploadBytes: number | null;
-  /** Largest identifier, parts joined; null when only the request's size bounds it. */
-  maxIdentifierLength: number | null;
   /** Storage facts (vending, object stores) are shown: false for callers without credentials on `--auth required`. */
   showStorage: boolean;
   /** The database the caller addresses, when it is shown. */
@@ -50,7 +48,7 @@ export function describeCapabilities(settings: CapabilitySettings): Capabilities
       max_json_body_bytes: settings.maxJsonBodyBytes,
       max_upload_bytes: settings.maxUploadBytes,
       max_name_length: nameRules.maxLength,
-      max_identifier_length: settings.maxIdentifierLength,
+      max_identifier_length: maxIdentifierLength,
       name_pattern: nameRules.pattern,
     },
     unsupported: unsupportedRoutes.map(({ method, path, feature }) => ({ method, path, feature })),

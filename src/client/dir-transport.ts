@@ -48,7 +48,6 @@ export class DirTransport implements Transport {
       jobs: this.local.catalog.scope.jobs,
       maxJsonBodyBytes: null,
       maxUploadBytes: null,
-      maxIdentifierLength: null,
       showStorage: true,
       database: this.local.catalog.database,
     });

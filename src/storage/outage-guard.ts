@@ -44,5 +44,8 @@ export function guardStorage(storage: TableStorage): TableStorage {
 /** `minter` with its outages (a credential service that cannot be reached) raised as StorageUnavailable. */
 export function guardMinter(minter: CredentialMinter | undefined): CredentialMinter | undefined {
   if (!minter) return undefined;
-  return { mint: (location, access, ttlSeconds) => guarded("minting credentials", () => minter.mint(location, access, ttlSeconds)) };
+  return {
+    reachOf: (location) => guarded("reading the account's properties", () => minter.reachOf(location)),
+    mint: (location, access, ttlSeconds) => guarded("minting credentials", () => minter.mint(location, access, ttlSeconds)),
+  };
 }

@@ -25,6 +25,8 @@ test("GetCapabilities on a default server → 200: version, every operation of t
   assert.deepEqual(document.features, { order_by: true, vectorless_queries: true, multipart_writes: false, async_jobs: true, worker_pools: ["default"] });
   assert.equal(document.limits.max_json_body_bytes, jsonBodyLimit);
   assert.equal(document.limits.max_name_length, 256);
+  assert.equal(document.limits.max_identifier_length, 4096);
+  assert.equal(document.limits.max_upload_bytes, 1024 ** 3, "the default --max-upload-size");
   assert.equal(document.limits.name_pattern, "^[A-Za-z0-9_.-]+$");
   assert.deepEqual(document.storage, { credential_vending: "scoped", credential_ttl_seconds: 3600, object_stores: configuredStores });
   assert.deepEqual(document.database, { name: "default", managed_versioning: false });

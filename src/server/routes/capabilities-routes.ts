@@ -30,12 +30,6 @@ const getCapabilities: ServedOperation = {
   access: "read",
 };
 
-/** The largest Arrow upload of one request, on a server that bounds uploads (`--max-upload-size`); null on one that does not. */
-function uploadLimitOf(services: ServerServices): number | null {
-  const limit = (services as ServerServices & { maxUploadBytes?: number }).maxUploadBytes;
-  return typeof limit === "number" ? limit : null;
-}
-
 function sentCredentials(request: FastifyRequest): boolean {
   const { apiKey, bearerToken } = credentialsOf(request);
   return apiKey !== undefined || bearerToken !== undefined;
@@ -58,8 +52,7 @@ export function capabilitiesRoutes(app: FastifyInstance, services: ServerService
       vending: services.registry.vending,
       jobs: services.registry.jobs,
       maxJsonBodyBytes: jsonBodyLimit,
-      maxUploadBytes: uploadLimitOf(services),
-      maxIdentifierLength: null,
+      maxUploadBytes: services.maxUploadBytes,
       showStorage: identified,
       database,
     });
