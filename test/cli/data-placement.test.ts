@@ -68,7 +68,11 @@ async function countIn(url: string, database: string, table: string): Promise<nu
   return expectJson(await fetch(`${url}/v1/table/${table}/count_rows`, { method: "POST", body: "{}", headers: { "content-type": "application/json", "x-svc-database": database } }));
 }
 
-test("databases created before --data follow it: serve --data az:// puts their new tables on the object store and vends az:// locations; a database with its own location keeps it; tables made before keep theirs; the start-up log lists each location", async (t) => {
+/**
+ * A root whose store holds `shop` (no location of its own) and `own` (a folder of its own), made
+ * by `quiver databases create` before any server ran, as the auth recipe does.
+ */
+async function databasesMadeBeforeServing(t: { after(fn: () => unknown): void }): Promise<{ root: string; ownPlace: string; store: string | undefined; target: string[] }> {
   const root = tempRoot();
   const ownPlace = tempRoot("quiver-own-place-");
   t.after(() => {
@@ -77,11 +81,16 @@ test("databases created before --data follow it: serve --data az:// puts their n
   });
   const store = await testStoreUrl(root);
   const target = ["--root", root, ...(store ? ["--store", store] : [])];
-  // The auth recipe's first steps: databases made before any server ran (the default one too).
   for (const args of [["databases", "create", "shop", ...target], ["databases", "create", "own", "--data", ownPlace, ...target]]) {
     const run = await runCli(args, { QUIVER_DATA: undefined, QUIVER_STORE: undefined });
     assert.equal(run.code, 0, run.stderr);
   }
+  return { root, ownPlace, store, target };
+}
+
+test("databases created before --data follow it: serve --data az:// puts their new tables on the object store and vends az:// locations; a database with its own location keeps it; tables made before keep theirs; the start-up log lists each location", async (t) => {
+  // The auth recipe's first steps: databases made before any server ran (the default one too).
+  const { root, ownPlace, target } = await databasesMadeBeforeServing(t);
 
   // First served on local disk, where one table is made.
   const local = await spawnServe(["--port", "0", ...target]);
@@ -121,18 +130,7 @@ test("databases created before --data follow it: serve --data az:// puts their n
 });
 
 test("a store written before databases followed --data: rows holding the default of the time, <root>/databases/<name>, follow --data after the upgrade, even from a root that moved; a database's own location stays", async (t) => {
-  const root = tempRoot();
-  const ownPlace = tempRoot("quiver-own-place-");
-  t.after(() => {
-    rmSync(root, { recursive: true, force: true });
-    rmSync(ownPlace, { recursive: true, force: true });
-  });
-  const store = await testStoreUrl(root);
-  const target = ["--root", root, ...(store ? ["--store", store] : [])];
-  for (const args of [["databases", "create", "shop", ...target], ["databases", "create", "own", "--data", ownPlace, ...target]]) {
-    const run = await runCli(args, { QUIVER_DATA: undefined, QUIVER_STORE: undefined });
-    assert.equal(run.code, 0, run.stderr);
-  }
+  const { root, ownPlace, store, target } = await databasesMadeBeforeServing(t);
   // As the previous release left it: each default recorded in full, `shop` from where the root
   // was before it was moved here, and the migration not applied.
   await onStore(root, store, [
