@@ -1,0 +1,117 @@
+// Request rate limits over real sockets: per caller and per database, one budget across the
+// replicas of a PostgreSQL store, and the real LanceDB Cloud client riding out its 429s.
+import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
+import { test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import * as lancedb from "@lancedb/lancedb";
+import { type ServeProcess, spawnServe } from "../helpers/cli-process.js";
+import { freshPostgresDatabase } from "../helpers/postgres.js";
+import { parsePrometheusText, sumOf } from "../helpers/prometheus-text.js";
+import { expectError, expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
+import { addDatabase, apiKey, startAuthServer } from "../auth/auth-helpers.js";
+
+const listNamespaces = (url: string, headers: Record<string, string> = {}) => fetch(`${url}/v1/namespace/list`, { headers });
+
+async function throttled(url: string, labels: Record<string, string>): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return sumOf(parsePrometheusText(text).samples, "quiver_throttled_requests_total", labels);
+}
+
+test("ListNamespaces past --rate-limit's burst → 429 code 21 with Retry-After; after waiting it answers 200; health and metrics are never limited", async (t) => {
+  const server = await startTestServer({ rateLimits: { principal: { perSecond: 1, burst: 3 } } });
+  t.after(() => server.close());
+  const statuses: number[] = [];
+  let refused: Response | undefined;
+  for (let i = 0; i < 5; i += 1) {
+    const response = await listNamespaces(server.url);
+    statuses.push(response.status);
+    if (response.status === 429) refused ??= response;
+    else await response.body?.cancel();
+  }
+  assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+  const retryAfter = Number(refused?.headers.get("retry-after"));
+  assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After: ${refused?.headers.get("retry-after")}`);
+  const body = await expectError(refused as Response, 429, 21);
+  assert.match(body.error, /rate limit/);
+  assert.equal((await server.get("/health")).status, 200);
+  assert.equal((await server.get("/metrics")).status, 200);
+  assert.ok((await throttled(server.url, { database: "default", limit: "caller" })) >= 2);
+
+  await sleep(retryAfter * 1000);
+  await expectJson(await listNamespaces(server.url));
+});
+
+test("--database-rate-limit is shared by every key of a database and apart from --rate-limit: a key over its own limit → 429 code 21 for it alone; a database over its limit → 429 code 21 for all its keys; another database answers 200", async (t) => {
+  const server = await startAuthServer({ rateLimits: { principal: { perSecond: 0.2, burst: 2 }, database: { perSecond: 0.2, burst: 3 } } });
+  t.after(() => server.close());
+  await addDatabase(server, "sales");
+  const first = { "x-api-key": await apiKey(server, "default", "read") };
+  const second = { "x-api-key": await apiKey(server, "default", "read") };
+  const sales = { "x-api-key": await apiKey(server, "sales", "read") };
+
+  await expectJson(await listNamespaces(server.url, first));
+  await expectJson(await listNamespaces(server.url, first));
+  const overKey = await expectError(await listNamespaces(server.url, first), 429, 21);
+  assert.match(overKey.error, /caller/);
+  // The key's refused request spent none of the database's budget: a third request fits.
+  await expectJson(await listNamespaces(server.url, second));
+  const overDatabase = await expectError(await listNamespaces(server.url, second), 429, 21);
+  assert.match(overDatabase.error, /database 'default'/);
+
+  await expectJson(await listNamespaces(server.url, sales));
+  await expectJson(await listNamespaces(server.url, sales));
+  assert.ok((await throttled(server.url, { database: "default", limit: "database" })) >= 1);
+});
+
+test("two replicas on one PostgreSQL share --rate-limit: a client alternating between them is admitted at about the deployment-wide rate, not twice it", async (t) => {
+  const storeUrl = await freshPostgresDatabase();
+  const data = tempRoot("quiver-shared-data-");
+  const roots = [tempRoot(), tempRoot()];
+  const replicas: ServeProcess[] = [];
+  t.after(async () => {
+    await Promise.all(replicas.map((replica) => replica.stop("SIGKILL")));
+    for (const dir of [data, ...roots]) rmSync(dir, { recursive: true, force: true });
+  });
+  for (const root of roots) {
+    replicas.push(await spawnServe(["--port", "0", "--root", root, "--store", storeUrl, "--data", data, "--rate-limit", "5/s", "--rate-limit-burst", "5"]));
+  }
+  const urls = replicas.map((replica) => replica.url);
+  const rate = 5;
+  const burst = 5;
+  let accepted = 0;
+  const refusedBy = new Set<string>();
+  const start = performance.now();
+  let i = 0;
+  for (; performance.now() - start < 1500; i += 1) {
+    const url = urls[i % 2] as string;
+    const response = await listNamespaces(url);
+    if (response.status === 200) accepted += 1;
+    else {
+      await expectError(response, 429, 21);
+      assert.ok(Number(response.headers.get("retry-after")) >= 1);
+      refusedBy.add(url);
+      continue;
+    }
+    await response.body?.cancel();
+  }
+  const elapsed = (performance.now() - start) / 1000;
+  const allowed = burst + rate * elapsed;
+  t.diagnostic(`accepted ${accepted} of ${i} requests in ${elapsed.toFixed(2)} s across two replicas`);
+  assert.ok(accepted >= burst, `accepted ${accepted}`);
+  assert.ok(accepted <= allowed + 2, `accepted ${accepted} in ${elapsed.toFixed(2)} s; one shared budget allows about ${allowed.toFixed(1)}`);
+  assert.equal(refusedBy.size, 2, "both replicas refuse once the shared budget is spent");
+});
+
+test("the LanceDB Cloud client (db://, hostOverride) under --rate-limit retries its 429s and every call succeeds", async (t) => {
+  const server = await startTestServer({ rateLimits: { principal: { perSecond: 8, burst: 2 } } });
+  t.after(() => server.close());
+  const before = await throttled(server.url, { database: "default" });
+  const db = await lancedb.connect("db://default", { apiKey: "any", hostOverride: server.url });
+  const table = await db.createTable("events", [{ id: 1 }, { id: 2 }]);
+  for (let i = 0; i < 6; i += 1) {
+    await table.add([{ id: 10 + i }]);
+    assert.equal(await table.countRows(), 3 + i);
+  }
+  assert.ok((await throttled(server.url, { database: "default" })) > before, "some calls were refused with 429 and retried");
+});
