@@ -17,7 +17,10 @@ export function parseRate(name: string, text: string): number {
 
 /** A limit from its rate and burst settings; none when the rate is unset. */
 export function rateLimitOf(name: string, rate: string | undefined, burst: number | undefined): RateLimit | undefined {
-  if (rate === undefined) return undefined;
+  if (rate === undefined) {
+    if (burst !== undefined) throw new Error(`${name}-burst needs ${name}: a burst alone limits nothing`);
+    return undefined;
+  }
   const perSecond = parseRate(name, rate);
   return { perSecond, burst: burst ?? Math.max(1, Math.ceil(perSecond)) };
 }

@@ -10,6 +10,7 @@ import { freshPostgresDatabase } from "../helpers/postgres.js";
 import { parsePrometheusText, sumOf } from "../helpers/prometheus-text.js";
 import { expectError, expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
 import { addDatabase, apiKey, startAuthServer } from "../auth/auth-helpers.js";
+import { parseServeOptions } from "../../src/cli/serve-options.js";
 
 const listNamespaces = (url: string, headers: Record<string, string> = {}) => fetch(`${url}/v1/namespace/list`, { headers });
 
@@ -114,4 +115,12 @@ test("the LanceDB Cloud client (db://, hostOverride) under --rate-limit retries 
     assert.equal(await table.countRows(), 3 + i);
   }
   assert.ok((await throttled(server.url, { database: "default" })) > before, "some calls were refused with 429 and retried");
+});
+
+test("serve --rate-limit 600/m → 10 requests per second with a burst of 10; --rate-limit fast or a burst without its rate → refused naming the flag", () => {
+  const options = parseServeOptions(["--rate-limit", "600/m", "--database-rate-limit", "50/s", "--database-rate-limit-burst", "200"], {});
+  assert.ok(options !== "help");
+  assert.deepEqual(options.rateLimits, { principal: { perSecond: 10, burst: 10 }, database: { perSecond: 50, burst: 200 } });
+  assert.throws(() => parseServeOptions(["--rate-limit", "fast"], {}), /--rate-limit must be a rate such as 100\/s/);
+  assert.throws(() => parseServeOptions(["--rate-limit-burst", "5"], {}), /--rate-limit-burst needs --rate-limit/);
 });
