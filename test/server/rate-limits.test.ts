@@ -2,11 +2,11 @@
 // replicas of a PostgreSQL store, and the real LanceDB Cloud client riding out its 429s.
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as lancedb from "@lancedb/lancedb";
 import { type ServeProcess, spawnServe } from "../helpers/cli-process.js";
-import { freshPostgresDatabase } from "../helpers/postgres.js";
+import { type Postgres, createPostgresDatabase, startPostgres } from "../helpers/postgres.js";
 import { parsePrometheusText, sumOf } from "../helpers/prometheus-text.js";
 import { expectError, expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
 import { addDatabase, apiKey, startAuthServer } from "../auth/auth-helpers.js";
@@ -65,19 +65,37 @@ test("--database-rate-limit is shared by every key of a database and apart from 
   assert.ok((await throttled(server.url, { database: "default", limit: "database" })) >= 1);
 });
 
-test("two replicas on one PostgreSQL share --rate-limit: a client alternating between them is admitted at about the deployment-wide rate, not twice it", async (t) => {
-  const storeUrl = await freshPostgresDatabase();
+/** Two replicas with `--rate-limit 5/s` on a PostgreSQL of this file's own, which a test stops. */
+interface Pair {
+  postgres: Postgres;
+  replicas: ServeProcess[];
+}
+let pair: Pair | undefined;
+const pairCleanUps: (() => Promise<void>)[] = [];
+after(async () => {
+  for (const cleanUp of pairCleanUps.reverse()) await cleanUp();
+});
+
+async function startPair(): Promise<Pair> {
+  const postgres = await startPostgres();
+  pairCleanUps.push(() => postgres.stop());
+  const storeUrl = await createPostgresDatabase(postgres.url);
   const data = tempRoot("quiver-shared-data-");
   const roots = [tempRoot(), tempRoot()];
   const replicas: ServeProcess[] = [];
-  t.after(async () => {
+  pairCleanUps.push(async () => {
     await Promise.all(replicas.map((replica) => replica.stop("SIGKILL")));
     for (const dir of [data, ...roots]) rmSync(dir, { recursive: true, force: true });
   });
   for (const root of roots) {
     replicas.push(await spawnServe(["--port", "0", "--root", root, "--store", storeUrl, "--data", data, "--rate-limit", "5/s", "--rate-limit-burst", "5"]));
   }
-  const urls = replicas.map((replica) => replica.url);
+  return { postgres, replicas };
+}
+
+test("two replicas on one PostgreSQL share --rate-limit: a client alternating between them is admitted at about the deployment-wide rate, not twice it", async (t) => {
+  pair = await startPair();
+  const urls = pair.replicas.map((replica) => replica.url);
   const rate = 5;
   const burst = 5;
   let accepted = 0;
@@ -102,6 +120,37 @@ test("two replicas on one PostgreSQL share --rate-limit: a client alternating be
   assert.ok(accepted >= burst, `accepted ${accepted}`);
   assert.ok(accepted <= allowed + 2, `accepted ${accepted} in ${elapsed.toFixed(2)} s; one shared budget allows about ${allowed.toFixed(1)}`);
   assert.equal(refusedBy.size, 2, "both replicas refuse once the shared budget is spent");
+});
+
+test("rate-limited replicas while their PostgreSQL is down → 503 code 17, never 429 or 500; each logs once that it limits alone; once PostgreSQL is back → 200", async (t) => {
+  if (!pair) return t.skip("the replicas did not start");
+  const { postgres, replicas } = pair;
+  // A full budget again before the outage, so that no answer below is a 429 owed to the test above.
+  await sleep(1200);
+  await postgres.halt("fast");
+  try {
+    for (let i = 0; i < 6; i += 1) {
+      const response = await listNamespaces((replicas[i % 2] as ServeProcess).url);
+      await expectError(response, 503, 17);
+      assert.ok(Number(response.headers.get("retry-after")) >= 1);
+    }
+  } finally {
+    await postgres.resume();
+  }
+  for (const replica of replicas) {
+    const warnings = replica.output().split("\n").filter((line) => line.includes("shared request budgets cannot be reached"));
+    assert.equal(warnings.length, 1, `one warning per outage: ${replica.output()}`);
+  }
+  for (const replica of replicas) {
+    let status = 0;
+    for (let attempt = 0; attempt < 40 && status !== 200; attempt += 1) {
+      const response = await listNamespaces(replica.url);
+      status = response.status;
+      await response.body?.cancel();
+      if (status !== 200) await sleep(250);
+    }
+    assert.equal(status, 200);
+  }
 });
 
 test("the LanceDB Cloud client (db://, hostOverride) under --rate-limit retries its 429s and every call succeeds", async (t) => {
