@@ -123,7 +123,8 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     metrics: { countJobsByStatus: () => store.rows.countJobsByStatus() },
     readDeadlineMs: storeTimeout(),
     rateLimits: config.rateLimits,
-    sharedBudgets: store.dialect === "postgres" ? (cells) => store.rows.takeRateLimitCells(cells) : undefined,
+    sharedBudgets:
+      store.dialect === "postgres" ? { take: (cells) => store.rows.takeRateLimitCells(cells), forgetWhole: () => store.rows.forgetWholeRateLimitCells() } : undefined,
   });
   app.log.info({ data: local.dataLocation }, "table data location");
   // Where each database's new tables go; one without a location of its own follows the data location.

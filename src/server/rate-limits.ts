@@ -34,8 +34,13 @@ export interface RateCell {
 
 export type RateTake = { admitted: true } | { admitted: false; refusedKey: string; waitSeconds: number };
 
-/** Takes one request from each budget in order, all or none (the store's shared budgets). */
-export type SharedBudgets = (cells: readonly RateCell[]) => Promise<RateTake>;
+/** The store's budgets, shared by the replicas. */
+export interface SharedBudgets {
+  /** Takes one request from each budget in order, all or none. */
+  take(cells: readonly RateCell[]): Promise<RateTake>;
+  /** Removes the rows of budgets that are whole again, so callers seen once do not stay. */
+  forgetWhole(): Promise<void>;
+}
 
 /** Who a request is counted as: the part of a principal the limiter needs. */
 export interface Caller {
@@ -55,6 +60,8 @@ export interface RateLimiterOptions {
 const sharedTimeoutMs = 250;
 /** After a failure, how long requests are counted locally before the store is tried again. */
 const sharedRetryMs = 5_000;
+/** How often the shared budgets that are whole again are removed. */
+const forgetEveryMs = 60_000;
 /** Local budgets kept before the fully refilled ones are forgotten. */
 const localBudgetsSwept = 10_000;
 
@@ -84,6 +91,7 @@ export class RateLimiter {
   /** Until when requests are counted locally because the shared budgets failed. */
   private localUntil = 0;
   private sharedDown = false;
+  private forgotAt = Date.now();
 
   constructor(
     private readonly config: RateLimitConfig,
@@ -123,11 +131,16 @@ export class RateLimiter {
     let timer: NodeJS.Timeout | undefined;
     try {
       const taken = await Promise.race([
-        shared(cells),
+        shared.take(cells),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error(`the shared request budgets did not answer within ${sharedTimeoutMs} ms`)), sharedTimeoutMs);
         }),
       ]);
+      if (Date.now() - this.forgotAt > forgetEveryMs) {
+        this.forgotAt = Date.now();
+        // Housekeeping only: a failure leaves rows that the next round removes.
+        shared.forgetWhole().catch(() => undefined);
+      }
       if (this.sharedDown) {
         this.sharedDown = false;
         this.options.info("the shared request budgets answer again; rate limits are deployment-wide");

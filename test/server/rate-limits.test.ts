@@ -11,6 +11,8 @@ import { parsePrometheusText, sumOf } from "../helpers/prometheus-text.js";
 import { expectError, expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
 import { addDatabase, apiKey, startAuthServer } from "../auth/auth-helpers.js";
 import { parseServeOptions } from "../../src/cli/serve-options.js";
+import { openPostgresStore } from "../../src/store/postgres/postgres-store.js";
+import pg from "pg";
 
 const listNamespaces = (url: string, headers: Record<string, string> = {}) => fetch(`${url}/v1/namespace/list`, { headers });
 
@@ -151,6 +153,32 @@ test("rate-limited replicas while their PostgreSQL is down → 503 code 17, neve
     }
     assert.equal(status, 200);
   }
+});
+
+test("PostgreSQL's shared budgets: a spent budget refuses with the wait until its next request, and only budgets that are whole again are forgotten", async (t) => {
+  if (!pair) return t.skip("the replicas did not start");
+  const storeUrl = await createPostgresDatabase(pair.postgres.url);
+  const store = await openPostgresStore(storeUrl);
+  t.after(() => store.close());
+  const cell = (key: string) => ({ key, intervalSeconds: 0.5, toleranceSeconds: 1 });
+  assert.deepEqual(await store.rows.takeRateLimitCells([cell("caller:spent"), cell("database:spent")]), { admitted: true });
+  assert.deepEqual(await store.rows.takeRateLimitCells([cell("caller:spent")]), { admitted: true });
+  const refused = await store.rows.takeRateLimitCells([cell("caller:spent")]);
+  assert.equal(refused.admitted, false);
+  assert.ok(!refused.admitted && refused.refusedKey === "caller:spent" && refused.waitSeconds > 0 && refused.waitSeconds <= 0.5, JSON.stringify(refused));
+  // Refused by the database's budget, the caller's request is given back.
+  await store.rows.takeRateLimitCells([cell("database:full")]);
+  await store.rows.takeRateLimitCells([cell("database:full")]);
+  const byDatabase = await store.rows.takeRateLimitCells([cell("caller:other"), cell("database:full")]);
+  assert.ok(!byDatabase.admitted && byDatabase.refusedKey === "database:full");
+  await store.rows.takeRateLimitCells([cell("caller:whole")]);
+  await sleep(600);
+  await store.rows.forgetWholeRateLimitCells();
+  const client = new pg.Client({ connectionString: storeUrl });
+  await client.connect();
+  const { rows } = await client.query<{ key: string }>("select key from rate_limit_cells order by key");
+  await client.end();
+  assert.deepEqual(rows.map((row) => row.key), ["caller:spent", "database:full"]);
 });
 
 test("the LanceDB Cloud client (db://, hostOverride) under --rate-limit retries its 429s and every call succeeds", async (t) => {

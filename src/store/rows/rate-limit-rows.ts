@@ -26,6 +26,8 @@ export interface RateLimitRows {
    * SQLite one process serves and keeps its budgets in memory.
    */
   takeRateLimitCells(cells: readonly RateCell[]): Promise<RateTake>;
+  /** Removes the budgets that are whole again: a missing row is a whole budget, so nothing changes but the table's size. */
+  forgetWholeRateLimitCells(): Promise<void>;
 }
 
 interface TakeRow {
@@ -63,6 +65,10 @@ export function rateLimitRows(db: Kysely<Database>, dialect: "sqlite" | "postgre
         await db.updateTable("rate_limit_cells").set({ due_at: sql`due_at - ${given.intervalSeconds}::float8` }).where("key", "=", given.key).execute();
       }
       return { admitted: false, refusedKey: cell.key, waitSeconds: Math.max(0, due + cell.intervalSeconds - cell.toleranceSeconds - row.now) };
+    },
+    async forgetWholeRateLimitCells() {
+      if (dialect !== "postgres") return;
+      await sql`delete from rate_limit_cells where due_at < extract(epoch from clock_timestamp())::float8`.execute(db);
     },
   };
 }
