@@ -15,6 +15,7 @@ import { settlePendingVersions } from "../catalog/versions/version-commit.js";
 import { sharedContainerReasons } from "../catalog/databases/shared-containers.js";
 import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
+import type { RateLimitConfig } from "../server/rate-limits.js";
 import { requireConditionalCreates, setConditionalCreateProbe } from "../storage/conditional-create-probe.js";
 import { type Vending, canMintFor, defaultVending, storageFor } from "../storage/storage-for.js";
 import type { StorageOptions } from "../storage/storage-options.js";
@@ -56,6 +57,8 @@ export interface RuntimeConfig {
   orphanGraceMs?: number;
   /** Time between two sweeps for such folders while serving, besides the one at start-up (default 1 hour; 0: none). */
   orphanSweepIntervalMs?: number;
+  /** Request rate limits per caller and per database, shared by the replicas of a PostgreSQL store; none by default. */
+  rateLimits?: RateLimitConfig;
 }
 
 export interface Runtime {
@@ -119,6 +122,9 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     maxUploadBytes: config.maxUploadBytes,
     metrics: { countJobsByStatus: () => store.rows.countJobsByStatus() },
     readDeadlineMs: storeTimeout(),
+    rateLimits: config.rateLimits,
+    sharedBudgets:
+      store.dialect === "postgres" ? { take: (cells) => store.rows.takeRateLimitCells(cells), forgetWhole: () => store.rows.forgetWholeRateLimitCells() } : undefined,
   });
   app.log.info({ data: local.dataLocation }, "table data location");
   // Where each database's new tables go; one without a location of its own follows the data location.

@@ -9,6 +9,8 @@ import { type Vending, type VendingMode, defaultVending } from "../storage/stora
 import { type StorageOptions, isSecretStorageKey } from "../storage/storage-options.js";
 import { checkStoreUrl } from "../store/open-store.js";
 import { defaultMaxUploadBytes } from "../server/upload-limit.js";
+import type { RateLimitConfig } from "../server/rate-limits.js";
+import { rateLimitOf } from "./rate-setting.js";
 import type { AuthConfig } from "./auth-runtime.js";
 import { readConfigFile } from "./config-file.js";
 import type { LogFormat } from "./log-output.js";
@@ -40,6 +42,8 @@ export interface ServeOptions {
   orphanSweepIntervalMs: number | undefined;
   /** Largest Arrow upload of one request, in bytes. */
   maxUploadBytes: number;
+  /** Request rate limits per caller and per database; none unless set. */
+  rateLimits: RateLimitConfig;
   /** Values that must never reach a log: secret storage-option values, the store URL's password. */
   secrets: string[];
 }
@@ -99,6 +103,10 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     },
     allowUnsafeObjectStore: get("allow_unsafe_object_store") ?? false,
     maxUploadBytes: get("max_upload_size") ?? defaultMaxUploadBytes,
+    rateLimits: {
+      principal: rateLimitOf("--rate-limit", get("rate_limit"), get("rate_limit_burst")),
+      database: rateLimitOf("--database-rate-limit", get("database_rate_limit"), get("database_rate_limit_burst")),
+    },
     jobs: {
       pools: get("worker_pools"),
       leaseMs: get("job_lease_ms"),

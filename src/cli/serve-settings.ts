@@ -58,6 +58,15 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
         placeholder: "SIZE",
         shownDefault: "1GiB",
       }),
+      setting("rate_limit", { type: "string" }, "requests each API key or token may make, e.g. 100/s (or 6000/m); anonymous callers count per address; over it: 429 code 21", {
+        placeholder: "RATE",
+      }),
+      setting("rate_limit_burst", integer(1), "requests a caller may make at once before --rate-limit applies", { placeholder: "N", shownDefault: "one second's worth" }),
+      setting("database_rate_limit", { type: "string" }, "requests each database may take from all callers together, e.g. 1000/s", { placeholder: "RATE" }),
+      setting("database_rate_limit_burst", integer(1), "requests a database may take at once before --database-rate-limit applies", {
+        placeholder: "N",
+        shownDefault: "one second's worth",
+      }),
     ],
   },
   {

@@ -1,8 +1,9 @@
 /**
  * @module Every Prometheus metric Quiver exports, declared once on one registry. Labels take
  * only values from small fixed sets (operation ids, method names, job kinds, states, status
- * codes), never table, namespace or database names, so the number of series stays bounded
- * however many tables a deployment holds.
+ * codes), never table or namespace names, so the number of series stays bounded however many
+ * tables a deployment holds. Database names label only the throttling counter: databases are few
+ * and made by admins.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
@@ -126,5 +127,12 @@ export const maintenanceRuns = new Counter({
   name: "quiver_table_maintenance_total",
   help: "Table maintenance tasks run (compact, cleanup, optimize_indexes), by task and outcome",
   labelNames: ["task", "outcome"] as const,
+  registers: [metricsRegistry],
+});
+
+export const throttledRequests = new Counter({
+  name: "quiver_throttled_requests_total",
+  help: "Requests refused with 429 code 21 by a rate limit, by database and by the limit that refused them (caller or database)",
+  labelNames: ["database", "limit"] as const,
   registers: [metricsRegistry],
 });

@@ -29,6 +29,7 @@ import { docsRoutes } from "./routes/docs-routes.js";
 import { registerNulCharacterCheck } from "./nul-characters.js";
 import { registerIdentifierBounds, routerParamLimit } from "./identifiers.js";
 import { type Readiness, readinessRoutes } from "./routes/readiness-routes.js";
+import { type RateLimitConfig, RateLimiter, type SharedBudgets } from "./rate-limits.js";
 
 export interface BuildServerOptions {
   registry: CatalogRegistry;
@@ -45,6 +46,10 @@ export interface BuildServerOptions {
   metrics?: MetricsSources;
   /** How long a read operation may take before it answers 503 code 17 (see `read-deadline.ts`); none without it. */
   readDeadlineMs?: number;
+  /** Request rate limits per caller and per database; none without them. */
+  rateLimits?: RateLimitConfig;
+  /** Budgets shared with the other replicas (a PostgreSQL store); without them each process keeps its own. */
+  sharedBudgets?: SharedBudgets;
 }
 
 /**
@@ -71,6 +76,13 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     authorize: options.authorize ?? (gate ? (request, catalog, op) => gate.authorize(request, catalog, op) : async () => undefined),
     readDeadlineMs: options.readDeadlineMs,
   };
+  const limiter = new RateLimiter(options.rateLimits ?? {}, {
+    shared: options.sharedBudgets,
+    callerOf: async (request) => gate?.principalFor(request),
+    warn: (message, error) => app.log.warn({ err: error }, message),
+    info: (message) => app.log.info(message),
+  });
+  if (limiter.active) services.rateLimiter = limiter;
 
   registerValidation(app, [...sharedSchemas, JsonArrowSchema]);
   registerBodyParsers(app);

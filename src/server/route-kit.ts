@@ -69,6 +69,7 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
       const params = http.params as Record<string, string>;
       const pathId = parsePathId(params.id, delimiter);
       await services.authorize(http, catalog, entry);
+      await services.rateLimiter?.admit(http, reply, catalog);
       const body = jsonBody ? (http.body as Record<string, unknown>) : {};
       const id = jsonBody && "id" in params ? reconcileBodyId(pathId, body.id) : pathId;
       const request = catalogRequestOf(entry, { id, delimiter, body, query, params });

@@ -7,6 +7,7 @@ import type { Catalog } from "../catalog/catalog.js";
 import type { CatalogRegistry } from "../catalog/database-registry.js";
 import type { ServedOperation } from "../model/operations/operation-entry.js";
 import type { OperationRegistry } from "./operation-registry.js";
+import type { RateLimiter } from "./rate-limits.js";
 
 export interface ServerServices {
   registry: CatalogRegistry;
@@ -18,4 +19,6 @@ export interface ServerServices {
   authorize(request: FastifyRequest, catalog: Catalog, operation: ServedOperation): Promise<void>;
   /** How long a read operation may take before it answers 503 code 17; none when undefined. */
   readDeadlineMs?: number | undefined;
+  /** Refuses a request over its caller's or database's rate limit with 429 code 21; none without it. */
+  rateLimiter?: RateLimiter | undefined;
 }

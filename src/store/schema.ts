@@ -112,6 +112,12 @@ export interface SigningKeysTable {
   created_at: number;
 }
 
+/** A shared request budget: the caller's or database's next theoretical arrival, in epoch seconds. */
+export interface RateLimitCellsTable {
+  key: string;
+  due_at: number;
+}
+
 export interface Database {
   databases: DatabasesTable;
   namespaces: NamespacesTable;
@@ -122,6 +128,7 @@ export interface Database {
   table_versions: TableVersionsTable;
   transactions: TransactionsTable;
   signing_keys: SigningKeysTable;
+  rate_limit_cells: RateLimitCellsTable;
 }
 
 export type DatabaseRow = Selectable<DatabasesTable>;

@@ -32,7 +32,14 @@ function sampleOf(setting: Setting): { file: unknown; flag: string[] } {
     case "map":
       return { file: { aws_region: "eu-west-3", aws_secret_access_key: "s3cr3t/value" }, flag: [setting.flag, "aws_region=eu-west-3", setting.flag, "aws_secret_access_key=s3cr3t/value"] };
     case "string": {
-      const value = setting.key === "store" ? "postgres://quiver:pw@db.internal:5432/quiver" : setting.key.startsWith("oidc_") ? `https://issuer.example/${setting.key}` : `/srv/${setting.key}`;
+      const value =
+        setting.key === "store"
+          ? "postgres://quiver:pw@db.internal:5432/quiver"
+          : setting.key.startsWith("oidc_")
+            ? `https://issuer.example/${setting.key}`
+            : setting.key.endsWith("rate_limit")
+              ? "25/s"
+              : `/srv/${setting.key}`;
       return { file: value, flag: [setting.flag, value] };
     }
   }
@@ -53,14 +60,15 @@ test("a config file sets every option a flag can, to the same effect", (t) => {
   const fromFile = parseServeOptions(["--config", writeConfig(folder, fileValues)], {});
   assert.deepEqual(fromFile, fromFlags);
 
-  // Each key on its own changes what serve runs with (the three OIDC keys only count together).
+  // Each key on its own changes what serve runs with (the three OIDC keys only count together, a burst with its rate).
   const defaults = parseServeOptions([], {});
   const oidcTrio = { oidc_issuer: "https://i.example", oidc_audience: "quiver", oidc_jwks_url: "https://i.example/jwks" };
+  const baseOf = (key: string) => (key.startsWith("oidc_") ? oidcTrio : key.endsWith("rate_limit_burst") ? { [key.replace(/_burst$/, "")]: "25/s" } : undefined);
   for (const setting of serveSettings) {
-    const base = setting.key.startsWith("oidc_") ? oidcTrio : {};
-    const without = parseServeOptions(["--config", writeConfig(folder, base, "base.toml")], {});
+    const base = baseOf(setting.key);
+    const without = parseServeOptions(["--config", writeConfig(folder, base ?? {}, "base.toml")], {});
     const withKey = parseServeOptions(["--config", writeConfig(folder, { ...base, [setting.key]: sampleOf(setting).file }, "one.toml")], {});
-    assert.notDeepEqual(withKey, setting.key.startsWith("oidc_") ? without : defaults, `${setting.key} in the file changes the options`);
+    assert.notDeepEqual(withKey, base ? without : defaults, `${setting.key} in the file changes the options`);
   }
 });
 
