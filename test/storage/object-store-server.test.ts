@@ -11,7 +11,6 @@ import { BlobServiceClient, StorageSharedKeyCredential } from "@azure/storage-bl
 import * as lancedb from "@lancedb/lancedb";
 import { AzureStorage } from "../../src/storage/azure/azure-storage.js";
 import { joinLocation } from "../../src/storage/locations.js";
-import { storageFor } from "../../src/storage/storage-for.js";
 import { apiKey } from "../auth/auth-helpers.js";
 import { Field, Int32, Schema } from "apache-arrow-21";
 import { arrowStream } from "../helpers/arrow.js";
@@ -196,7 +195,7 @@ test("a database with a location and storage options of its own: its tables live
   const inLake = await expectJson<{ location: string }>(response);
   assert.ok(inLake.location.startsWith(`${own}/`), inLake.location);
   assert.ok(await holdsObjects(joinLocation(inLake.location, "_versions")));
-  assert.ok((await storageFor(inLake.location).list(own)).length > 0);
+  assert.ok((await server.runtime.storages.for(inLake.location).list(own)).length > 0);
 
   await expectError(await server.post("/v1/admin/databases", { name: "nowhere", location: "az://unconfigured/data" }), 400, 13);
   await expectError(await server.post("/v1/admin/databases", { name: "ftp", location: "ftp://host/data", storage_options: { a: "b" } }), 400, 13);
