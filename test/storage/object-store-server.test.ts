@@ -16,7 +16,7 @@ import { Field, Int32, Schema } from "apache-arrow-21";
 import { arrowStream } from "../helpers/arrow.js";
 import { schemaBase64, waitForJob } from "../helpers/views.js";
 import { type Azurite, azuriteAccount, azuriteKey, startAzurite } from "../helpers/azurite.js";
-import { holdsObjects, namesUnder } from "../helpers/test-backend.js";
+import { holdsObjects, namesUnder, testStorages } from "../helpers/test-backend.js";
 import { type TestServer, expectError, expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
 
 let azurite: Azurite;
@@ -27,8 +27,11 @@ before(async () => {
 
 after(() => azurite.stop());
 
-function freshData(): string {
-  return `az://q${randomUUID().replaceAll("-", "").slice(0, 24)}/data`;
+/** A fresh container's data location, which the test also reads through its own `testStorages`. */
+async function freshData(): Promise<string> {
+  const data = `az://q${randomUUID().replaceAll("-", "").slice(0, 24)}/data`;
+  await testStorages.configure(data, azurite.storageOptions);
+  return data;
 }
 
 /** Every file below `dir`, relative to it. */
@@ -48,7 +51,7 @@ describe("a namespace client on an az:// data location", () => {
   let reader: string;
 
   before(async () => {
-    server = await startTestServer({ data: freshData(), storageOptions: azurite.storageOptions, auth: { mode: "required" } });
+    server = await startTestServer({ data: await freshData(), storageOptions: azurite.storageOptions, auth: { mode: "required" } });
     writer = await apiKey(server, "default", "write");
     reader = await apiKey(server, "default", "read");
   });
@@ -137,7 +140,7 @@ describe("a namespace client on an az:// data location", () => {
 
 test("a restart on the same root and data finds every table, version, tag and view", async () => {
   const root = tempRoot();
-  const config = { root, data: freshData(), storageOptions: azurite.storageOptions, keepRoot: true };
+  const config = { root, data: await freshData(), storageOptions: azurite.storageOptions, keepRoot: true };
   const first = await startTestServer(config);
   await expectJson(await first.upload("/v1/table/kept/create", arrowStream({ id: Int32Array.from([1, 2, 3]) })));
   await expectJson(await first.upload("/v1/table/kept/insert?mode=append", arrowStream({ id: Int32Array.from([4]) })));
@@ -174,7 +177,7 @@ test("a restart on the same root and data finds every table, version, tag and vi
 test("a database with a location and storage options of its own: its tables live there; answers redact its secrets", async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
-  const own = freshData();
+  const own = await freshData();
   const created = await expectJson<{ location: string; storage_options: Record<string, string> }>(
     await server.post("/v1/admin/databases", { name: "lake", location: own, storage_options: azurite.storageOptions }),
     201,
@@ -202,7 +205,7 @@ test("a database with a location and storage options of its own: its tables live
 });
 
 test("a server started on a data location whose container is gone creates it again and serves", async (t) => {
-  const config = { root: tempRoot(), data: freshData(), storageOptions: azurite.storageOptions, keepRoot: true };
+  const config = { root: tempRoot(), data: await freshData(), storageOptions: azurite.storageOptions, keepRoot: true };
   const first = await startTestServer(config);
   await first.close();
   const container = config.data.slice("az://".length).split("/")[0] as string;
