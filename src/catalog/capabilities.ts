@@ -5,7 +5,7 @@
  */
 import type { Capabilities } from "../model/capabilities.js";
 import { unsupportedRoutes } from "../model/unsupported-routes.js";
-import { configuredSchemes, defaultVending, type Vending } from "../storage/storage-for.js";
+import { defaultVending, type Vending } from "../storage/storages.js";
 import type { DatabaseInfo, JobSettings } from "./catalog-scope.js";
 import { maxIdentifierLength, nameRules } from "./identifiers.js";
 import { quiverVersion } from "./quiver-version.js";
@@ -19,6 +19,8 @@ export interface CapabilitySettings {
   authMode: "none" | "required";
   /** Deployment-wide: what clients opening tables themselves receive; absent means the default. */
   vending?: Vending;
+  /** The URI schemes of the object stores configured now, shown with the storage settings. */
+  objectStores: readonly string[];
   jobs?: JobSettings;
   /** Largest JSON body on the wire; null where there is no wire. */
   maxJsonBodyBytes: number | null;
@@ -54,7 +56,7 @@ export function describeCapabilities(settings: CapabilitySettings): Capabilities
     unsupported: unsupportedRoutes.map(({ method, path, feature }) => ({ method, path, feature })),
   };
   if (settings.showStorage) {
-    document.storage = { credential_vending: vending.mode, credential_ttl_seconds: vending.ttlSeconds, object_stores: configuredSchemes() };
+    document.storage = { credential_vending: vending.mode, credential_ttl_seconds: vending.ttlSeconds, object_stores: [...settings.objectStores] };
   }
   if (settings.database) document.database = { name: settings.database.name, managed_versioning: settings.database.managedVersioning };
   return document;

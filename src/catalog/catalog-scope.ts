@@ -3,7 +3,7 @@
  * engine and storage root, and the caller's context.
  */
 import type { Engine } from "../engine/engine.js";
-import type { Vending } from "../storage/storage-for.js";
+import type { Storages, Vending } from "../storage/storages.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import type { Store } from "../store/store.js";
 
@@ -21,6 +21,8 @@ export interface DatabaseInfo {
 export interface CatalogScope {
   store: Store;
   engine: Engine;
+  /** The runtime's storage: what the catalog reads and writes beside the engine. */
+  storages: Storages;
   database: DatabaseInfo;
   /** Operator settings of the job system; absent means the defaults (one pool, "default"). */
   jobs?: JobSettings;

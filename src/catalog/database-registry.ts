@@ -7,7 +7,7 @@
  */
 import { UnsafeObjectStore, requireConditionalCreates } from "../storage/conditional-create-probe.js";
 import { isUri, joinLocation, normalizeLocation } from "../storage/locations.js";
-import { type Vending, configureStorage, isServedLocation, storageFor } from "../storage/storage-for.js";
+import type { Storages, Vending } from "../storage/storages.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import { invalidInput } from "../model/catalog-error.js";
 import type { Engine } from "../engine/engine.js";
@@ -62,14 +62,14 @@ export interface CreateDatabaseOptions {
  * process's `<data location>/<name>` (here `dataLocation`), unless it exists. Throws 13 for a
  * location Quiver cannot serve with the options given.
  */
-export async function ensureDatabase(store: Store, dataLocation: string, name: string, options: CreateDatabaseOptions = {}): Promise<DatabaseInfo> {
+export async function ensureDatabase(storages: Storages, store: Store, dataLocation: string, name: string, options: CreateDatabaseOptions = {}): Promise<DatabaseInfo> {
   validateName(name, "database");
   const existing = await store.rows.findDatabase(name);
   if (existing) return toDatabaseInfo(existing, dataLocation);
-  const storageRoot = options.location ? await ownStorageRoot(options.location, options.storageOptions ?? {}) : joinLocation(normalizeLocation(dataLocation), name);
-  await storageFor(storageRoot).preparePrefix(storageRoot);
+  const storageRoot = options.location ? await ownStorageRoot(storages, options.location, options.storageOptions ?? {}) : joinLocation(normalizeLocation(dataLocation), name);
+  await storages.for(storageRoot).preparePrefix(storageRoot);
   try {
-    await requireConditionalCreates(storageRoot);
+    await requireConditionalCreates(storages, storageRoot);
   } catch (error) {
     if (error instanceof UnsafeObjectStore) throw invalidInput(error.message);
     throw error;
@@ -91,31 +91,31 @@ export async function ensureDatabase(store: Store, dataLocation: string, name: s
 }
 
 /** Checks and configures a database's own storage root; answers it normalized. */
-async function ownStorageRoot(text: string, options: StorageOptions): Promise<string> {
+async function ownStorageRoot(storages: Storages, text: string, options: StorageOptions): Promise<string> {
   const location = checkedClientLocation(text, "database location");
   if (!isUri(location) && !location.startsWith("/")) throw invalidInput(`a database location must be an absolute folder or a URI, got '${location}'`);
   const root = normalizeLocation(location);
   if (Object.keys(options).length > 0) {
     try {
-      await configureStorage(root, options);
+      await storages.configure(root, options);
     } catch (error) {
       throw invalidInput(`cannot use '${location}': ${(error as Error).message}`);
     }
-  } else if (!isServedLocation(root)) {
+  } else if (!storages.isServed(root)) {
     throw invalidInput(`'${location}' is not under the server's data location; give the storage options that reach it`);
   }
   return root;
 }
 
 /** Serves a database's own storage root with its own options, if it has any. */
-async function configureDatabaseRoot(row: DatabaseRow): Promise<void> {
+async function configureDatabaseRoot(storages: Storages, row: DatabaseRow): Promise<void> {
   const options = fromJsonColumn(row.storage_options);
-  if (hasOwnLocation(row) && Object.keys(options).length > 0) await configureStorage(row.storage_root, options);
+  if (hasOwnLocation(row) && Object.keys(options).length > 0) await storages.configure(row.storage_root, options);
 }
 
 /** Serves every database's own storage root with its own options; call once the store is open. */
-export async function configureDatabaseStorage(store: Store): Promise<void> {
-  for (const row of await store.rows.listDatabases()) await configureDatabaseRoot(row);
+export async function configureDatabaseStorage(storages: Storages, store: Store): Promise<void> {
+  for (const row of await store.rows.listDatabases()) await configureDatabaseRoot(storages, row);
 }
 
 function sameDatabase(a: DatabaseInfo, b: DatabaseInfo): boolean {
@@ -173,14 +173,14 @@ export class CatalogRegistry {
       return undefined;
     }
     // A database another process created with its own location is served here too.
-    await configureDatabaseRoot(row);
+    await configureDatabaseRoot(this.engine.storages, row);
     const database = toDatabaseInfo(row, this.dataLocation);
     // The same settings keep the same catalog, so work holding it sees no change.
     if (cached && sameDatabase(cached.catalog.scope.database, database)) {
       this.catalogs.set(name, { catalog: cached.catalog, loadedAt });
       return cached.catalog;
     }
-    const catalog = new Catalog({ store: this.store, engine: this.engine, database, jobs: this.jobs, vending: this.vending, dataLocation: this.dataLocation });
+    const catalog = new Catalog({ store: this.store, engine: this.engine, storages: this.engine.storages, database, jobs: this.jobs, vending: this.vending, dataLocation: this.dataLocation });
     this.catalogs.set(name, { catalog, loadedAt });
     return catalog;
   }

@@ -29,7 +29,7 @@ export async function openLocalCatalog(options: LocalCatalogOptions): Promise<Lo
   const local = await openLocalRoot(options.root, { managedVersioning: options.managedVersioning });
   try {
     const name = options.database ?? defaultDatabaseName;
-    await ensureDatabase(local.store, local.dataLocation, name, { managedVersioning: options.managedVersioning ?? false });
+    await ensureDatabase(local.storages, local.store, local.dataLocation, name, { managedVersioning: options.managedVersioning ?? false });
     const catalog = await local.registry.catalogFor(name);
     if (!catalog) throw new Error(`database '${name}' could not be opened under ${local.root}`);
     return { root: local.root, catalog, close: local.close };

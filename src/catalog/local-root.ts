@@ -8,7 +8,7 @@ import { Engine } from "../engine/engine.js";
 import { engineCallDuration } from "../metrics/metrics.js";
 import { withTimedMethods } from "../metrics/timed.js";
 import { normalizeLocation } from "../storage/locations.js";
-import { type Vending, configureStorage, storageFor } from "../storage/storage-for.js";
+import { Storages, type Vending } from "../storage/storages.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
@@ -24,6 +24,8 @@ export interface LocalRoot {
   dataLocation: string;
   store: Store;
   engine: Engine;
+  /** This root's storage, built for it alone: the data location with its options, and the databases' own roots. */
+  storages: Storages;
   registry: CatalogRegistry;
   /** Closes the engine's connections and the store. Idempotent. */
   close(): Promise<void>;
@@ -55,12 +57,13 @@ export function defaultDataLocation(root: string): string {
 export async function openLocalRoot(root: string, options: LocalRootOptions = {}): Promise<LocalRoot> {
   const dir = path.resolve(root);
   const dataLocation = normalizeLocation(options.data ?? defaultDataLocation(dir));
-  await configureStorage(dataLocation, options.storageOptions ?? {});
-  await storageFor(dir).preparePrefix(dir);
+  const storages = new Storages();
+  await storages.configure(dataLocation, options.storageOptions ?? {});
+  await storages.for(dir).preparePrefix(dir);
   const store = await openStore(options.store, path.join(dir, metadataFileName));
   // Every engine method observes its latency; `call` is the funnel of the native calls the
   // engine's modules make directly.
-  const engine = withTimedMethods(new Engine({ commitAttempts: options.commitAttempts }), engineCallDuration, new Set(["close"]));
+  const engine = withTimedMethods(new Engine({ storages, commitAttempts: options.commitAttempts }), engineCallDuration, new Set(["close"]));
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -69,11 +72,11 @@ export async function openLocalRoot(root: string, options: LocalRootOptions = {}
     await store.close();
   };
   try {
-    await configureDatabaseStorage(store);
-    await ensureDatabase(store, dataLocation, defaultDatabaseName, { managedVersioning: options.managedVersioning ?? false });
+    await configureDatabaseStorage(storages, store);
+    await ensureDatabase(storages, store, dataLocation, defaultDatabaseName, { managedVersioning: options.managedVersioning ?? false });
   } catch (error) {
     await close();
     throw error;
   }
-  return { root: dir, dataLocation, store, engine, registry: new CatalogRegistry(store, engine, dataLocation, options.jobs, options.vending), close };
+  return { root: dir, dataLocation, store, engine, storages, registry: new CatalogRegistry(store, engine, dataLocation, options.jobs, options.vending), close };
 }

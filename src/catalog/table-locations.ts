@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { UnsafeLocation, checkedLocation, isInsideLocation, isUri, joinLocation, normalizeLocation, objectStoreSpelling, resolveLocation } from "../storage/locations.js";
-import { isServedLocation, storageFor } from "../storage/storage-for.js";
+import type { Storages } from "../storage/storages.js";
 import { invalidInput } from "../model/catalog-error.js";
 import type { DatabaseInfo } from "./catalog-scope.js";
 
@@ -30,11 +30,11 @@ export function isPlacedTableName(name: string): boolean {
  * of the root's object store) and refuses anything outside the storage root, through `..` or
  * through symbolic links.
  */
-export async function resolveClientLocation(database: DatabaseInfo, location: string): Promise<string> {
+export async function resolveClientLocation(storages: Storages, database: DatabaseInfo, location: string): Promise<string> {
   const root = normalizeLocation(database.storageRoot);
-  const candidate = clientLocationUnder(root, location, "location");
+  const candidate = clientLocationUnder(storages, root, location, "location");
   const resolved = resolveLocation(root, candidate);
-  if (!isInsideLocation(root, resolved) || !isInsideLocation(await canonicalOf(root, location), await canonicalOf(resolved, location))) {
+  if (!isInsideLocation(root, resolved) || !isInsideLocation(await canonicalOf(storages, root, location), await canonicalOf(storages, resolved, location))) {
     throw invalidInput(`location '${location}' is outside the database's storage root`);
   }
   if (!resolved.endsWith(".lance")) throw invalidInput(`location '${location}' must name a directory ending in '.lance'`);
@@ -42,9 +42,9 @@ export async function resolveClientLocation(database: DatabaseInfo, location: st
 }
 
 /** `target` with its links resolved; a path the file system cannot resolve (a link loop, a name too long) is the client's mistake (13). */
-async function canonicalOf(target: string, location: string): Promise<string> {
+async function canonicalOf(storages: Storages, target: string, location: string): Promise<string> {
   try {
-    return await storageFor(target).canonical(target);
+    return await storages.for(target).canonical(target);
   } catch (error) {
     throw invalidInput(`location '${location}' cannot be resolved: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
@@ -56,7 +56,7 @@ async function canonicalOf(target: string, location: string): Promise<string> {
  * serve, and spellings Lance could read as another place (encoded dots or slashes, `..`
  * segments, backslashes, control characters), are refused (13).
  */
-export function clientLocation(text: string, field: string): string {
+export function clientLocation(storages: Storages, text: string, field: string): string {
   let candidate = checkedClientLocation(text.trim(), field);
   if (candidate.startsWith("file://")) {
     try {
@@ -64,7 +64,7 @@ export function clientLocation(text: string, field: string): string {
     } catch {
       throw invalidInput(`${field} '${text}' is not a valid file URI`);
     }
-  } else if (isUri(candidate) && !isServedLocation(candidate)) {
+  } else if (isUri(candidate) && !storages.isServed(candidate)) {
     throw invalidInput(`${field} '${text}' is not in a storage location this deployment serves`);
   }
   return candidate;
@@ -74,8 +74,8 @@ export function clientLocation(text: string, field: string): string {
  * `clientLocation` of `text`, read against `root`: a path relative to an object-store root has its
  * escapes decoded as a URI's are, so both spellings of one place resolve alike.
  */
-export function clientLocationUnder(root: string, text: string, field: string): string {
-  const candidate = clientLocation(text, field);
+export function clientLocationUnder(storages: Storages, root: string, text: string, field: string): string {
+  const candidate = clientLocation(storages, text, field);
   if (!isUri(root) || isUri(candidate)) return candidate;
   try {
     return objectStoreSpelling(candidate);

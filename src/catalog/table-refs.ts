@@ -3,6 +3,7 @@
  * key and label of a branch, the check that a branch exists, the engine's ref of a request, and
  * the meaning of the engine's "not found" errors for what the request named.
  */
+import type { Storages } from "../storage/storages.js";
 import type { EngineErrorKind } from "../engine/engine-errors.js";
 import type { TableRef } from "../engine/engine.js";
 import { readBranch } from "../engine/refs.js";
@@ -32,9 +33,9 @@ export function branchLabel(branch: string): string {
 }
 
 /** Throws TableBranchNotFound (22) unless the branch is main or exists. */
-export async function requireBranch(table: TableRow, branch: string): Promise<void> {
+export async function requireBranch(storages: Storages, table: TableRow, branch: string): Promise<void> {
   if (branch === "") return;
-  if (!(await readBranch(table.location, branch))) {
+  if (!(await readBranch(storages, table.location, branch))) {
     throw CatalogError.of("TableBranchNotFound", `${subjectOf(table)} has no branch '${branch}'`);
   }
 }

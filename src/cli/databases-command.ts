@@ -26,15 +26,15 @@ export async function databasesCommand(argv: string[]): Promise<void> {
     console.log(databasesUsage);
     return;
   }
-  await withStore(values, async (store, dataLocation) => {
+  await withStore(values, async (store, dataLocation, { storages }) => {
     switch (action) {
       case "create": {
         if (!name) throw new Error("quiver databases create needs a NAME");
         const own = parseStorageFlags(values as { data?: string; "storage-option"?: string[] }, {});
-        const info = await createDatabase(store, dataLocation, name, { managedVersioning: values["managed-versioning"] === true, location: own.data, storageOptions: own.options });
+        const info = await createDatabase(storages, store, dataLocation, name, { managedVersioning: values["managed-versioning"] === true, location: own.data, storageOptions: own.options });
         console.log(info.name);
         // Said here as under `quiver serve`'s default vending; --vend-shared-containers there changes it.
-        const reason = await sharedContainerReason(store, info, dataLocation);
+        const reason = await sharedContainerReason(storages, store, info, dataLocation);
         if (reason !== undefined) console.error(`warning: ${reason}`);
         return;
       }
@@ -43,7 +43,7 @@ export async function databasesCommand(argv: string[]): Promise<void> {
         return;
       case "drop": {
         if (!name) throw new Error("quiver databases drop needs a NAME");
-        await dropDatabase(store, dataLocation, name, { cascade: values.cascade === true });
+        await dropDatabase(storages, store, dataLocation, name, { cascade: values.cascade === true });
         console.log(`dropped ${name}`);
         return;
       }

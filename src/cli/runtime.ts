@@ -17,7 +17,7 @@ import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
 import type { RateLimitConfig } from "../server/rate-limits.js";
 import { requireConditionalCreates, setConditionalCreateProbe } from "../storage/conditional-create-probe.js";
-import { type Vending, canMintFor, defaultVending, storageFor } from "../storage/storage-for.js";
+import { type Storages, type Vending, defaultVending } from "../storage/storages.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import { joinLocation } from "../storage/locations.js";
 import { defaultStoreTimeoutSeconds, setStoreTimeout, storeTimeout } from "../storage/store-timeout.js";
@@ -69,6 +69,8 @@ export interface Runtime {
   /** The store as auth sees it: credentials, signing key, audit log. */
   authStore: AuthStore;
   engine: Engine;
+  /** This runtime's storage: its data location and the databases' own roots, with their options. */
+  storages: Storages;
   registry: CatalogRegistry;
   jobs: JobSystem;
   /** Stops taking requests, lets in-flight ones finish, then closes the store. */
@@ -89,7 +91,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     storageOptions: config.storageOptions,
     vending: config.vending,
   });
-  const { root, store, engine, registry } = local;
+  const { root, store, engine, storages, registry } = local;
   restrictMetadataFileAccess(root);
   const databases = (await store.rows.listDatabases()).map((row) => ({ name: row.name, location: databaseStorageRoot(row, local.dataLocation), own: hasOwnLocation(row) }));
   const dataRoots = new Set([local.dataLocation, ...databases.map((database) => database.location)]);
@@ -97,8 +99,8 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     // Every location tables are written to is made ready (an emptied store may have lost its
     // container) and probed before serving (see `requireConditionalCreates`).
     for (const dataRoot of dataRoots) {
-      await storageFor(dataRoot).preparePrefix(dataRoot);
-      await requireConditionalCreates(dataRoot);
+      await storages.for(dataRoot).preparePrefix(dataRoot);
+      await requireConditionalCreates(storages, dataRoot);
     }
   } catch (error) {
     await local.close();
@@ -106,12 +108,12 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   }
   // Versions committed before a crash but not yet finalized are rolled forward before serving.
   const unsettled: { record: unknown; error: unknown }[] = [];
-  await settlePendingVersions(store, undefined, (record, error) => unsettled.push({ record, error }));
+  await settlePendingVersions(storages, store, undefined, (record, error) => unsettled.push({ record, error }));
   const authStore = authStoreOf(store);
   const gate = await buildAuthGate(root, registry, authStore, config.auth ?? { mode: "none" });
   let closed = false;
   const readiness = {
-    checks: { store: () => store.ping(), data: () => probeWrite(local.dataLocation) },
+    checks: { store: () => store.ping(), data: () => probeWrite(storages, local.dataLocation) },
     draining: () => closed,
   };
   const app = await buildServer({
@@ -129,8 +131,8 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   app.log.info({ data: local.dataLocation }, "table data location");
   // Where each database's new tables go; one without a location of its own follows the data location.
   for (const database of databases) app.log.info({ database: database.name, location: database.location, own_location: database.own }, "database location");
-  warnOfUnmintableLocations(dataRoots, config.vending, app);
-  for (const { database, reason } of await sharedContainerReasons(store, local.dataLocation, config.vending)) app.log.warn({ database }, reason);
+  warnOfUnmintableLocations(storages, dataRoots, config.vending, app);
+  for (const { database, reason } of await sharedContainerReasons(storages, store, local.dataLocation, config.vending)) app.log.warn({ database }, reason);
   for (const { record, error } of unsettled) app.log.warn({ err: error, record }, "a committed version could not be finalized at start-up; its next reader tries again");
   // Folders left by a create or drop that crashed half-way are reclaimed before serving, then
   // every interval, so a replica that runs for weeks reclaims them too.
@@ -152,6 +154,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     store,
     authStore,
     engine,
+    storages,
     registry,
     jobs,
     async close() {
@@ -170,8 +173,8 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
  * be read but no longer written (a full disk, revoked write access) is caught. Each check uses its
  * own name, so replicas sharing the location never touch each other's probe.
  */
-async function probeWrite(dataLocation: string): Promise<void> {
-  const storage = storageFor(dataLocation);
+async function probeWrite(storages: Storages, dataLocation: string): Promise<void> {
+  const storage = storages.for(dataLocation);
   const probe = joinLocation(dataLocation, `.quiver-ready-${randomUUID()}`);
   await storage.put(probe, readinessProbeBytes);
   await storage.delete(probe);
@@ -180,10 +183,10 @@ async function probeWrite(dataLocation: string): Promise<void> {
 const readinessProbeBytes = new TextEncoder().encode("quiver readiness probe\n");
 
 /** Under scoped vending, a location that cannot mint hands clients no credentials; the operator is told why. */
-function warnOfUnmintableLocations(roots: ReadonlySet<string>, vending: Vending | undefined, app: FastifyInstance): void {
+function warnOfUnmintableLocations(storages: Storages, roots: ReadonlySet<string>, vending: Vending | undefined, app: FastifyInstance): void {
   if ((vending ?? defaultVending).mode !== "scoped") return;
   for (const root of roots) {
-    if (!canMintFor(root)) {
+    if (!storages.canMintFor(root)) {
       app.log.warn({ location: root }, "scoped credentials cannot be minted for this location with its storage options; clients receive none and need their own");
     }
   }

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import type { JobSystemConfig } from "../jobs/job-settings.js";
-import { type Vending, type VendingMode, defaultVending } from "../storage/storage-for.js";
+import { type Vending, type VendingMode, defaultVending } from "../storage/storages.js";
 import { type StorageOptions, isSecretStorageKey } from "../storage/storage-options.js";
 import { checkStoreUrl } from "../store/open-store.js";
 import { defaultMaxUploadBytes } from "../server/upload-limit.js";

@@ -5,7 +5,7 @@
  * one of them knows, all of them know. A config-file key is the flag's name with `_` for `-`.
  */
 import { defaultCommitAttempts } from "../engine/commit-retry.js";
-import { defaultVending } from "../storage/storage-for.js";
+import { defaultVending } from "../storage/storages.js";
 import { defaultStoreTimeoutSeconds } from "../storage/store-timeout.js";
 import { logFormats, logLevels } from "./log-output.js";
 

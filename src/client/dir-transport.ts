@@ -45,6 +45,7 @@ export class DirTransport implements Transport {
       operations: served.map(([, entry]) => entry.operationId),
       authMode: "none",
       vending: this.local.catalog.scope.vending,
+      objectStores: this.local.catalog.scope.storages.configuredSchemes(),
       jobs: this.local.catalog.scope.jobs,
       maxJsonBodyBytes: null,
       maxUploadBytes: null,

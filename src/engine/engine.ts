@@ -11,7 +11,8 @@ import { type NativeConnection, type NativeTable, native } from "./lance-native.
 import { toJsonSchema } from "./lance-schema-json.js";
 import { TableHandles } from "./table-handles.js";
 import { isUri, joinLocation } from "../storage/locations.js";
-import { type StorageOptions, storageFor, storageOptionsFor } from "../storage/storage-for.js";
+import type { StorageOptions } from "../storage/storage-options.js";
+import type { Storages } from "../storage/storages.js";
 
 export interface TableRef {
   version?: number | null | undefined;
@@ -36,6 +37,8 @@ export interface TableSnapshot {
 
 
 export interface EngineOptions {
+  /** The runtime's storage: where table files are read and written, and the options Lance opens them with. */
+  storages: Storages;
   /** Attempts of a write whose commits keep conflicting, the first included (default 6). */
   commitAttempts?: number;
 }
@@ -49,8 +52,10 @@ export class Engine {
   /** The last snapshot described through each table handle, for as long as the handle lives. */
   private readonly snapshots = new WeakMap<NativeTable, TableSnapshot>();
   readonly commitAttempts: number;
+  readonly storages: Storages;
 
-  constructor(options: EngineOptions = {}) {
+  constructor(options: EngineOptions) {
+    this.storages = options.storages;
     this.commitAttempts = options.commitAttempts ?? defaultCommitAttempts;
   }
 
@@ -66,7 +71,7 @@ export class Engine {
   /** Whether a Lance dataset has been written at `location` (any committed version). */
   async datasetExists(location: string): Promise<boolean> {
     const versions = joinLocation(location, "_versions");
-    return (await storageFor(versions).list(versions)).some((entry) => entry.kind === "object" && entry.name.endsWith(".manifest"));
+    return (await this.storages.for(versions).list(versions)).some((entry) => entry.kind === "object" && entry.name.endsWith(".manifest"));
   }
 
   /** Writes a new dataset (mode "create") or replaces the rows of one ("overwrite"). */
@@ -164,7 +169,7 @@ export class Engine {
   /** Deletes everything stored at `location`. */
   async removeTableData(location: string): Promise<void> {
     this.handles.forget(location);
-    await storageFor(location).deletePrefix(location);
+    await this.storages.for(location).deletePrefix(location);
   }
 
   close(): void {
@@ -186,7 +191,7 @@ export class Engine {
   private connectionOf(pool: Map<string, Promise<NativeConnection>>, dir: string, options: { readConsistencyInterval?: number }): Promise<NativeConnection> {
     let connection = pool.get(dir);
     if (!connection) {
-      connection = native.Connection.new(dir, { ...options, storageOptions: storageOptionsFor(dir) });
+      connection = native.Connection.new(dir, { ...options, storageOptions: this.storages.optionsFor(dir) });
       connection.catch(() => pool.delete(dir));
       pool.set(dir, connection);
     }

@@ -4,7 +4,7 @@
  * at the table's root, which Lance does not read.
  */
 import { joinLocation } from "../storage/locations.js";
-import { storageFor } from "../storage/storage-for.js";
+import type { Storages } from "../storage/storages.js";
 
 const fileName = ".quiver-properties.json";
 
@@ -13,16 +13,16 @@ function fileOf(location: string): string {
 }
 
 /** Writes `properties` beside the table's files; the file is replaced whole, never half-written. */
-export async function keepProperties(location: string, properties: Record<string, string>): Promise<void> {
+export async function keepProperties(storages: Storages, location: string, properties: Record<string, string>): Promise<void> {
   const file = fileOf(location);
-  await storageFor(file).put(file, Buffer.from(JSON.stringify({ properties })));
+  await storages.for(file).put(file, Buffer.from(JSON.stringify({ properties })));
 }
 
 /** The properties kept at `location`, or undefined when none are (or the file is unreadable). */
-export async function readKeptProperties(location: string): Promise<Record<string, string> | undefined> {
+export async function readKeptProperties(storages: Storages, location: string): Promise<Record<string, string> | undefined> {
   const file = fileOf(location);
   try {
-    const bytes = await storageFor(file).read(file);
+    const bytes = await storages.for(file).read(file);
     if (!bytes) return undefined;
     const parsed = JSON.parse(bytes.toString("utf8")) as { properties?: unknown };
     const properties = parsed.properties;
@@ -35,13 +35,13 @@ export async function readKeptProperties(location: string): Promise<Record<strin
 }
 
 /** Whether a deregistered table's properties are kept at `location`: its files are kept by design. */
-export async function hasKeptProperties(location: string): Promise<boolean> {
+export async function hasKeptProperties(storages: Storages, location: string): Promise<boolean> {
   const file = fileOf(location);
-  return (await storageFor(file).head(file)) !== undefined;
+  return (await storages.for(file).head(file)) !== undefined;
 }
 
 /** Removes the kept properties once the table is registered again; none kept is fine. */
-export async function forgetKeptProperties(location: string): Promise<void> {
+export async function forgetKeptProperties(storages: Storages, location: string): Promise<void> {
   const file = fileOf(location);
-  await storageFor(file).delete(file);
+  await storages.for(file).delete(file);
 }

@@ -6,7 +6,7 @@
  */
 import type { ObjectInfo } from "../storage/table-storage.js";
 import { joinLocation } from "../storage/locations.js";
-import { storageFor } from "../storage/storage-for.js";
+import type { Storages } from "../storage/storages.js";
 
 export type ManifestNamingScheme = "V1" | "V2";
 
@@ -56,8 +56,8 @@ export interface ManifestFile extends ObjectInfo {
 }
 
 /** Size, ETag and time of a manifest, or undefined when it does not exist. */
-export function statManifest(file: string): Promise<ObjectInfo | undefined> {
-  return storageFor(file).head(file);
+export function statManifest(storages: Storages, file: string): Promise<ObjectInfo | undefined> {
+  return storages.for(file).head(file);
 }
 
 export interface ManifestName {
@@ -70,10 +70,10 @@ export interface ManifestName {
  * Every manifest of one branch by version ascending, from the listing alone (no stat per file,
  * so "latest version" stays cheap on long histories); a missing folder has none.
  */
-export async function listManifestNames(location: string, branch: string): Promise<ManifestName[]> {
+export async function listManifestNames(storages: Storages, location: string, branch: string): Promise<ManifestName[]> {
   const directory = versionsDirectory(location, branch);
   const files: ManifestName[] = [];
-  for (const entry of await storageFor(directory).list(directory)) {
+  for (const entry of await storages.for(directory).list(directory)) {
     const parsed = entry.kind === "object" ? parseManifestFileName(entry.name) : undefined;
     if (parsed) files.push({ ...parsed, path: joinLocation(directory, entry.name) });
   }
@@ -81,8 +81,8 @@ export async function listManifestNames(location: string, branch: string): Promi
 }
 
 /** A listed manifest with its size, ETag and time; undefined if it vanished meanwhile. */
-export async function describeManifest(name: ManifestName): Promise<ManifestFile | undefined> {
-  const info = await statManifest(name.path);
+export async function describeManifest(storages: Storages, name: ManifestName): Promise<ManifestFile | undefined> {
+  const info = await statManifest(storages, name.path);
   return info ? { ...name, ...info } : undefined;
 }
 
@@ -94,25 +94,25 @@ export type PutOutcome = "created" | "already-there" | "conflict";
  * there (a repeated finalize); different bytes are a conflict. Throws `StagedManifestMissing`
  * when the staged manifest is gone and nothing holds the final name.
  */
-export async function putManifestIfAbsent(staged: string, final: string): Promise<PutOutcome> {
-  const storage = storageFor(final);
+export async function putManifestIfAbsent(storages: Storages, staged: string, final: string): Promise<PutOutcome> {
+  const storage = storages.for(final);
   if (staged === final) return (await storage.head(final)) ? "already-there" : "conflict";
-  const outcome = storage.copyIfAbsent ? await storage.copyIfAbsent(staged, final) : await copyByReading(staged, final);
+  const outcome = storage.copyIfAbsent ? await storage.copyIfAbsent(staged, final) : await copyByReading(storages, staged, final);
   if (outcome === "created") return "created";
   if (outcome === "missing") {
     // The staged manifest is gone: another finalize got there first, or it never existed.
     if (await storage.head(final)) return "already-there";
     throw new StagedManifestMissing(staged);
   }
-  const [ours, theirs] = await Promise.all([storageFor(staged).read(staged), storage.read(final)]);
+  const [ours, theirs] = await Promise.all([storages.for(staged).read(staged), storage.read(final)]);
   // No staged manifest left: the finalize that put it in place removed it.
   if (!ours) return "already-there";
   return theirs?.equals(ours) ? "already-there" : "conflict";
 }
 
-async function copyByReading(source: string, final: string): Promise<"created" | "exists" | "missing"> {
-  const bytes = await storageFor(source).read(source);
-  return bytes ? storageFor(final).putIfAbsent(final, bytes) : "missing";
+async function copyByReading(storages: Storages, source: string, final: string): Promise<"created" | "exists" | "missing"> {
+  const bytes = await storages.for(source).read(source);
+  return bytes ? storages.for(final).putIfAbsent(final, bytes) : "missing";
 }
 
 /** The staged manifest a commit names exists neither at its staged nor at its final name. */
@@ -124,8 +124,8 @@ export class StagedManifestMissing extends Error {
 }
 
 /** Removes a file; a missing one is fine. */
-export function removeFile(file: string): Promise<void> {
-  return storageFor(file).delete(file);
+export function removeFile(storages: Storages, file: string): Promise<void> {
+  return storages.for(file).delete(file);
 }
 
 /** Every Lance file, manifests included, ends with this magic (after the metadata position and format version). */
@@ -136,9 +136,9 @@ const lanceFooterLength = 16;
  * Whether `file`, as `info` describes it, ends the way every Lance manifest does: a 16-byte footer
  * closed by "LANC". The caller's `info` spares a second stat.
  */
-export async function hasLanceFooter(file: string, info: ObjectInfo): Promise<boolean> {
+export async function hasLanceFooter(storages: Storages, file: string, info: ObjectInfo): Promise<boolean> {
   if (info.size < lanceFooterLength) return false;
-  const tail = await storageFor(file).readTail(file, lanceMagic.length);
+  const tail = await storages.for(file).readTail(file, lanceMagic.length);
   return tail?.equals(lanceMagic) ?? false;
 }
 
@@ -146,9 +146,9 @@ export async function hasLanceFooter(file: string, info: ObjectInfo): Promise<bo
  * Raises Lance's latest-version hint of a branch to `version` when the hint exists and is
  * lower, so readers that trust it find a version the catalog put in place.
  */
-export async function raiseVersionHint(location: string, branch: string, version: number): Promise<void> {
+export async function raiseVersionHint(storages: Storages, location: string, branch: string, version: number): Promise<void> {
   const file = joinLocation(versionsDirectory(location, branch), hintFile);
-  const storage = storageFor(file);
+  const storage = storages.for(file);
   const text = await storage.read(file);
   if (!text) return;
   let current: number;

@@ -5,7 +5,7 @@
  * still goes through Lance.
  */
 import { joinLocation } from "../storage/locations.js";
-import { storageFor } from "../storage/storage-for.js";
+import type { Storages } from "../storage/storages.js";
 
 export interface TagRef {
   name: string;
@@ -29,15 +29,15 @@ function refsDirectory(location: string, kind: "tags" | "branches"): string {
   return joinLocation(location, "_refs", kind);
 }
 
-async function readRef(location: string, kind: "tags" | "branches", name: string): Promise<Record<string, unknown> | undefined> {
+async function readRef(storages: Storages, location: string, kind: "tags" | "branches", name: string): Promise<Record<string, unknown> | undefined> {
   const file = joinLocation(refsDirectory(location, kind), `${name}.json`);
-  const bytes = await storageFor(file).read(file);
+  const bytes = await storages.for(file).read(file);
   return bytes && (JSON.parse(bytes.toString("utf8")) as Record<string, unknown>);
 }
 
-async function refNames(location: string, kind: "tags" | "branches"): Promise<string[]> {
+async function refNames(storages: Storages, location: string, kind: "tags" | "branches"): Promise<string[]> {
   const directory = refsDirectory(location, kind);
-  const entries = await storageFor(directory).list(directory);
+  const entries = await storages.for(directory).list(directory);
   return entries
     .filter((entry) => entry.kind === "object" && entry.name.endsWith(".json"))
     .map((entry) => entry.name.slice(0, -".json".length))
@@ -66,26 +66,26 @@ function toBranch(name: string, json: Record<string, unknown>): BranchRef {
 }
 
 /** One tag, or undefined. `name` must already be a validated ref name. */
-export async function readTag(location: string, name: string): Promise<TagRef | undefined> {
-  const json = await readRef(location, "tags", name);
+export async function readTag(storages: Storages, location: string, name: string): Promise<TagRef | undefined> {
+  const json = await readRef(storages, location, "tags", name);
   return json ? toTag(name, json) : undefined;
 }
 
 /** Every tag of the table, by name. */
-export async function readTags(location: string): Promise<TagRef[]> {
+export async function readTags(storages: Storages, location: string): Promise<TagRef[]> {
   // Read at once: on an object store each ref is a round trip.
-  const tags = await Promise.all((await refNames(location, "tags")).map((name) => readTag(location, name)));
+  const tags = await Promise.all((await refNames(storages, location, "tags")).map((name) => readTag(storages, location, name)));
   return tags.filter((tag): tag is TagRef => tag !== undefined);
 }
 
 /** One branch, or undefined. `name` must already be a validated ref name. */
-export async function readBranch(location: string, name: string): Promise<BranchRef | undefined> {
-  const json = await readRef(location, "branches", name);
+export async function readBranch(storages: Storages, location: string, name: string): Promise<BranchRef | undefined> {
+  const json = await readRef(storages, location, "branches", name);
   return json ? toBranch(name, json) : undefined;
 }
 
 /** Every branch of the table, by name. */
-export async function readBranches(location: string): Promise<BranchRef[]> {
-  const branches = await Promise.all((await refNames(location, "branches")).map((name) => readBranch(location, name)));
+export async function readBranches(storages: Storages, location: string): Promise<BranchRef[]> {
+  const branches = await Promise.all((await refNames(storages, location, "branches")).map((name) => readBranch(storages, location, name)));
   return branches.filter((branch): branch is BranchRef => branch !== undefined);
 }

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { isUri, joinLocation, normalizeLocation } from "./locations.js";
-import { storageFor } from "./storage-for.js";
+import type { Storages } from "./storages.js";
 import type { TableStorage } from "./table-storage.js";
 
 /** The folder under a data location that holds probe objects while a probe runs. */
@@ -45,10 +45,10 @@ export function setConditionalCreateProbe(enabled: boolean): void {
 }
 
 /** Probes the store of `location` once per location; throws `UnsafeObjectStore` when it fails. Local folders pass. */
-export async function requireConditionalCreates(location: string): Promise<void> {
+export async function requireConditionalCreates(storages: Storages, location: string): Promise<void> {
   if (!probing || !isUri(location)) return;
   const normalized = normalizeLocation(location);
   if (verified.has(normalized)) return;
-  if (!(await honoursConditionalCreates(storageFor(normalized), normalized))) throw new UnsafeObjectStore(normalized);
+  if (!(await honoursConditionalCreates(storages.for(normalized), normalized))) throw new UnsafeObjectStore(normalized);
   verified.add(normalized);
 }

@@ -17,7 +17,7 @@ export async function startAuthServer(config: Partial<RuntimeConfig> = {}): Prom
 }
 
 export async function addDatabase(server: TestServer, name: string): Promise<void> {
-  await ensureDatabase(server.runtime.store, server.dataLocation, name);
+  await ensureDatabase(server.runtime.storages, server.runtime.store, server.dataLocation, name);
 }
 
 /** A new API key of `database` (null: deployment-wide) with `role`. */

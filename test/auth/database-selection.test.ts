@@ -53,7 +53,7 @@ test("Database prefix headers pick <base>.<prefix> behind one endpoint; a Host l
 test("With several databases, a namespace client sending no database header works against `default`; with no `default` it is refused", async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
-  await ensureDatabase(server.runtime.store, server.dataLocation, "analytics");
+  await ensureDatabase(server.runtime.storages, server.runtime.store, server.dataLocation, "analytics");
   const db = await lancedb.connectNamespace("rest", { uri: server.url });
   const table = await db.createTable("events", [{ id: 1 }, { id: 2 }]);
   await table.add([{ id: 3 }]);
@@ -65,7 +65,7 @@ test("With several databases, a namespace client sending no database header work
   assert.deepEqual(inAnalytics.tables, []);
 
   // Without `default`, two databases and no name leave nothing to choose.
-  await ensureDatabase(server.runtime.store, server.dataLocation, "ml");
+  await ensureDatabase(server.runtime.storages, server.runtime.store, server.dataLocation, "ml");
   await expectJson(await server.post("/v1/admin/databases/default/drop?cascade=true", {}));
   const refused = await expectError(await server.get("/v1/tables"), 400, 13);
   assert.match(refused.error, /several databases.*x-svc-database header/);

@@ -1,14 +1,18 @@
 /**
- * The client's operations kept in step with the server and the catalog: every Lance Namespace
- * route the server documents has a client entry with the same path and methods, and every client
- * entry names a `Catalog` method that `dir` can call.
+ * The client's operations kept in step with the spec, the server and the catalog: every operation
+ * of the spec's endpoint list (kept as data in `spec-endpoints.ts`) is in the operation table with
+ * its method and path, answered by a real route of the server and exposed by the client; every
+ * Lance Namespace route the server documents has a client entry with the same path and methods,
+ * and every client entry names a `Catalog` method that `dir` can call.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Catalog } from "../../src/catalog/catalog.js";
-import { operations } from "../../src/client/index.js";
+import { connect, operations } from "../../src/client/index.js";
 import { type OperationEntry, operationIdOf, operations as allOperations } from "../../src/model/operations/index.js";
+import type { ServedOperation } from "../../src/model/operations/operation-entry.js";
 import { startTestServer } from "../helpers/test-server.js";
+import { specEndpoints } from "./spec-endpoints.js";
 
 /** Routes outside the Lance Namespace API: the deployment's admin, token, job, extended and capability routes. */
 const notNamespaceApi = /^\/(oauth\/|v1\/admin\/|v1\/jobs(\/|$)|v1\/tables(\/|$)|v1\/capabilities$)/;
@@ -46,5 +50,48 @@ test("every entry is keyed by its operation name in camelCase; every client entr
   for (const [name, entry] of Object.entries(allOperations)) assert.equal(name, camelCase(entry.operationId));
   for (const name of Object.keys(operations)) {
     assert.equal(typeof (Catalog.prototype as unknown as Record<string, unknown>)[name], "function", `Catalog.${name}`);
+  }
+});
+
+/** A concrete request path for a spec path: names no object that exists, so routes answer their own errors. */
+function instanceOf(specPath: string): string {
+  return specPath.replaceAll("{id}", "spec_probe").replaceAll("{index_name}", "spec_probe_idx");
+}
+
+/** A path template with its parameters unnamed. */
+const routeShape = (template: string) => template.replaceAll(/\{[^}]+\}/g, "{}");
+
+test("every operation of the spec's endpoint list is in the operation table with the spec's method and path", () => {
+  assert.equal(specEndpoints.length, 54, "the spec lists 54 operations");
+  const byId = new Map<string, ServedOperation>(Object.values(allOperations).map((entry) => [entry.operationId, entry]));
+  for (const spec of specEndpoints) {
+    const entry = byId.get(spec.operation);
+    assert.ok(entry, `${spec.operation} is in the operation table`);
+    // Path parameters may be named differently (`{transaction_id}` for the spec's `{id}`); the route is the same.
+    assert.equal(routeShape(entry.path), routeShape(spec.path), `${spec.operation} path`);
+    assert.ok((entry.methods as readonly string[]).includes(spec.method), `${spec.operation} takes ${spec.method}`);
+  }
+});
+
+test("every operation of the spec's endpoint list, sent to the server with its method and path → answered by its route, never 405 or 'no operation'", async (t) => {
+  const server = await startTestServer();
+  t.after(() => server.close());
+  for (const spec of specEndpoints) {
+    const url = `${server.url}${instanceOf(spec.path)}`;
+    const response = await fetch(url, spec.method === "GET" ? {} : { method: spec.method, headers: { "content-type": "application/json" }, body: "{}" });
+    const text = await response.text();
+    assert.notEqual(response.status, 405, `${spec.operation}: ${spec.method} ${spec.path} answered 405: ${text}`);
+    const error = response.status >= 400 && text.startsWith("{") ? (JSON.parse(text) as { error?: unknown }).error : undefined;
+    assert.ok(typeof error !== "string" || !/^(no operation|nothing) at /.test(error), `${spec.operation}: ${spec.method} ${spec.path} has no route: ${response.status} ${text}`);
+  }
+});
+
+test("every operation of the spec's endpoint list → the client has a method for it", async (t) => {
+  const server = await startTestServer();
+  t.after(() => server.close());
+  const namespace = await connect("rest", { uri: server.url });
+  t.after(() => namespace.close());
+  for (const spec of specEndpoints) {
+    assert.equal(typeof (namespace as unknown as Record<string, unknown>)[camelCase(spec.operation)], "function", `client method ${camelCase(spec.operation)}`);
   }
 });

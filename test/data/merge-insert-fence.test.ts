@@ -1,6 +1,7 @@
 // A merge-insert runs under a lock that keeps merge-inserts on one table one at a time. When that
 // lock is lost (its store connection ended), the fence it hands the merge falls, and the merge
 // must commit nothing: another writer may hold the lock by then.
+import { Storages } from "../../src/storage/storages.js";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import path from "node:path";
@@ -17,7 +18,7 @@ const rowsOf = (ids: number[]) => ipcStreamToFile(arrowStream({ id: Int32Array.f
 test("MergeInsertIntoTable whose lock fence has fallen → fails with the fence's reason and commits no version", async (t) => {
   const root = tempRoot();
   t.after(() => rmSync(root, { recursive: true, force: true }));
-  const engine = new Engine();
+  const engine = new Engine({ storages: new Storages() });
   const location = path.join(root, "t.lance");
   const created = await engine.createTable(location, await rowsOf([1, 2]), "create");
 

@@ -4,7 +4,7 @@
  * the table-operation tests once per backend, so the same assertions hold on both.
  */
 import { randomUUID } from "node:crypto";
-import { storageFor } from "../../src/storage/storage-for.js";
+import { Storages } from "../../src/storage/storages.js";
 import { type Azurite, startAzurite } from "./azurite.js";
 
 export type TestBackendName = "local" | "azure";
@@ -16,6 +16,12 @@ export interface TestDataLocation {
   data?: string;
   storageOptions?: Record<string, string>;
 }
+
+/**
+ * The tests' own view of the stores their servers write, to look at table files directly: every
+ * data location `testDataLocation` hands out is configured here with its options.
+ */
+export const testStorages = new Storages();
 
 let azurite: Promise<Azurite> | undefined;
 
@@ -29,16 +35,18 @@ export function sharedAzurite(): Promise<Azurite> {
 export async function testDataLocation(): Promise<TestDataLocation> {
   if (testBackend === "local") return {};
   const { storageOptions } = await sharedAzurite();
-  return { data: `az://t${randomUUID().replaceAll("-", "").slice(0, 24)}/data`, storageOptions };
+  const data = `az://t${randomUUID().replaceAll("-", "").slice(0, 24)}/data`;
+  await testStorages.configure(data, storageOptions);
+  return { data, storageOptions };
 }
 
 /** Whether anything is stored at or below `location` (a folder's entries, an object-store prefix's objects). */
 export async function holdsObjects(location: string): Promise<boolean> {
-  const storage = storageFor(location);
+  const storage = testStorages.for(location);
   return (await storage.head(location)) !== undefined || (await storage.list(location)).length > 0;
 }
 
 /** The names directly under `location`, sorted. */
 export async function namesUnder(location: string): Promise<string[]> {
-  return (await storageFor(location).list(location)).map((entry) => entry.name).sort();
+  return (await testStorages.for(location).list(location)).map((entry) => entry.name).sort();
 }

@@ -3,6 +3,7 @@
  * writes through the native binding (the row-write routes live elsewhere), view reads, and
  * waiting for jobs.
  */
+import { testStorages } from "./test-backend.js";
 import { createHash } from "node:crypto";
 import { Buffer } from "node:buffer";
 import { Field, Int32, RecordBatchStreamWriter, Schema, Table, Utf8, Vector, makeVector, tableFromIPC, tableToIPC, vectorFromArray } from "apache-arrow-21";
@@ -69,7 +70,7 @@ export async function waitForJob(server: { get(route: string): Promise<Response>
 
 /** Direct access to a table's data through the native binding, for arranging and checking. */
 export class TableData {
-  private readonly engine = new Engine();
+  private readonly engine = new Engine({ storages: testStorages });
 
   async rows(location: string, options: { columns?: string[]; version?: number } = {}): Promise<Record<string, unknown>[]> {
     const table = await this.engine.openTable(location, { version: options.version });

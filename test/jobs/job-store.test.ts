@@ -1,5 +1,6 @@
 // The job store and worker without HTTP, on each store dialect: claim order, one running job per target, lease
 // fencing, retries with capped backoff, abandoned jobs, release on stop.
+import { Storages } from "../../src/storage/storages.js";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
@@ -17,7 +18,7 @@ import { type StoreDialect, openTestStore, storeDialects } from "../helpers/test
 
 async function openStore(t: { after(fn: () => unknown): void }, dialect: StoreDialect): Promise<Store> {
   const store = await openTestStore(t, dialect);
-  await ensureDatabase(store, path.join(tempRoot(), "databases"), "default");
+  await ensureDatabase(new Storages(), store, path.join(tempRoot(), "databases"), "default");
   return store;
 }
 
@@ -113,7 +114,7 @@ for (const dialect of storeDialects) {
 
   test(`${dialect}: the worker retries a transient failure after a backoff, fails a permanent one at once, and releases jobs on stop`, async (t) => {
     const store = await openStore(t, dialect);
-    const engine = new Engine();
+    const engine = new Engine({ storages: new Storages() });
     const registry = new CatalogRegistry(store, engine, path.join(tempRoot(), "databases"));
     let flakyRuns = 0;
     let slowStarted = false;

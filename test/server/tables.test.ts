@@ -4,9 +4,8 @@ import path from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { joinLocation } from "../../src/storage/locations.js";
-import { storageFor } from "../../src/storage/storage-for.js";
 import { arrowStream } from "../helpers/arrow.js";
-import { holdsObjects, namesUnder, testBackend } from "../helpers/test-backend.js";
+import { holdsObjects, namesUnder, testBackend, testStorages } from "../helpers/test-backend.js";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
 
 const rows = () => arrowStream({ id: Int32Array.from([1, 2, 3]), score: Float64Array.from([0.5, 1.5, 2.5]) });
@@ -218,7 +217,7 @@ test("table lifecycle", async (t) => {
       rmSync(kept, { force: true });
       mkdirSync(kept);
     } else {
-      await storageFor(kept).put(kept, Buffer.from("{ not json"));
+      await testStorages.for(kept).put(kept, Buffer.from("{ not json"));
     }
     const back = await expectJson(await server.post("/v1/table/shop$odd/register", { location: left.location }));
     assert.deepEqual(back.properties, {});

@@ -10,19 +10,20 @@ import { listManifestNames } from "../../src/engine/manifests.js";
 import { countRows } from "../../src/engine/table-query.js";
 import { insertRows } from "../../src/engine/table-writes.js";
 import { joinLocation } from "../../src/storage/locations.js";
-import { configureStorage, storageFor } from "../../src/storage/storage-for.js";
+import { Storages } from "../../src/storage/storages.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { type Azurite, startAzurite } from "../helpers/azurite.js";
 
 let azurite: Azurite;
 let root: string;
-const engine = new Engine();
+const storages = new Storages();
+const engine = new Engine({ storages });
 
 before(async () => {
   azurite = await startAzurite();
   root = `az://c${randomUUID().replaceAll("-", "").slice(0, 20)}/databases/default`;
-  await configureStorage(root, azurite.storageOptions);
-  await storageFor(root).preparePrefix(root);
+  await storages.configure(root, azurite.storageOptions);
+  await storages.for(root).preparePrefix(root);
 });
 
 after(async () => {
@@ -41,12 +42,12 @@ test("a table at an az:// location: create, append and count through Lance; its 
   assert.equal(await engine.datasetExists(location), true);
   assert.equal(await countRows(engine, location, {}), 5);
   assert.equal(await countRows(engine, location, {}, "id > 3"), 2);
-  assert.deepEqual((await listManifestNames(location, "")).map((name) => name.version), [1, 2]);
+  assert.deepEqual((await listManifestNames(storages, location, "")).map((name) => name.version), [1, 2]);
   await engine.removeTableData(location);
   assert.equal(await engine.datasetExists(location), false);
-  assert.deepEqual(await storageFor(location).list(location), []);
+  assert.deepEqual(await storages.for(location).list(location), []);
 });
 
 test("a location under no configured root is refused instead of reaching storage with no credentials", () => {
-  assert.throws(() => storageFor("az://elsewhere/t.lance"), /no storage is configured for 'az:\/\/elsewhere\/t.lance'/);
+  assert.throws(() => storages.for("az://elsewhere/t.lance"), /no storage is configured for 'az:\/\/elsewhere\/t.lance'/);
 });

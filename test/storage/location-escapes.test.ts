@@ -81,8 +81,8 @@ describe("two databases in one Azurite container", () => {
     azurite = await startAzurite();
     data = `az://lake${randomUUID().replaceAll("-", "").slice(0, 16)}/quiver`;
     server = await startTestServer({ data, storageOptions: azurite.storageOptions, auth: { mode: "required" } });
-    await ensureDatabase(server.runtime.store, server.dataLocation, "a");
-    await ensureDatabase(server.runtime.store, server.dataLocation, "b");
+    await ensureDatabase(server.runtime.storages, server.runtime.store, server.dataLocation, "a");
+    await ensureDatabase(server.runtime.storages, server.runtime.store, server.dataLocation, "b");
     aWrite = await apiKey(server, "a", "write");
     aRead = await apiKey(server, "a", "read");
     bWrite = await apiKey(server, "b", "write");
@@ -185,8 +185,8 @@ test("with --vend-shared-containers, a's SAS token in a shared container is vend
     await server.close();
     await azurite.stop();
   });
-  await ensureDatabase(server.runtime.store, server.dataLocation, "a");
-  await ensureDatabase(server.runtime.store, server.dataLocation, "b");
+  await ensureDatabase(server.runtime.storages, server.runtime.store, server.dataLocation, "a");
+  await ensureDatabase(server.runtime.storages, server.runtime.store, server.dataLocation, "b");
   const aRead = await apiKey(server, "a", "read");
   const aWrite = await apiKey(server, "a", "write");
   const bWrite = await apiKey(server, "b", "write");

@@ -11,13 +11,12 @@ import { BlobServiceClient, StorageSharedKeyCredential } from "@azure/storage-bl
 import * as lancedb from "@lancedb/lancedb";
 import { AzureStorage } from "../../src/storage/azure/azure-storage.js";
 import { joinLocation } from "../../src/storage/locations.js";
-import { storageFor } from "../../src/storage/storage-for.js";
 import { apiKey } from "../auth/auth-helpers.js";
 import { Field, Int32, Schema } from "apache-arrow-21";
 import { arrowStream } from "../helpers/arrow.js";
 import { schemaBase64, waitForJob } from "../helpers/views.js";
 import { type Azurite, azuriteAccount, azuriteKey, startAzurite } from "../helpers/azurite.js";
-import { holdsObjects, namesUnder } from "../helpers/test-backend.js";
+import { holdsObjects, namesUnder, testStorages } from "../helpers/test-backend.js";
 import { type TestServer, expectError, expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
 
 let azurite: Azurite;
@@ -28,8 +27,11 @@ before(async () => {
 
 after(() => azurite.stop());
 
-function freshData(): string {
-  return `az://q${randomUUID().replaceAll("-", "").slice(0, 24)}/data`;
+/** A fresh container's data location, which the test also reads through its own `testStorages`. */
+async function freshData(): Promise<string> {
+  const data = `az://q${randomUUID().replaceAll("-", "").slice(0, 24)}/data`;
+  await testStorages.configure(data, azurite.storageOptions);
+  return data;
 }
 
 /** Every file below `dir`, relative to it. */
@@ -49,7 +51,7 @@ describe("a namespace client on an az:// data location", () => {
   let reader: string;
 
   before(async () => {
-    server = await startTestServer({ data: freshData(), storageOptions: azurite.storageOptions, auth: { mode: "required" } });
+    server = await startTestServer({ data: await freshData(), storageOptions: azurite.storageOptions, auth: { mode: "required" } });
     writer = await apiKey(server, "default", "write");
     reader = await apiKey(server, "default", "read");
   });
@@ -138,7 +140,7 @@ describe("a namespace client on an az:// data location", () => {
 
 test("a restart on the same root and data finds every table, version, tag and view", async () => {
   const root = tempRoot();
-  const config = { root, data: freshData(), storageOptions: azurite.storageOptions, keepRoot: true };
+  const config = { root, data: await freshData(), storageOptions: azurite.storageOptions, keepRoot: true };
   const first = await startTestServer(config);
   await expectJson(await first.upload("/v1/table/kept/create", arrowStream({ id: Int32Array.from([1, 2, 3]) })));
   await expectJson(await first.upload("/v1/table/kept/insert?mode=append", arrowStream({ id: Int32Array.from([4]) })));
@@ -175,7 +177,7 @@ test("a restart on the same root and data finds every table, version, tag and vi
 test("a database with a location and storage options of its own: its tables live there; answers redact its secrets", async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
-  const own = freshData();
+  const own = await freshData();
   const created = await expectJson<{ location: string; storage_options: Record<string, string> }>(
     await server.post("/v1/admin/databases", { name: "lake", location: own, storage_options: azurite.storageOptions }),
     201,
@@ -196,14 +198,14 @@ test("a database with a location and storage options of its own: its tables live
   const inLake = await expectJson<{ location: string }>(response);
   assert.ok(inLake.location.startsWith(`${own}/`), inLake.location);
   assert.ok(await holdsObjects(joinLocation(inLake.location, "_versions")));
-  assert.ok((await storageFor(inLake.location).list(own)).length > 0);
+  assert.ok((await server.runtime.storages.for(inLake.location).list(own)).length > 0);
 
   await expectError(await server.post("/v1/admin/databases", { name: "nowhere", location: "az://unconfigured/data" }), 400, 13);
   await expectError(await server.post("/v1/admin/databases", { name: "ftp", location: "ftp://host/data", storage_options: { a: "b" } }), 400, 13);
 });
 
 test("a server started on a data location whose container is gone creates it again and serves", async (t) => {
-  const config = { root: tempRoot(), data: freshData(), storageOptions: azurite.storageOptions, keepRoot: true };
+  const config = { root: tempRoot(), data: await freshData(), storageOptions: azurite.storageOptions, keepRoot: true };
   const first = await startTestServer(config);
   await first.close();
   const container = config.data.slice("az://".length).split("/")[0] as string;

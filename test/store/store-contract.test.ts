@@ -2,6 +2,7 @@
 // Unique keys, atomic transactions, byte-order keys, numbers as numbers, row locks that make a
 // read-modify-write exact, named locks, change notices, migrations run once and a newer schema
 // refused. PostgreSQL-only cases cover what only several processes on one store can show.
+import { Storages } from "../../src/storage/storages.js";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
@@ -40,7 +41,7 @@ const table = (id: string, name: string, namespacePath = "") => ({
 
 async function withDefaultDatabase(t: { after(fn: () => unknown): void }, dialect: StoreDialect): Promise<Store> {
   const store = await openTestStore(t, dialect);
-  await ensureDatabase(store, path.join(tempRoot(), "databases"), "default");
+  await ensureDatabase(new Storages(), store, path.join(tempRoot(), "databases"), "default");
   return store;
 }
 
@@ -233,7 +234,7 @@ test("postgres: two processes on one store share locks and hear each other's cha
 
 test("postgres: one replica's row lock keeps another's read-modify-write waiting", async (t) => {
   const [first, second] = await twoProcesses(t);
-  await ensureDatabase(first, path.join(tempRoot(), "databases"), "default");
+  await ensureDatabase(new Storages(), first, path.join(tempRoot(), "databases"), "default");
   await first.rows.insertTable({ ...table("t1", "one"), properties: '{"n":"0"}' });
   await Promise.all(
     Array.from({ length: 10 }, (_, i) =>
@@ -287,7 +288,7 @@ test("postgres: a transaction whose connection the server ends fails as StoreUna
   const url = await freshPostgresDatabase();
   const store = await openStore(url, "");
   t.after(() => store.close());
-  await ensureDatabase(store, path.join(tempRoot(), "databases"), "default");
+  await ensureDatabase(new Storages(), store, path.join(tempRoot(), "databases"), "default");
   await assert.rejects(
     store.transaction(async (tx) => {
       await tx.insertNamespace(namespace("lost"));

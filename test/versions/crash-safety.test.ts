@@ -14,7 +14,6 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { metadataFileName } from "../../src/catalog/local-root.js";
-import { configureStorage } from "../../src/storage/storage-for.js";
 import { testDataLocation } from "../helpers/test-backend.js";
 import { tempRoot } from "../helpers/test-server.js";
 import { type LanceView, readWithLance, stageVersion } from "./fixtures.js";
@@ -88,8 +87,6 @@ test("SIGKILL inside a batch-create → after restart Lance reads every table of
   const root = tempRoot("quiver-crash-");
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const { data, storageOptions = {} } = await testDataLocation();
-  // This process stages versions on the server's data location itself, so it serves it too.
-  if (data) await configureStorage(data, storageOptions);
   const dataEnv: Record<string, string> = data ? { QUIVER_DATA: data, QUIVER_STORAGE_OPTIONS: JSON.stringify(storageOptions) } : {};
   let server = await startChild(root, dataEnv);
   t.after(() => server.child.kill("SIGKILL"));

@@ -5,11 +5,11 @@
  * layer and Lance is opened with the location's storage options, so the same fixtures serve a
  * local folder and an object store.
  */
+import { testStorages } from "../helpers/test-backend.js";
 import { randomUUID } from "node:crypto";
 import * as lancedb from "@lancedb/lancedb";
 import { ipcStreamToFile } from "../../src/engine/arrow-ipc.js";
 import { joinLocation, locationName, objectPathOf, parentLocation, resolveLocation, storeRootOf } from "../../src/storage/locations.js";
-import { storageFor, storageOptionsFor } from "../../src/storage/storage-for.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { type TestServer, expectJson } from "../helpers/test-server.js";
 
@@ -54,12 +54,12 @@ export function stagedLocation(location: string, manifestPath: string): string {
 
 /** Whether an object (a file) is stored at `location`. */
 export async function objectExists(location: string): Promise<boolean> {
-  return (await storageFor(location).head(location)) !== undefined;
+  return (await testStorages.for(location).head(location)) !== undefined;
 }
 
 /** Opens the Lance database holding the table at `location`, with the storage options it needs. */
 function connectBeside(location: string): Promise<lancedb.Connection> {
-  return lancedb.connect(parentLocation(location), { storageOptions: storageOptionsFor(location) });
+  return lancedb.connect(parentLocation(location), { storageOptions: testStorages.optionsFor(location) });
 }
 
 function tableNameOf(location: string): string {
@@ -76,7 +76,7 @@ function tableNameOf(location: string): string {
  */
 export async function stageVersions(location: string, rowsPerVersion: number[][]): Promise<StagedVersion[]> {
   const versionsDir = joinLocation(location, "_versions");
-  const storage = storageFor(versionsDir);
+  const storage = testStorages.for(versionsDir);
   const finalNames = async () =>
     new Set((await storage.list(versionsDir)).filter((entry) => entry.kind === "object" && /^\d{20}\.manifest$/.test(entry.name)).map((entry) => entry.name));
   const before = await finalNames();
@@ -118,7 +118,7 @@ export async function stageVersion(location: string, ids: number[]): Promise<Sta
 /** Stages bytes that are not a Lance manifest under a staged manifest name of `version`; returns its wire path. */
 export async function stageGarbage(location: string, version: number): Promise<string> {
   const file = joinLocation(location, "_versions", `${(u64Max - BigInt(version)).toString().padStart(20, "0")}.manifest-${randomUUID()}`);
-  await storageFor(file).put(file, Buffer.from(`not a manifest of version ${version} at ${location}`));
+  await testStorages.for(file).put(file, Buffer.from(`not a manifest of version ${version} at ${location}`));
   return wirePath(file);
 }
 
@@ -164,10 +164,10 @@ async function viewOf(table: lancedb.Table): Promise<LanceView> {
 export async function filesUnder(root: string, subdirectory: string): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   const walk = async (prefix: string, relative: string[]): Promise<void> => {
-    for (const entry of await storageFor(prefix).list(prefix)) {
+    for (const entry of await testStorages.for(prefix).list(prefix)) {
       const location = joinLocation(prefix, entry.name);
       if (entry.kind === "prefix") await walk(location, [...relative, entry.name]);
-      else found.set([...relative, entry.name].join("/"), (await storageFor(location).head(location))!.size);
+      else found.set([...relative, entry.name].join("/"), (await testStorages.for(location).head(location))!.size);
     }
   };
   await walk(joinLocation(root, subdirectory), []);

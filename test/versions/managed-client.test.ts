@@ -6,8 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as lancedb from "@lancedb/lancedb";
 import { joinLocation, objectPathOf } from "../../src/storage/locations.js";
-import { storageFor } from "../../src/storage/storage-for.js";
-import { namesUnder } from "../helpers/test-backend.js";
+import { namesUnder, testStorages } from "../helpers/test-backend.js";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
 
 test("managed versioning with the real namespace client", async (t) => {
@@ -132,7 +131,7 @@ test("managed versioning with the real namespace client", async (t) => {
     const stored = await server.runtime.store.rows.findTableByName("default", "", "forked");
     const staged = joinLocation(stored!.location, "_versions", "18446744073709551610.manifest-stray");
     const copied = joinLocation(stored!.location, "_versions", "18446744073709551612.manifest");
-    await storageFor(staged).put(staged, (await storageFor(copied).read(copied))!);
+    await testStorages.for(staged).put(staged, (await testStorages.for(copied).read(copied))!);
     await expectError(
       await server.post("/v1/table/forked/version/create", { version: 5, branch: "ghost", manifest_path: objectPathOf(staged), naming_scheme: "V2" }),
       404,

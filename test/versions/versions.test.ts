@@ -6,8 +6,7 @@ import { closeSync, openSync, rmSync, truncateSync, writeSync } from "node:fs";
 import { test } from "node:test";
 import { maxManifestBytes } from "../../src/catalog/versions/version-commit.js";
 import { joinLocation, objectPathOf } from "../../src/storage/locations.js";
-import { storageFor } from "../../src/storage/storage-for.js";
-import { namesUnder, testBackend } from "../helpers/test-backend.js";
+import { namesUnder, testBackend, testStorages } from "../helpers/test-backend.js";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
 import {
   declaredTable,
@@ -208,9 +207,9 @@ test("CreateTableVersion", async (t) => {
 
   await t.test("a file of the table that is not a staged manifest → 400, code 13; the file is untouched", async () => {
     const dataFile = joinLocation(location, "data", "part.lance");
-    await storageFor(dataFile).put(dataFile, Buffer.from("rows"));
+    await testStorages.for(dataFile).put(dataFile, Buffer.from("rows"));
     await expectError(await server.post("/v1/table/m/version/create", { version: 3, manifest_path: wirePath(dataFile) }), 400, 13);
-    assert.equal((await storageFor(dataFile).read(dataFile))?.toString("utf8"), "rows");
+    assert.equal((await testStorages.for(dataFile).read(dataFile))?.toString("utf8"), "rows");
     assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/m/version/list"))), [1]);
   });
 

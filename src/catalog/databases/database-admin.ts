@@ -3,7 +3,7 @@
  * storage root (its own location, or else the serving process's `<data location>/<name>`) and its
  * own catalog.
  */
-import { storageFor } from "../../storage/storage-for.js";
+import type { Storages } from "../../storage/storages.js";
 import { redactedOptionsOf } from "../../storage/storage-options.js";
 import type { Store } from "../../store/store.js";
 import { CatalogError } from "../../model/catalog-error.js";
@@ -15,10 +15,10 @@ import { validateName } from "../identifiers.js";
  * Creates a database. Defaults: managed versioning off. Throws 13 for an invalid name, 2
  * (NamespaceAlreadyExists: a database is the outermost namespace) when it exists.
  */
-export async function createDatabase(store: Store, dataLocation: string, name: string, options: CreateDatabaseOptions = {}): Promise<DatabaseInfo> {
+export async function createDatabase(storages: Storages, store: Store, dataLocation: string, name: string, options: CreateDatabaseOptions = {}): Promise<DatabaseInfo> {
   validateName(name, "database");
   if (await store.rows.findDatabase(name)) throw CatalogError.of("NamespaceAlreadyExists", `database '${name}' already exists`);
-  return ensureDatabase(store, dataLocation, name, options);
+  return ensureDatabase(storages, store, dataLocation, name, options);
 }
 
 /** A database's own storage options as answers show them: secrets redacted. */
@@ -40,7 +40,7 @@ export async function listDatabases(store: Store, dataLocation: string, visible:
  * catalog. Without `cascade` a database holding tables or namespaces is refused with 3. Throws 1
  * when it does not exist. Tables registered from outside the storage root keep their files.
  */
-export async function dropDatabase(store: Store, dataLocation: string, name: string, options: { cascade?: boolean } = {}): Promise<DatabaseInfo> {
+export async function dropDatabase(storages: Storages, store: Store, dataLocation: string, name: string, options: { cascade?: boolean } = {}): Promise<DatabaseInfo> {
   const info = await store.transaction(async (tx) => {
     const row = await tx.findDatabase(name);
     if (!row) throw CatalogError.of("NamespaceNotFound", `database '${name}' does not exist`);
@@ -57,6 +57,6 @@ export async function dropDatabase(store: Store, dataLocation: string, name: str
   });
   await announceDatabaseChange(store, name);
   // finalize: the rows are gone, so nothing can reach these files any more.
-  await storageFor(info.storageRoot).deletePrefix(info.storageRoot);
+  await storages.for(info.storageRoot).deletePrefix(info.storageRoot);
   return info;
 }

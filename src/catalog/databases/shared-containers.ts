@@ -6,7 +6,7 @@
  * tables there. Such databases get no scoped credentials unless the operator accepts the reach.
  */
 import { joinLocation, storeRootOf } from "../../storage/locations.js";
-import { type Vending, credentialReachOf, defaultVending } from "../../storage/storage-for.js";
+import { type Storages, type Vending, defaultVending } from "../../storage/storages.js";
 import type { Store } from "../../store/store.js";
 import type { DatabaseInfo } from "../catalog-scope.js";
 import { databaseStorageRoot, toDatabaseInfo } from "../database-registry.js";
@@ -29,6 +29,7 @@ export async function containerNeighbours(store: Store, database: DatabaseInfo, 
  * it, unless `vending.vendSharedContainers`.
  */
 export async function sharedContainerReason(
+  storages: Storages,
   store: Store,
   database: DatabaseInfo,
   dataLocation: string,
@@ -36,7 +37,7 @@ export async function sharedContainerReason(
   location?: string,
 ): Promise<string | undefined> {
   if (vending.mode !== "scoped" || vending.vendSharedContainers) return undefined;
-  if ((await credentialReachOf(location ?? joinLocation(database.storageRoot, "tables"))) !== "container") return undefined;
+  if ((await storages.credentialReachOf(location ?? joinLocation(database.storageRoot, "tables"))) !== "container") return undefined;
   const neighbours = await containerNeighbours(store, database, dataLocation);
   if (neighbours.length === 0) return undefined;
   return (
@@ -48,10 +49,10 @@ export async function sharedContainerReason(
 }
 
 /** `sharedContainerReason` for every database of the store, for start-up to report. */
-export async function sharedContainerReasons(store: Store, dataLocation: string, vending: Vending = defaultVending): Promise<{ database: string; reason: string }[]> {
+export async function sharedContainerReasons(storages: Storages, store: Store, dataLocation: string, vending: Vending = defaultVending): Promise<{ database: string; reason: string }[]> {
   const reasons: { database: string; reason: string }[] = [];
   for (const row of await store.rows.listDatabases()) {
-    const reason = await sharedContainerReason(store, toDatabaseInfo(row, dataLocation), dataLocation, vending);
+    const reason = await sharedContainerReason(storages, store, toDatabaseInfo(row, dataLocation), dataLocation, vending);
     if (reason !== undefined) reasons.push({ database: row.name, reason });
   }
   return reasons;

@@ -5,7 +5,6 @@
  * whether the restored catalog and the storage it now serves agree.
  */
 import type { Engine } from "../../engine/engine.js";
-import { storageFor } from "../../storage/storage-for.js";
 import type { Store } from "../../store/store.js";
 import type { TableRow } from "../../store/schema.js";
 
@@ -51,7 +50,7 @@ async function missingData(store: Store, engine: Engine, row: TableRow): Promise
     if (newest === undefined) return undefined;
     // A version awaiting finalizing has its manifest at the staged name; either place will do.
     for (const manifest of [newest.manifest_path, newest.staged_path]) {
-      if (manifest && (await storageFor(manifest).head(manifest)) !== undefined) return undefined;
+      if (manifest && (await engine.storages.for(manifest).head(manifest)) !== undefined) return undefined;
     }
     return `the manifest of version ${newest.version}, the newest the catalog records, is missing (${newest.manifest_path})`;
   } catch (error) {

@@ -8,7 +8,7 @@
 import { CatalogError } from "../../model/catalog-error.js";
 import type { TableAccess } from "../../model/table-access.js";
 import { parentLocation } from "../../storage/locations.js";
-import { clientStorageOptions, defaultVending } from "../../storage/storage-for.js";
+import { defaultVending } from "../../storage/storages.js";
 import type { StorageOptions } from "../../storage/storage-options.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { credentialsVended } from "../../metrics/metrics.js";
@@ -26,10 +26,10 @@ export async function storageOptionsForClient(
   let mode = vendCredentials === false ? "none" : vending.mode;
   // Credentials that would open other databases' tables are never handed out by default.
   const dataLocation = scope.dataLocation ?? parentLocation(scope.database.storageRoot);
-  if (mode === "scoped" && (await sharedContainerReason(scope.store, scope.database, dataLocation, vending, answer.location)) !== undefined) mode = "none";
+  if (mode === "scoped" && (await sharedContainerReason(scope.storages, scope.store, scope.database, dataLocation, vending, answer.location)) !== undefined) mode = "none";
   const labels = { mode, access, backend: backendOf(answer.location) };
   try {
-    const vended = await clientStorageOptions(answer.location, access, { ...vending, mode });
+    const vended = await scope.storages.clientOptions(answer.location, access, { ...vending, mode });
     credentialsVended.inc({ ...labels, outcome: Object.keys(vended).length > 0 ? "vended" : "none" });
     return { ...own, ...vended };
   } catch (error) {

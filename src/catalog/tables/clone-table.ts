@@ -39,7 +39,7 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
     // Lance's clone opens the source by URI without the connection's storage options, so it cannot reach a store that needs them.
     throw CatalogError.of("Unsupported", "clone is not available for tables on an object store: this server's Lance engine cannot open the source there with the database's storage options");
   }
-  const sourceLocation = await resolveClientLocation(scope.database, request.source_location);
+  const sourceLocation = await resolveClientLocation(scope.storages, scope.database, request.source_location);
   const subject = describeTable(id);
   const database = scope.database.name;
 
@@ -64,7 +64,7 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
     });
     try {
       // What the clone reads: the tag's branch and version, or the version of main it was made from.
-      const tagged = request.source_tag ? await readTag(source.location, request.source_tag) : undefined;
+      const tagged = request.source_tag ? await readTag(scope.storages, source.location, request.source_tag) : undefined;
       const from = { branch: tagged?.branch ?? "", version: tagged?.version ?? version };
       await creatingTable(scope, id, async (tx) => {
         // The source's row, locked: a drop of it either committed before (the clone fails) or waits and then sees the clone's reference.

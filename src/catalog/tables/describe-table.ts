@@ -67,7 +67,7 @@ async function snapshotOf(engine: Engine, row: TableRow, request: DescribeTableR
   if (request.branch) {
     // A declared-only table has no branches either: 19 before 22.
     if (!(await engine.datasetExists(row.location))) return "declared-only";
-    await requireBranch(row, request.branch);
+    await requireBranch(engine.storages, row, request.branch);
   }
   try {
     return await engine.describeTable(row.location, { version: request.version, tag: request.tag, branch: request.branch, tableId: row.id });

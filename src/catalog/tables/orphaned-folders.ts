@@ -14,7 +14,7 @@
 import type { Engine } from "../../engine/engine.js";
 import { hasKeptProperties } from "../../engine/kept-properties.js";
 import { joinLocation, normalizeLocation } from "../../storage/locations.js";
-import { storageFor } from "../../storage/storage-for.js";
+import type { Storages } from "../../storage/storages.js";
 import type { Store } from "../../store/store.js";
 import { databaseStorageRoot } from "../database-registry.js";
 import { isPlacedTableName, placedTablesDir } from "../table-locations.js";
@@ -48,7 +48,7 @@ export async function sweepOrphanedTableFolders(store: Store, engine: Engine, op
     let folders: string[];
     const storageRoot = databaseStorageRoot(database, options.dataLocation);
     try {
-      folders = await placedFolders(storageRoot);
+      folders = await placedFolders(engine.storages, storageRoot);
     } catch (error) {
       options.onError?.(placedTablesDir(storageRoot), error);
       continue;
@@ -56,8 +56,8 @@ export async function sweepOrphanedTableFolders(store: Store, engine: Engine, op
     for (const location of folders) {
       if (referenced.has(location)) continue;
       try {
-        if (await hasKeptProperties(location)) continue;
-        const changed = await storageFor(location).newestChange(location);
+        if (await hasKeptProperties(engine.storages, location)) continue;
+        const changed = await engine.storages.for(location).newestChange(location);
         if (changed === undefined || Date.now() - changed < options.graceMs) continue;
         // Read the rows again just before deleting: a create may have committed its row since.
         const claimed = (await store.rows.findTableByLocation(database.name, location)) ?? (await store.rows.findTableBelowLocation(database.name, location));
@@ -73,8 +73,8 @@ export async function sweepOrphanedTableFolders(store: Store, engine: Engine, op
 }
 
 /** The folders (not links) named like placed tables under the storage root. */
-async function placedFolders(storageRoot: string): Promise<string[]> {
+async function placedFolders(storages: Storages, storageRoot: string): Promise<string[]> {
   const dir = normalizeLocation(placedTablesDir(storageRoot));
-  const entries = await storageFor(dir).list(dir);
+  const entries = await storages.for(dir).list(dir);
   return entries.filter((entry) => entry.kind === "prefix" && isPlacedTableName(entry.name)).map((entry) => joinLocation(dir, entry.name));
 }

@@ -79,7 +79,7 @@ export async function declareTable(scope: CatalogScope, request: WithId<DeclareT
 /** DeclareTable's decision and write inside a caller's transaction (also used by batch commits). */
 export async function declareTableIn(tx: StoreTx, scope: CatalogScope, request: WithId<DeclareTableRequest>): Promise<DeclareTableResponse> {
   const placed = newTableLocation(scope.database);
-  const location = request.location ? await resolveClientLocation(scope.database, request.location) : placed.location;
+  const location = request.location ? await resolveClientLocation(scope.storages, scope.database, request.location) : placed.location;
   if (request.location) await requireLocationFree(tx, scope.database.name, scope.database.storageRoot, location);
   const properties = request.properties ?? {};
   await insertTableRow(tx, scope, request.id, { id: placed.id, location, managed: !request.location, properties, storageOptions: {} });
@@ -162,9 +162,9 @@ export async function registerTable(scope: CatalogScope, request: WithId<Registe
   const parsedMode = parseMode(request.mode, RegisterModes);
   if (parsedMode === null) throw invalidInput(`mode must be one of ${RegisterModes.join(", ")}; got ${JSON.stringify(request.mode)}`);
   const mode = parsedMode ?? "Create";
-  const location = await resolveClientLocation(scope.database, request.location);
+  const location = await resolveClientLocation(scope.storages, scope.database, request.location);
   if (!(await scope.engine.datasetExists(location))) throw invalidInput(`no Lance table found at location '${request.location}'`);
-  const properties = request.properties ?? (await readKeptProperties(location)) ?? {};
+  const properties = request.properties ?? (await readKeptProperties(scope.storages, location)) ?? {};
   const database = scope.database.name;
 
   await translating(describeTable(id), () =>
@@ -183,6 +183,6 @@ export async function registerTable(scope: CatalogScope, request: WithId<Registe
     }),
   );
   // Registered again: what deregister kept has served its purpose (a leftover is harmless).
-  await forgetKeptProperties(location).catch(() => undefined);
+  await forgetKeptProperties(scope.storages, location).catch(() => undefined);
   return { location, properties };
 }

@@ -47,7 +47,7 @@ export async function listTableTags(scope: CatalogScope, request: WithId<ListTab
   const { after, limit } = pageBounds(request);
   return translating(describeTable(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
-    const page = pageAfter(await readTags(table.location), after, limit, (tag) => tag.name);
+    const page = pageAfter(await readTags(scope.storages, table.location), after, limit, (tag) => tag.name);
     const tags: Record<string, TagContents> = {};
     for (const tag of page.items) {
       const contents: TagContents = { version: tag.version, manifestSize: tag.manifestSize };
@@ -63,7 +63,7 @@ export async function getTableTagVersion(scope: CatalogScope, request: WithId<Ge
   validateRefName(request.tag, "tag");
   return translating(describeTable(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
-    const tag = await readTag(table.location, request.tag);
+    const tag = await readTag(scope.storages, table.location, request.tag);
     if (!tag) throw tagNotFound(request.id, request.tag);
     return { version: tag.version, branch: tag.branch || "main" };
   });
@@ -73,7 +73,7 @@ export async function getTableTagVersion(scope: CatalogScope, request: WithId<Ge
 async function loadTagTarget(scope: CatalogScope, id: string[], branchName: string | null | undefined): Promise<{ table: TableRow; branch: string }> {
   const table = await requireTable(scope.store.rows, scope.database.name, id);
   const branch = branchKey(branchName);
-  await requireBranch(table, branch);
+  await requireBranch(scope.storages, table, branch);
   return { table, branch };
 }
 
@@ -93,7 +93,7 @@ export async function createTableTag(scope: CatalogScope, request: WithId<Create
   return translating(subject, async () => {
     // load + decide
     const { table, branch } = await loadTagTarget(scope, request.id, request.branch);
-    if (await readTag(table.location, request.tag)) throw CatalogError.of("TableTagAlreadyExists", `${subject} already has a tag '${request.tag}'`);
+    if (await readTag(scope.storages, table.location, request.tag)) throw CatalogError.of("TableTagAlreadyExists", `${subject} already has a tag '${request.tag}'`);
     if (!(await scope.engine.datasetExists(table.location))) throw versionNotFound(request.id, request.version, branch);
     // write
     await createTag(scope.engine, table.location, request.tag, request.version, branch || null);
@@ -111,7 +111,7 @@ export async function updateTableTag(scope: CatalogScope, request: WithId<Update
   validateTagVersion(request.version);
   return translating(describeTable(request.id), async () => {
     const { table, branch } = await loadTagTarget(scope, request.id, request.branch);
-    if (!(await readTag(table.location, request.tag))) throw tagNotFound(request.id, request.tag);
+    if (!(await readTag(scope.storages, table.location, request.tag))) throw tagNotFound(request.id, request.tag);
     await updateTag(scope.engine, table.location, request.tag, request.version, branch || null);
     return { transaction_id: await record(scope, "UpdateTableTag", request.id, { tag: request.tag, version: String(request.version) }) };
   }, {
@@ -125,7 +125,7 @@ export async function deleteTableTag(scope: CatalogScope, request: WithId<Delete
   validateRefName(request.tag, "tag");
   return translating(describeTable(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
-    if (!(await readTag(table.location, request.tag))) throw tagNotFound(request.id, request.tag);
+    if (!(await readTag(scope.storages, table.location, request.tag))) throw tagNotFound(request.id, request.tag);
     await deleteTag(scope.engine, table.location, request.tag);
     return { transaction_id: await record(scope, "DeleteTableTag", request.id, { tag: request.tag }) };
   }, { "tag-not-found": tagNotFound(request.id, request.tag) });

@@ -146,7 +146,7 @@ export async function batchCommitTables(scope: CatalogScope, request: BatchCommi
     await testOnlyDelayBeforeFinalize();
     const created = pending.flatMap((item) => (item.kind === "create_table_version" ? [item.planned] : []));
     const versions = await finalizeCommitted(scope, created, transactionId);
-    for (const item of pending) if (item.kind === "delete_table_versions") for (const file of item.manifests) await removeFile(file);
+    for (const item of pending) if (item.kind === "delete_table_versions") for (const file of item.manifests) await removeFile(scope.storages, file);
     let next = 0;
     const results = pending.map((item): CommitTableResult => {
       switch (item.kind) {
@@ -185,11 +185,11 @@ async function applyOperation(
       if (!Array.isArray(body.ranges)) throw invalidInput("delete_table_versions.ranges is required");
       const table = await requireTable(tx, database, body.id);
       const branch = branchKey(body.branch);
-      await requireBranch(table, branch);
-      const names = await listManifestNames(table.location, branch);
+      await requireBranch(scope.storages, table, branch);
+      const names = await listManifestNames(scope.storages, table.location, branch);
       const records = await tx.listTableVersions(table.id, branch);
       const known = [...new Set([...names.map((name) => name.version), ...records.map((row) => Number(row.version))])];
-      const doomed = await deletableVersions(tx, table, branch, known, body.ranges);
+      const doomed = await deletableVersions(scope.storages, tx, table, branch, known, body.ranges);
       await tx.deleteTableVersions(table.id, branch, doomed);
       const doomedSet = new Set(doomed);
       return { kind: "delete_table_versions", deleted: doomed.length, manifests: names.filter((name) => doomedSet.has(name.version)).map((name) => name.path) };

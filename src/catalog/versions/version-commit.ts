@@ -13,6 +13,7 @@
  *   reader of the table, finalizes.
  * Finalizing is idempotent, so the writer, a reader and start-up may all attempt it.
  */
+import type { Storages } from "../../storage/storages.js";
 import {
   type ManifestNamingScheme,
   StagedManifestMissing,
@@ -87,11 +88,11 @@ const versionClash = (entry: CheckedVersionEntry) =>
  */
 export async function prepareVersionEntry(rows: StoreTx, scope: CatalogScope, entry: CheckedVersionEntry): Promise<PreparedVersionEntry> {
   const table = await requireTable(rows, scope.database.name, entry.id);
-  const staged = await resolveStagedManifest(table, entry.manifest_path);
-  const firstOfBranch = await branchTakesCommit(table, entry.branchKey, staged);
+  const staged = await resolveStagedManifest(scope.storages, table, entry.manifest_path);
+  const firstOfBranch = await branchTakesCommit(scope.storages, table, entry.branchKey, staged);
   const final = manifestPath(table.location, entry.branchKey, entry.version, entry.scheme);
   // A manifest at the final name was committed outside the catalog (e.g. by the engine).
-  if (staged !== final && (await statManifest(final))) throw versionClash(entry);
+  if (staged !== final && (await statManifest(scope.storages, final))) throw versionClash(entry);
   return { ...entry, table, staged, final, firstOfBranch };
 }
 
@@ -145,22 +146,22 @@ export function refuseSharedStagedManifests(planned: readonly PlannedVersion[]):
  * be a manifest file in a `_versions` folder of the table, ending like a Lance manifest: a client
  * may not have Quiver install, or delete, any other file.
  */
-async function resolveStagedManifest(table: TableRow, manifestPathText: string): Promise<string> {
+async function resolveStagedManifest(storages: Storages, table: TableRow, manifestPathText: string): Promise<string> {
   // Namespace clients name it below the store's root, without a leading `/` (spec/clients.md §3.3).
   const storeRoot = storeRootOf(table.location);
-  const resolved = resolveLocation(storeRoot, clientLocationUnder(storeRoot, manifestPathText, "manifest_path"));
+  const resolved = resolveLocation(storeRoot, clientLocationUnder(storages, storeRoot, manifestPathText, "manifest_path"));
   if (!isInsideLocation(normalizeLocation(table.location), resolved)) {
     throw invalidInput(`manifest_path '${manifestPathText}' is not inside the location of ${subjectOf(table)}`);
   }
   if (locationName(parentLocation(resolved)) !== "_versions" || !isManifestFileName(locationName(resolved))) {
     throw invalidInput(`manifest_path '${manifestPathText}' does not name a manifest in a _versions folder of ${subjectOf(table)}`);
   }
-  const staged = await statManifest(resolved);
+  const staged = await statManifest(storages, resolved);
   if (!staged) throw invalidInput(`staged manifest '${manifestPathText}' does not exist`);
   // Finalizing reads the manifest whole; refusing a file no manifest reaches keeps a committed record finalizable.
   if (staged.size > maxManifestBytes) throw invalidInput(`staged manifest '${manifestPathText}' is ${staged.size} bytes, more than a manifest's ${maxManifestBytes}`);
   // Committing anything else would leave a version Lance cannot open.
-  if (!(await hasLanceFooter(resolved, staged))) throw invalidInput(`staged manifest '${manifestPathText}' is not a Lance manifest`);
+  if (!(await hasLanceFooter(storages, resolved, staged))) throw invalidInput(`staged manifest '${manifestPathText}' is not a Lance manifest`);
   return resolved;
 }
 
@@ -172,10 +173,10 @@ async function resolveStagedManifest(table: TableRow, manifestPathText: string):
  * the transaction settles it with `settleFirstOfBranch`); any other commit to an unknown branch is
  * refused with 22.
  */
-async function branchTakesCommit(table: TableRow, branch: string, staged: string): Promise<boolean> {
-  if (branch === "" || (await readBranch(table.location, branch))) return false;
+async function branchTakesCommit(storages: Storages, table: TableRow, branch: string, staged: string): Promise<boolean> {
+  if (branch === "" || (await readBranch(storages, table.location, branch))) return false;
   const inBranchFolder = parentLocation(staged) === normalizeLocation(versionsDirectory(table.location, branch));
-  if (!inBranchFolder || (await listManifestNames(table.location, branch)).length > 0) await requireBranch(table, branch);
+  if (!inBranchFolder || (await listManifestNames(storages, table.location, branch)).length > 0) await requireBranch(storages, table, branch);
   return true;
 }
 
@@ -199,16 +200,16 @@ async function settleFirstOfBranch(tx: StoreTx, table: TableRow, branch: string)
 export type FinalizeOutcome = ObjectInfo | "conflict" | "lost";
 
 /** Puts a committed version's staged manifest at its final name and marks the record done. */
-export async function finalizeVersion(rows: StoreTx, table: TableRow, record: TableVersionRow): Promise<FinalizeOutcome> {
+export async function finalizeVersion(storages: Storages, rows: StoreTx, table: TableRow, record: TableVersionRow): Promise<FinalizeOutcome> {
   if (record.staged_path !== null) {
     try {
-      if ((await putManifestIfAbsent(record.staged_path, record.manifest_path)) === "conflict") return "conflict";
+      if ((await putManifestIfAbsent(storages, record.staged_path, record.manifest_path)) === "conflict") return "conflict";
     } catch (error) {
       if (error instanceof StagedManifestMissing) return "lost";
       throw error;
     }
   }
-  const final = await statManifest(record.manifest_path);
+  const final = await statManifest(storages, record.manifest_path);
   if (!final) return "lost";
   if (record.staged_path === null) return final;
   const staged = record.staged_path;
@@ -216,8 +217,8 @@ export async function finalizeVersion(rows: StoreTx, table: TableRow, record: Ta
   // (a finalize repeated after a crash between them finds the final manifest and completes).
   await Promise.all([
     rows.finalizeTableVersion(record.table_id, record.branch, record.version, { manifest_size: final.size, e_tag: final.eTag }),
-    staged !== record.manifest_path && isStagedManifestName(staged) ? removeFile(staged) : undefined,
-    raiseVersionHint(table.location, record.branch, record.version),
+    staged !== record.manifest_path && isStagedManifestName(staged) ? removeFile(storages, staged) : undefined,
+    raiseVersionHint(storages, table.location, record.branch, record.version),
   ]);
   return final;
 }
@@ -231,7 +232,7 @@ export async function finalizeVersion(rows: StoreTx, table: TableRow, record: Ta
 export async function finalizeCommitted(scope: CatalogScope, planned: PlannedVersion[], transactionId: string): Promise<TableVersion[]> {
   const versions: TableVersion[] = [];
   for (const [index, item] of planned.entries()) {
-    const outcome = await finalizeVersion(scope.store.rows, item.table, item.record);
+    const outcome = await finalizeVersion(scope.storages, scope.store.rows, item.table, item.record);
     if (outcome === "conflict" || outcome === "lost") {
       commitConflicts.inc({ kind: "managed", outcome: "refused" });
       await undoCommitted(scope, planned, planned.slice(0, index), transactionId);
@@ -248,7 +249,7 @@ export async function finalizeCommitted(scope: CatalogScope, planned: PlannedVer
 }
 
 async function undoCommitted(scope: CatalogScope, planned: PlannedVersion[], placed: PlannedVersion[], transactionId: string): Promise<void> {
-  for (const item of placed) await removeFile(item.record.manifest_path);
+  for (const item of placed) await removeFile(scope.storages, item.record.manifest_path);
   await scope.store.transaction(async (tx) => {
     for (const item of planned) await tx.deleteTableVersions(item.record.table_id, item.record.branch, [item.record.version]);
     await tx.updateTransaction(transactionId, { status: "Failed", updated_at: Date.now() });
@@ -262,6 +263,7 @@ async function undoCommitted(scope: CatalogScope, planned: PlannedVersion[], pla
  * reader never sees part of a batch. Returns what happened to each record.
  */
 export async function settlePendingVersions(
+  storages: Storages,
   store: Store,
   tableId?: string,
   onError?: (record: TableVersionRow, error: unknown) => void,
@@ -272,7 +274,7 @@ export async function settlePendingVersions(
     const table = await store.rows.findTableById(record.table_id);
     if (!table) continue;
     try {
-      outcomes.set(record, await finalizeVersion(store.rows, table, record));
+      outcomes.set(record, await finalizeVersion(storages, store.rows, table, record));
     } catch (error) {
       // One record that cannot be finalized now (storage unreachable) must not stop start-up or
       // the other tables' roll-forward; it stays pending and is tried again by its next reader.

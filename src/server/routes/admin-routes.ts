@@ -42,6 +42,7 @@ async function existingDatabase(authStore: AuthStore, name: string): Promise<str
 
 export function adminRoutes(app: FastifyInstance, services: ServerServices, authStore: AuthStore, dataLocation: string): void {
   const store = services.registry.store;
+  const storages = services.registry.engine.storages;
   const define = adminOperationDefiner(app, services);
 
   define<unknown, unknown, unknown>(
@@ -56,13 +57,13 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
   define<M.CreateDatabaseRequest, unknown, unknown>(
     { operationId: "CreateDatabase", summary: "Create a database (tenant)", tag, methods: ["POST"], path: "/v1/admin/databases", body: "json", request: M.CreateDatabaseRequest, response: json(M.DatabaseInfo), access: "admin", successStatus: 201, scope: "deployment-admin", audit: true },
     async ({ body }) => {
-      const created = await createDatabase(store, dataLocation, body.name, {
+      const created = await createDatabase(storages, store, dataLocation, body.name, {
         managedVersioning: body.managed_versioning ?? false,
         location: body.location ?? undefined,
         storageOptions: body.storage_options ?? undefined,
       });
       // The operator learns at once when clients of the new database will get no credentials.
-      const reason = await sharedContainerReason(store, created, dataLocation, services.registry.vending);
+      const reason = await sharedContainerReason(storages, store, created, dataLocation, services.registry.vending);
       return { ...wireDatabase(created), ...(reason === undefined ? {} : { warnings: [reason] }) };
     },
   );
@@ -70,7 +71,7 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
   define<unknown, M.DropDatabaseQuery, DatabaseParams>(
     { operationId: "DropDatabase", summary: "Drop a database with its credentials and data", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/drop", body: "none", querySchema: M.DropDatabaseQuery, response: json(M.DatabaseInfo), access: "admin", scope: "deployment-admin", audit: true },
     async ({ params, query }) => {
-      return wireDatabase(await dropDatabase(store, dataLocation, params.database, { cascade: query.cascade ?? false }));
+      return wireDatabase(await dropDatabase(storages, store, dataLocation, params.database, { cascade: query.cascade ?? false }));
     },
   );
 

@@ -50,6 +50,7 @@ export function capabilitiesRoutes(app: FastifyInstance, services: ServerService
       operations: served,
       authMode,
       vending: services.registry.vending,
+      objectStores: services.registry.engine.storages.configuredSchemes(),
       jobs: services.registry.jobs,
       maxJsonBodyBytes: jsonBodyLimit,
       maxUploadBytes: services.maxUploadBytes,

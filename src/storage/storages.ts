@@ -1,0 +1,163 @@
+/**
+ * @module The storage of one runtime: which `TableStorage` serves a location, with which storage
+ * options, and which options a client gets for it. An object-store root is configured once with
+ * Lance's own storage keys, and every location below it is served with them, by Quiver and by the
+ * engine alike; local folders need no configuration. Each runtime builds its own `Storages` and
+ * hands it down, so two runtimes in one process never see each other's roots.
+ */
+import { LocalStorage } from "./local/local-storage.js";
+import { isInsideLocation, isUri, normalizeLocation, schemeOf } from "./locations.js";
+import type { CredentialMinter, CredentialReach, StorageBackend, TableAccess } from "./storage-backend.js";
+import { type StorageOptions, lanceOptionsOf, nonSecretOptionsOf } from "./storage-options.js";
+import type { TableStorage } from "./table-storage.js";
+import { guardMinter, guardStorage } from "./outage-guard.js";
+import { withStoreTimeout } from "./store-timeout.js";
+
+export type { StorageOptions };
+
+/**
+ * Object-store backends by URI scheme, each loaded when a root of its scheme is first configured:
+ * their SDKs take most of a second to load, which a server on local folders never needs.
+ */
+const backends: Readonly<Record<string, () => Promise<StorageBackend>>> = {
+  az: async () => (await import("./azure/azure-backend.js")).azureBackend,
+  s3: async () => (await import("./s3/s3-backend.js")).s3Backend,
+  gs: async () => (await import("./gcs/gcs-backend.js")).gcsBackend,
+};
+
+interface ConfiguredRoot {
+  root: string;
+  /** The operator's options: what clients receive (less secrets, as vending says). */
+  options: StorageOptions;
+  /** The same with the store timeout's bounds: what the server's own requests use. */
+  serverOptions: StorageOptions;
+  storage: TableStorage;
+  minter: CredentialMinter | undefined;
+}
+
+/** The URI schemes Quiver serves besides local folders. */
+export function servedSchemes(): string[] {
+  return Object.keys(backends);
+}
+
+function backendOf(root: string): Promise<StorageBackend> {
+  const scheme = schemeOf(root) ?? "";
+  const load = Object.hasOwn(backends, scheme) ? backends[scheme] : undefined;
+  if (!load) {
+    throw new Error(`'${root}' uses a storage scheme Quiver cannot serve; use a local folder or ${servedSchemes().map((name) => `${name}://`).join(", ")}`);
+  }
+  return load();
+}
+
+/**
+ * What clients receive with a table's location: `scoped` credentials minted for the table,
+ * `static` (the configured options, secrets included), or `none` (only what is not secret).
+ */
+export type VendingMode = "scoped" | "static" | "none";
+
+export interface Vending {
+  mode: VendingMode;
+  ttlSeconds: number;
+  /**
+   * Mint `scoped` credentials for a database even when they would reach a container or bucket
+   * other databases share (an operator's explicit choice; by default they are withheld).
+   */
+  vendSharedContainers?: boolean;
+}
+
+/** Scoped credentials for an hour, unless the operator says otherwise. */
+export const defaultVending: Vending = { mode: "scoped", ttlSeconds: 3600 };
+
+/**
+ * The configured storage roots of one runtime and everything answered from them: the storage of a
+ * location, the options the engine opens it with, and the options and credentials clients receive.
+ */
+export class Storages {
+  private readonly local = new LocalStorage();
+  /** Object-store roots, longest first, so the most specific configuration wins. */
+  private roots: ConfiguredRoot[] = [];
+  /** Minted credentials are reused while more than half their lifetime is left: minting may call the provider. */
+  private readonly minted = new Map<string, StorageOptions>();
+
+  /** The URI schemes of the object-store roots configured now (sorted, each once). */
+  configuredSchemes(): string[] {
+    return [...new Set(this.roots.map(({ root }) => schemeOf(root) ?? ""))].filter(Boolean).sort();
+  }
+
+  /**
+   * Serves every location under the object-store `root` with `options` from now on (a later call
+   * for the same root replaces them). Throws when the scheme is not served or the options cannot
+   * reach a store. Local folders need no configuration.
+   */
+  async configure(root: string, options: StorageOptions): Promise<void> {
+    if (!isUri(root)) return;
+    const normalized = normalizeLocation(root);
+    const backend = await backendOf(normalized);
+    const serverOptions = withStoreTimeout(options);
+    const entry = { root: normalized, options, serverOptions, storage: guardStorage(backend.open(serverOptions)), minter: guardMinter(backend.minter(serverOptions)) };
+    this.roots = [...this.roots.filter((other) => other.root !== normalized), entry].sort((a, b) => b.root.length - a.root.length);
+  }
+
+  /** The most specific configured root holding `location`, if any. */
+  private rootAt(location: string): ConfiguredRoot | undefined {
+    const normalized = normalizeLocation(location);
+    return this.roots.find(({ root }) => normalized === root || isInsideLocation(root, normalized));
+  }
+
+  private rootOf(location: string): ConfiguredRoot {
+    const entry = this.rootAt(location);
+    if (!entry) throw new Error(`no storage is configured for '${location}'`);
+    return entry;
+  }
+
+  /** Whether `location` is served: a local path, or a URI below a configured root. */
+  isServed(location: string): boolean {
+    return !isUri(location) || this.rootAt(location) !== undefined;
+  }
+
+  /** The storage holding `location`. */
+  for(location: string): TableStorage {
+    return isUri(location) ? this.rootOf(location).storage : this.local;
+  }
+
+  /**
+   * The storage options the server's Lance needs to open `location` (none for a local folder),
+   * bounded by the store timeout.
+   */
+  optionsFor(location: string): StorageOptions {
+    return isUri(location) ? lanceOptionsOf(this.rootOf(location).serverOptions) : {};
+  }
+
+  /** Whether credentials can be minted for locations under `location` (`scoped` vending). */
+  canMintFor(location: string): boolean {
+    return !isUri(location) || this.rootOf(location).minter !== undefined;
+  }
+
+  /** How far credentials minted for `location` would reach, or undefined when none can be minted (a local folder, a root not served or without a minter). */
+  async credentialReachOf(location: string): Promise<CredentialReach | undefined> {
+    if (!isUri(location)) return undefined;
+    return this.rootAt(location)?.minter?.reachOf(normalizeLocation(location));
+  }
+
+  /**
+   * The storage options a client needs to open `location` with `access` itself: everything Lance
+   * needs (endpoint, region, `allow_http`, ...) and, as `vending` says, credentials. A local folder
+   * needs none. A root that cannot mint hands out no secrets under `scoped`.
+   */
+  async clientOptions(location: string, access: TableAccess, vending: Vending): Promise<StorageOptions> {
+    if (!isUri(location)) return {};
+    const entry = this.rootOf(location);
+    const shared = nonSecretOptionsOf(entry.options);
+    if (vending.mode === "none") return shared;
+    if (vending.mode === "static") return lanceOptionsOf(entry.options);
+    if (!entry.minter) return shared;
+    const normalized = normalizeLocation(location);
+    const key = `${entry.root}\n${normalized}\n${access}\n${vending.ttlSeconds}`;
+    const cached = this.minted.get(key);
+    if (cached && Number(cached.expires_at_millis) - Date.now() > (vending.ttlSeconds * 1000) / 2) return { ...shared, ...cached };
+    const fresh = await entry.minter.mint(normalized, access, vending.ttlSeconds);
+    for (const [other, options] of this.minted) if (Number(options.expires_at_millis) <= Date.now()) this.minted.delete(other);
+    this.minted.set(key, fresh);
+    return { ...shared, ...fresh };
+  }
+}
