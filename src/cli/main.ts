@@ -61,6 +61,7 @@ async function serve(argv: string[]): Promise<void> {
     vending: options.vending,
     allowUnsafeObjectStore: options.allowUnsafeObjectStore,
     maxUploadBytes: options.maxUploadBytes,
+    idempotencyTtlMs: options.idempotencyTtlMs,
     jobs: options.jobs,
     orphanSweepIntervalMs: options.orphanSweepIntervalMs,
     logger: { level: options.logLevel, stream: log },

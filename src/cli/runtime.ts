@@ -56,6 +56,8 @@ export interface RuntimeConfig {
   orphanGraceMs?: number;
   /** Time between two sweeps for such folders while serving, besides the one at start-up (default 1 hour; 0: none). */
   orphanSweepIntervalMs?: number;
+  /** How long an `Idempotency-Key` answers its retries (default 24 hours). */
+  idempotencyTtlMs?: number | undefined;
 }
 
 export interface Runtime {
@@ -119,6 +121,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     maxUploadBytes: config.maxUploadBytes,
     metrics: { countJobsByStatus: () => store.rows.countJobsByStatus() },
     readDeadlineMs: storeTimeout(),
+    idempotencyTtlMs: config.idempotencyTtlMs,
   });
   app.log.info({ data: local.dataLocation }, "table data location");
   // Where each database's new tables go; one without a location of its own follows the data location.

@@ -40,6 +40,8 @@ export interface ServeOptions {
   orphanSweepIntervalMs: number | undefined;
   /** Largest Arrow upload of one request, in bytes. */
   maxUploadBytes: number;
+  /** How long an `Idempotency-Key` answers its retries, in milliseconds; undefined keeps the default. */
+  idempotencyTtlMs: number | undefined;
   /** Values that must never reach a log: secret storage-option values, the store URL's password. */
   secrets: string[];
 }
@@ -99,6 +101,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     },
     allowUnsafeObjectStore: get("allow_unsafe_object_store") ?? false,
     maxUploadBytes: get("max_upload_size") ?? defaultMaxUploadBytes,
+    idempotencyTtlMs: secondsToMs(get("idempotency_ttl")),
     jobs: {
       pools: get("worker_pools"),
       leaseMs: get("job_lease_ms"),
@@ -114,6 +117,10 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     orphanSweepIntervalMs: get("orphan_sweep_interval_ms"),
     secrets: [...Object.entries(storageOptions).filter(([key]) => isSecretStorageKey(key)).map(([, value]) => value), ...passwordOf(store)],
   };
+}
+
+function secondsToMs(seconds: number | undefined): number | undefined {
+  return seconds === undefined ? undefined : seconds * 1000;
 }
 
 function passwordOf(url: string | undefined): string[] {

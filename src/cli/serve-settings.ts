@@ -58,6 +58,10 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
         placeholder: "SIZE",
         shownDefault: "1GiB",
       }),
+      setting("idempotency_ttl", integer(1), "how long a mutating request's Idempotency-Key answers its retries with the first answer, in seconds", {
+        placeholder: "SECONDS",
+        shownDefault: "86400",
+      }),
     ],
   },
   {

@@ -17,6 +17,7 @@ import { registerUnusedConnectionDrop } from "./unused-connections.js";
 import { registerUnreadBodyHandling } from "./unread-body.js";
 import { defaultMaxUploadBytes } from "./upload-limit.js";
 import { registerValidation } from "./validation.js";
+import { defaultIdempotencyTtlMs, idempotencyLeaseMs } from "../catalog/idempotency-keys.js";
 import { serviceRoutes } from "./routes/service-routes.js";
 import { capabilitiesRoutes } from "./routes/capabilities-routes.js";
 import type { ServerServices } from "./services.js";
@@ -45,6 +46,8 @@ export interface BuildServerOptions {
   metrics?: MetricsSources;
   /** How long a read operation may take before it answers 503 code 17 (see `read-deadline.ts`); none without it. */
   readDeadlineMs?: number;
+  /** How long an `Idempotency-Key` answers its retries; default 24 hours. */
+  idempotencyTtlMs?: number | undefined;
 }
 
 /**
@@ -70,6 +73,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     resolveCatalog: (request) => (gate ? gate.catalogFor(request) : resolveCatalog(request, options.registry)),
     authorize: options.authorize ?? (gate ? (request, catalog, op) => gate.authorize(request, catalog, op) : async () => undefined),
     readDeadlineMs: options.readDeadlineMs,
+    idempotency: { ttlMs: options.idempotencyTtlMs ?? defaultIdempotencyTtlMs, leaseMs: idempotencyLeaseMs },
   };
 
   registerValidation(app, [...sharedSchemas, JsonArrowSchema]);

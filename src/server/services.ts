@@ -5,6 +5,7 @@
 import type { FastifyRequest } from "fastify";
 import type { Catalog } from "../catalog/catalog.js";
 import type { CatalogRegistry } from "../catalog/database-registry.js";
+import type { IdempotencySettings } from "../catalog/idempotency-keys.js";
 import type { ServedOperation } from "../model/operations/operation-entry.js";
 import type { OperationRegistry } from "./operation-registry.js";
 
@@ -18,4 +19,6 @@ export interface ServerServices {
   authorize(request: FastifyRequest, catalog: Catalog, operation: ServedOperation): Promise<void>;
   /** How long a read operation may take before it answers 503 code 17; none when undefined. */
   readDeadlineMs?: number | undefined;
+  /** How long `Idempotency-Key` answers are kept, and how long an in-flight claim holds. */
+  idempotency: IdempotencySettings;
 }
