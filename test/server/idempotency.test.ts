@@ -166,3 +166,26 @@ test("A retry on another replica (two servers on one PostgreSQL) → the stored 
     rmSync(data, { recursive: true, force: true });
   }
 });
+
+test("A claim whose server died mid-request (its lease ran out) → the retry runs; one still leased → 409 code 14", async () => {
+  const now = Date.now();
+  const claim = (key: string, leaseUntil: number) => ({
+    database: "default",
+    principal: "anonymous",
+    key,
+    owner: "a process that died",
+    fingerprint: "",
+    lease_until: leaseUntil,
+    status: null,
+    content_type: null,
+    body: null,
+    created_at: now - 60_000,
+    expires_at: now + 60_000,
+  });
+  // Claims as a server that took them and then died leaves them in the shared store.
+  assert.ok(await server.runtime.store.rows.claimIdempotencyKey(claim("lapsed", now - 1), now));
+  assert.ok(await server.runtime.store.rows.claimIdempotencyKey(claim("leased", now + 60_000), now));
+  await expectError(await post(server.url, "/v1/namespace/leased/create", {}, { "idempotency-key": "leased" }), 409, 14);
+  await expectJson(await post(server.url, "/v1/namespace/lapsed/create", {}, { "idempotency-key": "lapsed" }));
+  await expectJson(await post(server.url, "/v1/namespace/lapsed/create", {}, { "idempotency-key": "lapsed" }));
+});
