@@ -93,8 +93,13 @@ test("Concurrent requests with one Idempotency-Key → one 200 and one 409 code 
   });
   const first = fetch(`${server.url}/v1/table/race$t/insert`, { method: "POST", headers: { "content-type": arrowType, "idempotency-key": "race" }, body: slowBody, duplex: "half" } as RequestInit);
   await sleep(300);
-  await expectError(await upload(server.url, "/v1/table/race$t/insert", bytes, { "idempotency-key": "race" }), 409, 14);
-  finish();
+  try {
+    // Bounded: without the claim the second insert would wait on the first one's table.
+    const second = await fetch(`${server.url}/v1/table/race$t/insert`, { method: "POST", headers: { "content-type": arrowType, "idempotency-key": "race" }, body: bytes, signal: AbortSignal.timeout(5_000) });
+    await expectError(second, 409, 14);
+  } finally {
+    finish();
+  }
   await expectJson(await first);
   assert.equal(await rowCount(server.url, "race$t"), 6);
 });
