@@ -62,6 +62,7 @@ async function serve(argv: string[]): Promise<void> {
     allowUnsafeObjectStore: options.allowUnsafeObjectStore,
     maxUploadBytes: options.maxUploadBytes,
     rateLimits: options.rateLimits,
+    idempotencyTtlMs: options.idempotencyTtlMs,
     jobs: options.jobs,
     orphanSweepIntervalMs: options.orphanSweepIntervalMs,
     logger: { level: options.logLevel, stream: log },

@@ -59,6 +59,8 @@ export interface RuntimeConfig {
   orphanSweepIntervalMs?: number;
   /** Request rate limits per caller and per database, shared by the replicas of a PostgreSQL store; none by default. */
   rateLimits?: RateLimitConfig;
+  /** How long an `Idempotency-Key` answers its retries (default 24 hours). */
+  idempotencyTtlMs?: number | undefined;
 }
 
 export interface Runtime {
@@ -127,6 +129,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     rateLimits: config.rateLimits,
     sharedBudgets:
       store.dialect === "postgres" ? { take: (cells) => store.rows.takeRateLimitCells(cells), forgetWhole: () => store.rows.forgetWholeRateLimitCells() } : undefined,
+    idempotencyTtlMs: config.idempotencyTtlMs,
   });
   app.log.info({ data: local.dataLocation }, "table data location");
   // Where each database's new tables go; one without a location of its own follows the data location.

@@ -44,6 +44,8 @@ export interface ServeOptions {
   maxUploadBytes: number;
   /** Request rate limits per caller and per database; none unless set. */
   rateLimits: RateLimitConfig;
+  /** How long an `Idempotency-Key` answers its retries, in milliseconds; undefined keeps the default. */
+  idempotencyTtlMs: number | undefined;
   /** Values that must never reach a log: secret storage-option values, the store URL's password. */
   secrets: string[];
 }
@@ -107,6 +109,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
       principal: rateLimitOf("--rate-limit", get("rate_limit"), get("rate_limit_burst")),
       database: rateLimitOf("--database-rate-limit", get("database_rate_limit"), get("database_rate_limit_burst")),
     },
+    idempotencyTtlMs: secondsToMs(get("idempotency_ttl")),
     jobs: {
       pools: get("worker_pools"),
       leaseMs: get("job_lease_ms"),
@@ -122,6 +125,10 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     orphanSweepIntervalMs: get("orphan_sweep_interval_ms"),
     secrets: [...Object.entries(storageOptions).filter(([key]) => isSecretStorageKey(key)).map(([, value]) => value), ...passwordOf(store)],
   };
+}
+
+function secondsToMs(seconds: number | undefined): number | undefined {
+  return seconds === undefined ? undefined : seconds * 1000;
 }
 
 function passwordOf(url: string | undefined): string[] {

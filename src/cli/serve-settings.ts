@@ -67,6 +67,10 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
         placeholder: "N",
         shownDefault: "one second's worth",
       }),
+      setting("idempotency_ttl", integer(1), "how long a mutating request's Idempotency-Key answers its retries with the first answer, in seconds", {
+        placeholder: "SECONDS",
+        shownDefault: "86400",
+      }),
     ],
   },
   {

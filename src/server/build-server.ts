@@ -17,6 +17,7 @@ import { registerUnusedConnectionDrop } from "./unused-connections.js";
 import { registerUnreadBodyHandling } from "./unread-body.js";
 import { defaultMaxUploadBytes } from "./upload-limit.js";
 import { registerValidation } from "./validation.js";
+import { defaultIdempotencyTtlMs, idempotencyLeaseMs } from "../catalog/idempotency-keys.js";
 import { serviceRoutes } from "./routes/service-routes.js";
 import { capabilitiesRoutes } from "./routes/capabilities-routes.js";
 import type { ServerServices } from "./services.js";
@@ -50,6 +51,8 @@ export interface BuildServerOptions {
   rateLimits?: RateLimitConfig;
   /** Budgets shared with the other replicas (a PostgreSQL store); without them each process keeps its own. */
   sharedBudgets?: SharedBudgets;
+  /** How long an `Idempotency-Key` answers its retries; default 24 hours. */
+  idempotencyTtlMs?: number | undefined;
 }
 
 /**
@@ -75,6 +78,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     resolveCatalog: (request) => (gate ? gate.catalogFor(request) : resolveCatalog(request, options.registry)),
     authorize: options.authorize ?? (gate ? (request, catalog, op) => gate.authorize(request, catalog, op) : async () => undefined),
     readDeadlineMs: options.readDeadlineMs,
+    idempotency: { ttlMs: options.idempotencyTtlMs ?? defaultIdempotencyTtlMs, leaseMs: idempotencyLeaseMs },
   };
   const limiter = new RateLimiter(options.rateLimits ?? {}, {
     shared: options.sharedBudgets,

@@ -9,6 +9,7 @@ import { type HttpMethod, type OperationEntry, type OperationName, type ServedOp
 import { readJsonBody } from "./body-parsing.js";
 import { arrowBody, catalogRequestOf } from "./catalog-request.js";
 import { withinDeadline } from "./read-deadline.js";
+import { finishIdempotent, startIdempotent } from "./idempotent-requests.js";
 import { defaultDelimiter, parsePathId, reconcileBodyId } from "./identifiers.js";
 import { type OperationHandler, catalogMethodHandler, customHandlers } from "./operation-handlers.js";
 import type { ServerServices } from "./services.js";
@@ -62,6 +63,7 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
     preValidation: jsonBody ? readJsonBody : undefined,
     // An upload declared too large is refused before a byte of it is read.
     preParsing: entry.body === "arrow" ? async (http) => refuseDeclaredOversize(http, services.maxUploadBytes) : undefined,
+    onSend: finishIdempotent,
     handler: async (http, reply) => {
       const catalog = await services.resolveCatalog(http);
       const query = (http.query ?? {}) as Record<string, unknown>;
@@ -74,6 +76,7 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
       const id = jsonBody && "id" in params ? reconcileBodyId(pathId, body.id) : pathId;
       const request = catalogRequestOf(entry, { id, delimiter, body, query, params });
       if (entry.body === "arrow") http.body = limitedUpload(http, arrowBody(http.body), services.maxUploadBytes);
+      if (await startIdempotent(http, reply, entry, catalog, services)) return reply;
       const answer = async () => {
         let result: unknown;
         try {

@@ -5,6 +5,7 @@
 import type { FastifyRequest } from "fastify";
 import type { Catalog } from "../catalog/catalog.js";
 import type { CatalogRegistry } from "../catalog/database-registry.js";
+import type { IdempotencySettings } from "../catalog/idempotency-keys.js";
 import type { ServedOperation } from "../model/operations/operation-entry.js";
 import type { OperationRegistry } from "./operation-registry.js";
 import type { RateLimiter } from "./rate-limits.js";
@@ -21,4 +22,6 @@ export interface ServerServices {
   readDeadlineMs?: number | undefined;
   /** Refuses a request over its caller's or database's rate limit with 429 code 21; none without it. */
   rateLimiter?: RateLimiter | undefined;
+  /** How long `Idempotency-Key` answers are kept, and how long an in-flight claim holds. */
+  idempotency: IdempotencySettings;
 }

@@ -17,6 +17,7 @@ import { jobRows } from "./rows/job-rows.js";
 import { viewRows } from "./rows/view-rows.js";
 import { sharedDataRows } from "./rows/shared-data-rows.js";
 import { rateLimitRows } from "./rows/rate-limit-rows.js";
+import { idempotencyKeyRows } from "./rows/idempotency-key-rows.js";
 import type { Database } from "./schema.js";
 import type { Store, StoreTx } from "./store.js";
 import type { StoreEvents } from "./store-events.js";
@@ -45,6 +46,7 @@ function bindRows(db: Kysely<Database>, adapter: DialectAdapter): StoreTx {
     ...viewRows(db),
     ...sharedDataRows(db),
     ...rateLimitRows(db, adapter.name),
+    ...idempotencyKeyRows(db),
   };
 }
 

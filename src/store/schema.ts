@@ -118,6 +118,27 @@ export interface RateLimitCellsTable {
   due_at: number;
 }
 
+/**
+ * An `Idempotency-Key` claim of one mutating request: in flight while `status` is null (held
+ * until `lease_until`, renewed while the request runs), then the kept answer until `expires_at`.
+ */
+export interface IdempotencyKeysTable {
+  database: string;
+  principal: string;
+  key: string;
+  /** Who holds the claim: a random token of the request that took it. */
+  owner: string;
+  /** SHA-256 (hex) of the request the key was first used for; `''` until its body was read. */
+  fingerprint: string;
+  lease_until: number;
+  status: number | null;
+  content_type: string | null;
+  /** The answer's body in base64; null when it was too large to keep. */
+  body: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   databases: DatabasesTable;
   namespaces: NamespacesTable;
@@ -129,6 +150,7 @@ export interface Database {
   transactions: TransactionsTable;
   signing_keys: SigningKeysTable;
   rate_limit_cells: RateLimitCellsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type DatabaseRow = Selectable<DatabasesTable>;
@@ -150,3 +172,4 @@ export type TransactionRow = Selectable<TransactionsTable>;
 export type NewTransactionRow = Insertable<TransactionsTable>;
 export type TransactionRowUpdate = Updateable<TransactionsTable>;
 export type SigningKeyRow = Selectable<SigningKeysTable>;
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;

@@ -14,6 +14,7 @@ import type { JobRows } from "./rows/job-rows.js";
 import type { ViewRows } from "./rows/view-rows.js";
 import type { SharedDataRows } from "./rows/shared-data-rows.js";
 import type { RateLimitRows } from "./rows/rate-limit-rows.js";
+import type { IdempotencyKeyRows } from "./rows/idempotency-key-rows.js";
 import type { StoreEvents } from "./store-events.js";
 import type { StoreLocks } from "./store-locks.js";
 
@@ -30,7 +31,8 @@ export interface StoreTx
     JobRows,
     ViewRows,
     SharedDataRows,
-    RateLimitRows {}
+    RateLimitRows,
+    IdempotencyKeyRows {}
 
 /** How a dialect's opener opens a store. */
 export interface OpenStoreOptions {
