@@ -63,6 +63,8 @@ async function serve(argv: string[]): Promise<void> {
     maxUploadBytes: options.maxUploadBytes,
     jobs: options.jobs,
     orphanSweepIntervalMs: options.orphanSweepIntervalMs,
+    dropRetentionMs: options.dropRetentionMs,
+    dropPurgeIntervalMs: options.dropPurgeIntervalMs,
     logger: { level: options.logLevel, stream: log },
   });
   // The ready line is a record like every other stdout line, written whatever the log level:

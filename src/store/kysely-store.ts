@@ -16,6 +16,7 @@ import { versionRows } from "./rows/version-rows.js";
 import { jobRows } from "./rows/job-rows.js";
 import { viewRows } from "./rows/view-rows.js";
 import { sharedDataRows } from "./rows/shared-data-rows.js";
+import { droppedTableRows } from "./rows/dropped-table-rows.js";
 import type { Database } from "./schema.js";
 import type { Store, StoreTx } from "./store.js";
 import type { StoreEvents } from "./store-events.js";
@@ -43,6 +44,7 @@ function bindRows(db: Kysely<Database>, adapter: DialectAdapter): StoreTx {
     ...jobRows(db, adapter),
     ...viewRows(db),
     ...sharedDataRows(db),
+    ...droppedTableRows(db),
   };
 }
 

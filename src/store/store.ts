@@ -13,6 +13,7 @@ import type { VersionRows } from "./rows/version-rows.js";
 import type { JobRows } from "./rows/job-rows.js";
 import type { ViewRows } from "./rows/view-rows.js";
 import type { SharedDataRows } from "./rows/shared-data-rows.js";
+import type { DroppedTableRows } from "./rows/dropped-table-rows.js";
 import type { StoreEvents } from "./store-events.js";
 import type { StoreLocks } from "./store-locks.js";
 
@@ -28,7 +29,8 @@ export interface StoreTx
     TransactionRows,
     JobRows,
     ViewRows,
-    SharedDataRows {}
+    SharedDataRows,
+    DroppedTableRows {}
 
 /** How a dialect's opener opens a store. */
 export interface OpenStoreOptions {

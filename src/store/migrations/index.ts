@@ -13,6 +13,7 @@ import * as m0006 from "./0006-database-storage-options.js";
 import * as m0007 from "./0007-byte-order-text.js";
 import * as m0008 from "./0008-shared-table-data.js";
 import * as m0009 from "./0009-databases-follow-data-location.js";
+import * as m0010 from "./0010-dropped-tables.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   "0007-byte-order-text": m0007,
   "0008-shared-table-data": m0008,
   "0009-databases-follow-data-location": m0009,
+  "0010-dropped-tables": m0010,
 };
 
 /** Every migration this build knows, in order. */
