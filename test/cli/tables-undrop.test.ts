@@ -36,5 +36,5 @@ test("quiver serve --drop-retention 7d keeps a dropped table; quiver tables drop
 
   const again = await runCli(["tables", "undrop", "shop$orders", ...target]);
   assert.equal(again.code, 1);
-  assert.match(again.stderr, /no dropped table .orders. .* is kept|no dropped/);
+  assert.match(again.stderr, /no dropped table/);
 });
