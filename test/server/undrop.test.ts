@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as lancedb from "@lancedb/lancedb";
+import { sweepOnce } from "../../src/catalog/tables/orphan-sweeper.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
 
@@ -132,4 +133,35 @@ test("DropNamespace with Cascade under a drop retention keeps its tables; Undrop
   assert.equal((await expectJson(await server.get("/v1/namespace/team/dropped_tables"))).tables.length, 1);
   await expectJson(await server.post("/v1/table/team$t/undrop", {}));
   assert.equal(await expectJson(await server.post("/v1/table/team$t/count_rows", {})), 3);
+});
+
+test("UndropTable in a database under managed versioning: the versions list as before and new writes commit on top", async (t) => {
+  const server = await startTestServer({ managedVersioning: true, dropRetentionMs: 60 * 60 * 1000 });
+  t.after(() => server.close());
+  const db = await lancedb.connect("db://demo", { apiKey: "any", hostOverride: server.url });
+  const table = await db.createTable("t", [{ id: 1 }]);
+  await table.add([{ id: 2 }]);
+  const before = (await expectJson(await server.post("/v1/table/t/version/list", {}))).versions.map((v: any) => v.version);
+  assert.deepEqual(before.length, 2);
+  await expectJson(await server.post("/v1/table/t/drop"));
+  await expectJson(await server.post("/v1/table/t/undrop", {}));
+  const after = (await expectJson(await server.post("/v1/table/t/version/list", {}))).versions.map((v: any) => v.version);
+  assert.deepEqual(after, before);
+  const back = await db.openTable("t");
+  await back.add([{ id: 3 }]);
+  assert.equal(await back.countRows(), 3);
+  assert.equal((await expectJson(await server.post("/v1/table/t/version/list", {}))).versions.length, 3);
+});
+
+test("the orphan sweep leaves the folder of a table kept by the drop retention, however old", async (t) => {
+  const server = await startTestServer({ dropRetentionMs: 60 * 60 * 1000, orphanGraceMs: 0 });
+  t.after(() => server.close());
+  const created = await expectJson(await server.upload("/v1/table/t/create", rows()));
+  await expectJson(await server.post("/v1/table/t/drop"));
+  await sleep(50);
+  const report = await sweepOnce(server.runtime.store, server.runtime.engine, { graceMs: 0, dataLocation: server.dataLocation }, { removed: () => undefined, failed: () => undefined });
+  assert.deepEqual(report?.removed, []);
+  assert.ok(existsSync(created.location));
+  await expectJson(await server.post("/v1/table/t/undrop", {}));
+  assert.equal(await expectJson(await server.post("/v1/table/t/count_rows", {})), 3);
 });
