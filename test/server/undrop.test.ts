@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as lancedb from "@lancedb/lancedb";
+import { purgeDroppedTables } from "../../src/catalog/tables/dropped-tables.js";
 import { sweepOnce } from "../../src/catalog/tables/orphan-sweeper.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
@@ -164,4 +165,28 @@ test("the orphan sweep leaves the folder of a table kept by the drop retention, 
   assert.ok(existsSync(created.location));
   await expectJson(await server.post("/v1/table/t/undrop", {}));
   assert.equal(await expectJson(await server.post("/v1/table/t/count_rows", {})), 3);
+});
+
+test("a kept clone holds its kept source's purge back: the source stays listed and keeps its files, and the clone restored reads every row", async (t) => {
+  const server = await startTestServer({ dropRetentionMs: 60 * 60 * 1000, dropPurgeIntervalMs: 0 });
+  t.after(() => server.close());
+  const db = await lancedb.connect("db://demo", { apiKey: "any", hostOverride: server.url });
+  await db.createTable("source", [{ id: 1 }, { id: 2 }]);
+  const sourceLocation = (await expectJson(await server.post("/v1/table/source/describe", {}))).location as string;
+  await db.cloneTable("copy", sourceLocation);
+  await expectJson(await server.post("/v1/table/source/drop"));
+  await sleep(20);
+  await expectJson(await server.post("/v1/table/copy/drop"));
+  const kept = (await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables;
+  const source = kept.find((entry: any) => entry.name === "source");
+  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.parse(source.purge_at));
+  assert.ok(existsSync(sourceLocation), "the kept clone's source keeps its files");
+  assert.equal((await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables.length, 2, "the source stays listed past its purge time");
+
+  await expectJson(await server.post("/v1/table/copy/undrop", {}));
+  assert.equal(await (await db.openTable("copy")).countRows(), 2);
+  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.now() + 2 * 60 * 60 * 1000);
+  assert.deepEqual((await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables, []);
+  assert.ok(existsSync(sourceLocation), "the restored clone still reads the purged source's files");
+  assert.equal(await (await db.openTable("copy")).countRows(), 2);
 });

@@ -115,14 +115,17 @@ export const droppedTablePurgeLock = "dropped-table-purge";
 
 /**
  * Forgets every kept drop whose retention is over and deletes its folder (kept instead while
- * clones read it). Answers the locations purged, or undefined when another process was purging.
+ * live clones read it; one that kept drops read waits for them). Answers the locations purged, or undefined when another process was purging.
  */
 export async function purgeDroppedTables(store: Store, registry: CatalogRegistry, now = Date.now()): Promise<string[] | undefined> {
   return store.tryWithLock(droppedTablePurgeLock, async () => {
     const purged: string[] = [];
+    const readByKept = await foldersReadByKeptDrops(store);
     for (const due of await store.rows.listDroppedTablesDue(now)) {
       const catalog = await registry.catalogFor(due.database);
       if (!catalog) continue;
+      // A kept clone would lose its files: the source waits until that clone is purged or restored.
+      if (readByKept.has(`${due.database}\n${due.location}`)) continue;
       const discard = await store.transaction(async (tx) => {
         if (!(await tx.deleteDroppedTable(due.id))) return undefined;
         return keepFoldersStillRead(tx, due.database, [due.location]);
@@ -133,6 +136,16 @@ export async function purgeDroppedTables(store: Store, registry: CatalogRegistry
     }
     return purged;
   });
+}
+
+/** The folders kept drops read as clones, as `database\nlocation`. */
+async function foldersReadByKeptDrops(store: Store): Promise<Set<string>> {
+  const read = new Set<string>();
+  for (const row of await store.rows.listAllDroppedTables()) {
+    const records = JSON.parse(row.kept_records) as { refs?: { database: string; location: string }[] };
+    for (const ref of records.refs ?? []) read.add(`${ref.database}\n${ref.location}`);
+  }
+  return read;
 }
 
 /** Locations of kept drops of a database: the orphan sweep leaves them alone. */
