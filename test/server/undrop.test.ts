@@ -190,3 +190,16 @@ test("a kept clone holds its kept source's purge back: the source stays listed a
   assert.ok(existsSync(sourceLocation), "the restored clone still reads the purged source's files");
   assert.equal(await (await db.openTable("copy")).countRows(), 2);
 });
+
+test("a kept drop's folder registered again as another table: UndropTable → 409, code 5, and the purge leaves the registered table's data", async (t) => {
+  const server = await startTestServer({ dropRetentionMs: 60 * 60 * 1000, dropPurgeIntervalMs: 0 });
+  t.after(() => server.close());
+  const created = await expectJson(await server.upload("/v1/table/t/create", rows()));
+  await expectJson(await server.post("/v1/table/t/drop"));
+  await expectJson(await server.post("/v1/table/again/register", { location: created.location }));
+  await expectError(await server.post("/v1/table/t/undrop", {}), 409, 5);
+  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.now() + 2 * 60 * 60 * 1000);
+  assert.deepEqual((await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables, []);
+  assert.ok(existsSync(created.location));
+  assert.equal(await expectJson(await server.post("/v1/table/again/count_rows", {})), 3);
+});

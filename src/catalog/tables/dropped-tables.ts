@@ -79,7 +79,8 @@ function entryOf(row: DroppedTableRow): DroppedTableEntry {
 
 /**
  * UndropTable: puts a kept drop of the table's name back, the newest unless `dropped_id` picks
- * one. Throws 1 (its namespace is gone), 4 (no such kept drop), 5 (the name is taken).
+ * one. Throws 1 (its namespace is gone), 4 (no such kept drop), 5 (the name is taken, or its
+ * folder was registered again as another table).
  */
 export async function undropTable(
   scope: CatalogScope,
@@ -98,6 +99,8 @@ export async function undropTable(
         if (!chosen) throw CatalogError.of("TableNotFound", `no dropped ${describeTable(request.id)}${request.dropped_id ? ` with dropped_id '${request.dropped_id}'` : ""} is kept`);
         if (await tx.findTableByName(database, key, name)) throw taken();
         await requireNoNamespaceNamed(tx, database, namespace, name);
+        const owner = await tx.findTableByLocation(database, chosen.location);
+        if (owner) throw CatalogError.of("TableAlreadyExists", `the dropped table's folder was registered again as table '${owner.name}'`);
         const restored = await tx.undropTable(chosen.id);
         if (!restored) throw CatalogError.of("TableNotFound", `no dropped ${describeTable(request.id)} is kept`);
         return restored;
@@ -128,6 +131,8 @@ export async function purgeDroppedTables(store: Store, registry: CatalogRegistry
       if (readByKept.has(`${due.database}\n${due.location}`)) continue;
       const discard = await store.transaction(async (tx) => {
         if (!(await tx.deleteDroppedTable(due.id))) return undefined;
+        // The folder was registered again as a table meanwhile: it is that table's now.
+        if (await tx.findTableByLocation(due.database, due.location)) return [];
         return keepFoldersStillRead(tx, due.database, [due.location]);
       });
       if (discard === undefined) continue;
