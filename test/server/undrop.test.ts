@@ -9,6 +9,7 @@ import * as lancedb from "@lancedb/lancedb";
 import { purgeDroppedTables } from "../../src/catalog/tables/dropped-tables.js";
 import { sweepOnce } from "../../src/catalog/tables/orphan-sweeper.js";
 import { arrowStream } from "../helpers/arrow.js";
+import { declaredTable, stageVersion } from "../versions/fixtures.js";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
 
 const rows = () => arrowStream({ id: Int32Array.from([1, 2, 3]) });
@@ -202,4 +203,18 @@ test("a kept drop's folder registered again as another table: UndropTable → 40
   assert.deepEqual((await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables, []);
   assert.ok(existsSync(created.location));
   assert.equal(await expectJson(await server.post("/v1/table/again/count_rows", {})), 3);
+});
+
+test("UndropTable brings back the versions clients committed through CreateTableVersion, with their metadata", async (t) => {
+  const server = await startTestServer({ dropRetentionMs: 60 * 60 * 1000 });
+  t.after(() => server.close());
+  const location = await declaredTable(server, "m");
+  const staged = await stageVersion(location, [1, 2]);
+  await expectJson(await server.post("/v1/table/m/version/create", { id: ["m"], version: staged.version, manifest_path: staged.manifest_path, naming_scheme: "V2", metadata: { who: "test" } }));
+  const listed = async () => (await expectJson(await server.post("/v1/table/m/version/list"))).versions.map((v: { version: number; metadata: unknown }) => [v.version, v.metadata]);
+  const before = await listed();
+  assert.deepEqual(before, [[1, { who: "test" }]]);
+  await expectJson(await server.post("/v1/table/m/drop"));
+  await expectJson(await server.post("/v1/table/m/undrop", {}));
+  assert.deepEqual(await listed(), before);
 });
