@@ -81,7 +81,20 @@ export function droppedTableRows(db: Kysely<Database>): DroppedTableRows {
       const records: KeptRecords = { versions: versions.map((v) => ({ ...v })), refs: refs.map((r) => ({ ...r })) };
       await db
         .insertInto("dropped_tables")
-        .values({ ...row, kept_records: JSON.stringify(records), ...kept })
+        .values({
+          id: row.id,
+          database: row.database,
+          namespace_path: row.namespace_path,
+          name: row.name,
+          location: row.location,
+          managed_location: row.managed_location,
+          properties: row.properties,
+          storage_options: row.storage_options,
+          created_at: row.created_at,
+          updated_at: row.updated_at,
+          kept_records: JSON.stringify(records),
+          ...kept,
+        })
         .execute();
       await db.deleteFrom("tables").where("id", "=", row.id).execute();
     },
