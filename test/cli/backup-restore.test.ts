@@ -284,7 +284,7 @@ test("restore of a backup from an older schema → loaded at its level, then mig
   // A backup taken before databases followed the data location: analytics recorded the default
   // of the time, <old root>/databases/analytics, which that migration turns into "follow".
   const older = path.join(root, "older.backup");
-  const follow = "0008-databases-follow-data-location";
+  const follow = "0009-databases-follow-data-location";
   rewriteBackup(file, older, (records) => {
     const header = records[0] as BackupRecord;
     header.migrations = (header.migrations ?? []).slice(0, (header.migrations ?? []).indexOf(follow));
