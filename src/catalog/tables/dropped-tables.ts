@@ -50,7 +50,7 @@ export interface DroppedTableEntry {
   dropped_by?: string;
 }
 
-/** ListDroppedTables: the kept drops directly in a namespace, by name then drop time, paged by `dropped_id`. Throws 1. */
+/** ListDroppedTables: the kept drops directly in a namespace, ordered and paged by `dropped_id`. Throws 1. */
 export async function listDroppedTables(
   scope: CatalogScope,
   request: { id: string[]; page_token?: string | null; limit?: number | null },

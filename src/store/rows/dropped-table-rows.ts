@@ -50,7 +50,7 @@ export interface DroppedTableRows {
   findDroppedTable(id: string): Promise<DroppedTableRow | undefined>;
   /** Kept drops of `name` in a namespace, newest first. */
   findDroppedTablesNamed(database: string, namespacePath: string, name: string): Promise<DroppedTableRow[]>;
-  /** Kept drops directly in a namespace, ordered by name then drop time. */
+  /** Kept drops directly in a namespace. */
   listDroppedTablesIn(database: string, namespacePath: string): Promise<DroppedTableRow[]>;
   /** Kept drops of every database. */
   listAllDroppedTables(): Promise<DroppedTableRow[]>;
