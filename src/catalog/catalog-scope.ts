@@ -30,6 +30,8 @@ export interface CatalogScope {
   vending?: Vending;
   /** Where databases without a location of their own keep their tables; absent means the parent of this one's. */
   dataLocation?: string;
+  /** How long a dropped table stays restorable before its data is purged; absent or 0 deletes at once. */
+  dropRetentionMs?: number;
 }
 
 export interface JobSettings {

@@ -24,6 +24,7 @@ import * as clientOptions from "./tables/client-storage-options.js";
 import * as tableDescribe from "./tables/describe-table.js";
 import type { ArrowStreamBody } from "./tables/table-creation.js";
 import * as tableCreation from "./tables/table-creation.js";
+import * as droppedTables from "./tables/dropped-tables.js";
 import * as tableLifecycle from "./tables/table-lifecycle.js";
 import * as branches from "./tags-branches/table-branches.js";
 import * as tags from "./tags-branches/table-tags.js";
@@ -95,8 +96,14 @@ export class Catalog {
   deregisterTable(request: WithId<M.DeregisterTableRequest>) {
     return tableLifecycle.deregisterTable(this.scope, request);
   }
-  dropTable(request: WithId<M.DropTableRequest>) {
+  dropTable(request: WithId<M.DropTableRequest> & { dropped_by?: string }) {
     return tableLifecycle.dropTable(this.scope, request);
+  }
+  listDroppedTables(request: WithId<M.ListDroppedTablesRequest>) {
+    return droppedTables.listDroppedTables(this.scope, request);
+  }
+  undropTable(request: WithId<M.UndropTableRequest>) {
+    return droppedTables.undropTable(this.scope, request);
   }
   renameTable(request: WithId<M.RenameTableRequest>) {
     return tableLifecycle.renameTable(this.scope, request);

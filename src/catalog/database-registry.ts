@@ -154,6 +154,8 @@ export class CatalogRegistry {
     readonly dataLocation: string,
     readonly jobs?: JobSettings,
     readonly vending?: Vending,
+    /** How long dropped tables stay restorable; absent or 0 deletes at once. */
+    readonly dropRetentionMs?: number,
   ) {
     store.events.subscribe((change) => {
       if (change.topic === databaseTopic) this.invalidate(change.key);
@@ -180,7 +182,16 @@ export class CatalogRegistry {
       this.catalogs.set(name, { catalog: cached.catalog, loadedAt });
       return cached.catalog;
     }
-    const catalog = new Catalog({ store: this.store, engine: this.engine, storages: this.engine.storages, database, jobs: this.jobs, vending: this.vending, dataLocation: this.dataLocation });
+    const catalog = new Catalog({
+      store: this.store,
+      engine: this.engine,
+      storages: this.engine.storages,
+      database,
+      jobs: this.jobs,
+      vending: this.vending,
+      dataLocation: this.dataLocation,
+      dropRetentionMs: this.dropRetentionMs,
+    });
     this.catalogs.set(name, { catalog, loadedAt });
     return catalog;
   }

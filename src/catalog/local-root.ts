@@ -46,6 +46,8 @@ export interface LocalRootOptions {
   storageOptions?: StorageOptions;
   /** What clients receive in `storage_options` to open tables themselves. */
   vending?: Vending;
+  /** How long dropped tables stay restorable; absent or 0 deletes at once. */
+  dropRetentionMs?: number;
 }
 
 /** Where table data lives when no data location is given. */
@@ -78,5 +80,5 @@ export async function openLocalRoot(root: string, options: LocalRootOptions = {}
     await close();
     throw error;
   }
-  return { root: dir, dataLocation, store, engine, storages, registry: new CatalogRegistry(store, engine, dataLocation, options.jobs, options.vending), close };
+  return { root: dir, dataLocation, store, engine, storages, registry: new CatalogRegistry(store, engine, dataLocation, options.jobs, options.vending, options.dropRetentionMs), close };
 }

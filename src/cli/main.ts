@@ -22,6 +22,7 @@ Commands:
   backup     write the metadata store to a file, or check tables' data
   restore    load a backup into an empty metadata store
   sweep      remove table folders left by a crash, now
+  tables     list, restore or purge tables kept by --drop-retention
 
 Options:
   -h, --help     show this help
@@ -65,6 +66,8 @@ async function serve(argv: string[]): Promise<void> {
     idempotencyTtlMs: options.idempotencyTtlMs,
     jobs: options.jobs,
     orphanSweepIntervalMs: options.orphanSweepIntervalMs,
+    dropRetentionMs: options.dropRetentionMs,
+    dropPurgeIntervalMs: options.dropPurgeIntervalMs,
     logger: { level: options.logLevel, stream: log },
   });
   // The ready line is a record like every other stdout line, written whatever the log level:
@@ -118,6 +121,8 @@ async function main(argv: string[]): Promise<void> {
       return (await import("./restore-command.js")).restoreCommand(rest);
     case "sweep":
       return (await import("./sweep-command.js")).sweepCommand(rest);
+    case "tables":
+      return (await import("./tables-command.js")).tablesCommand(rest);
     case undefined:
     case "-h":
     case "--help":

@@ -11,6 +11,7 @@ import { openLocalRoot } from "../catalog/local-root.js";
 import { restrictMetadataFileAccess } from "./metadata-file-access.js";
 import { defaultOrphanGraceMs } from "../catalog/tables/orphaned-folders.js";
 import { type SweepLog, defaultOrphanSweepIntervalMs, startOrphanSweeper, sweepOnce } from "../catalog/tables/orphan-sweeper.js";
+import { defaultDropPurgeIntervalMs, startDroppedTablePurger } from "../catalog/tables/dropped-table-purger.js";
 import { settlePendingVersions } from "../catalog/versions/version-commit.js";
 import { sharedContainerReasons } from "../catalog/databases/shared-containers.js";
 import type { Engine } from "../engine/engine.js";
@@ -61,6 +62,10 @@ export interface RuntimeConfig {
   rateLimits?: RateLimitConfig;
   /** How long an `Idempotency-Key` answers its retries (default 24 hours). */
   idempotencyTtlMs?: number | undefined;
+  /** How long a dropped table stays restorable before its data is purged (default 0: deleted at once). */
+  dropRetentionMs?: number;
+  /** Time between two purges of dropped tables past their retention (default 5 minutes). */
+  dropPurgeIntervalMs?: number;
 }
 
 export interface Runtime {
@@ -92,6 +97,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     data: config.data,
     storageOptions: config.storageOptions,
     vending: config.vending,
+    dropRetentionMs: config.dropRetentionMs,
   });
   const { root, store, engine, storages, registry } = local;
   restrictMetadataFileAccess(root);
@@ -149,6 +155,12 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     ...sweepLog,
     sweepFailed: (error) => app.log.warn({ err: error }, "the orphaned table folder sweep failed; the next one runs on time"),
   });
+  // Drops kept for an undrop are purged after their retention; those kept under an earlier, longer
+  // retention are purged too when the server now runs with none.
+  const purger = startDroppedTablePurger(store, registry, config.dropPurgeIntervalMs ?? defaultDropPurgeIntervalMs, {
+    purged: (location) => app.log.info({ location }, "purged a dropped table past its retention"),
+    failed: (error) => app.log.warn({ err: error }, "the purge of dropped tables failed; the next one runs on time"),
+  });
   await warnOfUnappliedManagedVersioning(config, store, app);
   const jobs = startJobSystem(store, registry, jobConfig, { warn: (message, detail) => app.log.warn(detail ?? {}, message) });
   return {
@@ -164,6 +176,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
       if (closed) return;
       closed = true;
       await sweeper.stop();
+      await purger.stop();
       await jobs.stop();
       await app.close();
       await local.close();

@@ -40,6 +40,10 @@ export interface ServeOptions {
   jobs: JobSystemConfig;
   /** Time between orphaned-folder sweeps; undefined keeps the default. */
   orphanSweepIntervalMs: number | undefined;
+  /** How long dropped tables stay restorable; 0 deletes at once. */
+  dropRetentionMs: number | undefined;
+  /** Time between purges of dropped tables past their retention; undefined keeps the default. */
+  dropPurgeIntervalMs: number | undefined;
   /** Largest Arrow upload of one request, in bytes. */
   maxUploadBytes: number;
   /** Request rate limits per caller and per database; none unless set. */
@@ -123,6 +127,8 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
       },
     },
     orphanSweepIntervalMs: get("orphan_sweep_interval_ms"),
+    dropRetentionMs: get("drop_retention"),
+    dropPurgeIntervalMs: get("drop_purge_interval"),
     secrets: [...Object.entries(storageOptions).filter(([key]) => isSecretStorageKey(key)).map(([, value]) => value), ...passwordOf(store)],
   };
 }

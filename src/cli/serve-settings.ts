@@ -15,6 +15,8 @@ export type SettingKind =
   | { type: "integer"; min: number; max?: number }
   /** A byte count: a plain integer, or a number with a binary unit (`512KiB`, `64MiB`, `1GiB`). */
   | { type: "size"; min: number }
+  /** A length of time, in milliseconds once read: seconds as a plain number, or with a unit (`30m`, `12h`, `7d`). */
+  | { type: "duration" }
   | { type: "choice"; values: readonly string[] }
   /** Comma-separated in flags and environment, an array of strings in the file. */
   | { type: "list" }
@@ -103,6 +105,14 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
       setting("orphan_sweep_interval_ms", integer(0), "how often table folders no catalog row refers to (left by a crash) are removed, on one replica at a time; 0: only at start-up", {
         placeholder: "MS",
         shownDefault: "3600000",
+      }),
+      setting("drop_retention", { type: "duration" }, "how long a dropped table stays restorable (GET /v1/namespace/{id}/dropped_tables, POST /v1/table/{id}/undrop) before its data is purged: seconds, or with s, m, h or d (7d); 0 deletes at once", {
+        placeholder: "DURATION",
+        shownDefault: "0",
+      }),
+      setting("drop_purge_interval", { type: "duration" }, "how often dropped tables past their retention are purged, on one replica at a time", {
+        placeholder: "DURATION",
+        shownDefault: "5m",
       }),
       setting("commit_attempts", integer(1), "attempts of a write whose commits keep conflicting before it answers 409 code 14", {
         placeholder: "N",

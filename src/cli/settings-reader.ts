@@ -61,6 +61,11 @@ function checked(setting: Setting, raw: RawValue): SettingValue {
       if (bytes === undefined || bytes < kind.min) throw new Error(`${source} must be a size of at least ${kind.min} byte (a number of bytes, or with KiB, MiB or GiB), got ${shown}`);
       return bytes;
     }
+    case "duration": {
+      const ms = durationOf(value, raw.typed);
+      if (ms === undefined) throw new Error(`${source} must be a duration (seconds, or a number with s, m, h or d such as 30m or 7d), got ${shown}`);
+      return ms;
+    }
     case "choice":
       if (typeof value !== "string" || !kind.values.includes(value)) throw new Error(`${source} must be one of ${kind.values.join(", ")}, got ${shown}`);
       return value;
@@ -77,6 +82,19 @@ function checked(setting: Setting, raw: RawValue): SettingValue {
 }
 
 const sizeUnits: Record<string, number> = { "": 1, b: 1, k: 2 ** 10, kib: 2 ** 10, m: 2 ** 20, mib: 2 ** 20, g: 2 ** 30, gib: 2 ** 30, t: 2 ** 40, tib: 2 ** 40 };
+
+const durationUnits: Record<string, number> = { "": 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Milliseconds of a duration setting: seconds (typed in the file, or text), or text with a unit. */
+function durationOf(value: unknown, typed: boolean): number | undefined {
+  if (typeof value === "number" && typed) return Number.isSafeInteger(value) && value >= 0 ? value * 1000 : undefined;
+  if (typeof value !== "string") return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+  const unit = match ? durationUnits[(match[2] as string).toLowerCase()] : undefined;
+  if (!match || unit === undefined) return undefined;
+  const ms = Math.round(Number(match[1]) * unit);
+  return Number.isSafeInteger(ms) ? ms : undefined;
+}
 
 /** Bytes of a size setting: an integer (typed in the file, or text), or text with a binary unit. */
 function sizeOf(value: unknown, typed: boolean): number | undefined {

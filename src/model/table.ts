@@ -2,7 +2,7 @@
  * @module Table metadata operation models (spec/endpoints.md §3, §5.1).
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { delimiterField, Nullable, ObjectId, readAtFields, RequestModel, ResponseModel, StringMap, TransactionResponse, Version } from "./common.js";
+import { delimiterField, Nullable, ObjectId, pageFields, PageResponse, readAtFields, RequestModel, ResponseModel, StringMap, TransactionResponse, Version } from "./common.js";
 import type { JsonArrowSchema } from "./schema-json.js";
 
 export const RegisterTableRequest = RequestModel("RegisterTableRequest", {
@@ -148,3 +148,34 @@ export const CreateTableResponse = ResponseModel("CreateTableResponse", {
   properties: Type.Optional(Nullable(StringMap)),
 });
 export type CreateTableResponse = Static<typeof CreateTableResponse>;
+
+export const ListDroppedTablesRequest = RequestModel("ListDroppedTablesRequest", pageFields);
+export type ListDroppedTablesRequest = Static<typeof ListDroppedTablesRequest>;
+
+/** A table dropped under a drop retention, restorable until `purge_at`. */
+const DroppedTable = Type.Object({
+  dropped_id: Type.String({ description: "names this drop in UndropTable when several drops of one name are kept" }),
+  id: ObjectId,
+  name: Type.String(),
+  location: Type.String(),
+  dropped_at: Type.String({ description: "RFC 3339" }),
+  purge_at: Type.String({ description: "RFC 3339: from then on the purge deletes its data" }),
+  dropped_by: Type.Optional(Type.String()),
+});
+
+export const ListDroppedTablesResponse = PageResponse("ListDroppedTablesResponse", {
+  tables: Type.Array(DroppedTable),
+});
+export type ListDroppedTablesResponse = Static<typeof ListDroppedTablesResponse>;
+
+export const UndropTableRequest = RequestModel("UndropTableRequest", {
+  dropped_id: Type.Optional(Nullable(Type.String({ description: "which kept drop to restore; default the newest" }))),
+});
+export type UndropTableRequest = Static<typeof UndropTableRequest>;
+
+export const UndropTableResponse = ResponseModel("UndropTableResponse", {
+  id: Type.Optional(ObjectId),
+  location: Type.Optional(Type.String()),
+  properties: Type.Optional(Nullable(StringMap)),
+});
+export type UndropTableResponse = Static<typeof UndropTableResponse>;

@@ -82,6 +82,8 @@ function completedWithStorageOptions(name: OperationName): OperationHandler {
 
 export const customHandlers: Partial<Record<OperationName, OperationHandler>> = {
   describeTable: completedWithStorageOptions("describeTable"),
+  // Who dropped a table is kept with a drop an undrop may restore.
+  dropTable: ({ catalog, request, http }) => catalog.dropTable({ ...(request as RequestFor<"dropTable">), dropped_by: principalOf(http)?.subject }),
   declareTable: completedWithStorageOptions("declareTable"),
   createTable: completedWithStorageOptions("createTable"),
   listNamespaces: ({ catalog, request, id, delimiter }) => {

@@ -18,6 +18,7 @@ import { viewRows } from "./rows/view-rows.js";
 import { sharedDataRows } from "./rows/shared-data-rows.js";
 import { rateLimitRows } from "./rows/rate-limit-rows.js";
 import { idempotencyKeyRows } from "./rows/idempotency-key-rows.js";
+import { droppedTableRows } from "./rows/dropped-table-rows.js";
 import type { Database } from "./schema.js";
 import type { Store, StoreTx } from "./store.js";
 import type { StoreEvents } from "./store-events.js";
@@ -47,6 +48,7 @@ function bindRows(db: Kysely<Database>, adapter: DialectAdapter): StoreTx {
     ...sharedDataRows(db),
     ...rateLimitRows(db, adapter.name),
     ...idempotencyKeyRows(db),
+    ...droppedTableRows(db),
   };
 }
 

@@ -15,6 +15,7 @@ import type { ViewRows } from "./rows/view-rows.js";
 import type { SharedDataRows } from "./rows/shared-data-rows.js";
 import type { RateLimitRows } from "./rows/rate-limit-rows.js";
 import type { IdempotencyKeyRows } from "./rows/idempotency-key-rows.js";
+import type { DroppedTableRows } from "./rows/dropped-table-rows.js";
 import type { StoreEvents } from "./store-events.js";
 import type { StoreLocks } from "./store-locks.js";
 
@@ -32,7 +33,8 @@ export interface StoreTx
     ViewRows,
     SharedDataRows,
     RateLimitRows,
-    IdempotencyKeyRows {}
+    IdempotencyKeyRows,
+    DroppedTableRows {}
 
 /** How a dialect's opener opens a store. */
 export interface OpenStoreOptions {

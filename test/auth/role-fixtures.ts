@@ -175,6 +175,12 @@ export const fixtures: Record<string, Fixture> = {
   TableExists: (env) => table(env, {}),
   DropTable: (env) => fresh(env),
   DeregisterTable: (env) => fresh(env, {}),
+  ListDroppedTables: async () => ({ params: { id: "$" } }),
+  UndropTable: async (env) => {
+    const { name } = await env.table();
+    await env.send("POST", `/v1/table/${name}/drop`);
+    return { params: { id: name }, body: {} };
+  },
   RestoreTable: (env) => fresh(env, { version: 1 }, 2),
   RenameTable: async (env) => ({ ...(await fresh(env)), body: { new_table_name: env.name("renamed") } }),
   DeclareTable: async (env) => ({ params: { id: env.name("declared") }, body: {} }),

@@ -93,7 +93,7 @@ async function send(url: string, op: Operation, call: Call, headers: Record<stri
 test("Role matrix over every registered operation with valid requests: read, write, admin and deployment admin → the operation's 2xx or 403 code 15; none → 401 code 16", async (t) => {
   const started = Date.now();
   // No worker: jobs the calls queue stay queued, so they cost nothing and stay cancellable.
-  const server = await startAuthServer({ jobs: { runWorker: false } });
+  const server = await startAuthServer({ jobs: { runWorker: false }, dropRetentionMs: 60 * 60 * 1000 });
   const env = new FixtureEnv(server, await apiKey(server, "default", "admin"));
   t.after(async () => {
     env.close();

@@ -27,6 +27,8 @@ function sampleOf(setting: Setting): { file: unknown; flag: string[] } {
     }
     case "size":
       return { file: "64MiB", flag: [setting.flag, "64 MiB"] };
+    case "duration":
+      return { file: "12h", flag: [setting.flag, "12h"] };
     case "list":
       return { file: ["fast", "slow"], flag: [setting.flag, "fast,slow"] };
     case "map":

@@ -9,7 +9,9 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { BlobServiceClient, StorageSharedKeyCredential } from "@azure/storage-blob";
 import Sqlite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { up as followDataLocation } from "../../src/store/migrations/0009-databases-follow-data-location.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { type Azurite, azuriteAccount, azuriteKey, startAzurite } from "../helpers/azurite.js";
 import { runCli, spawnServe } from "../helpers/cli-process.js";
@@ -47,6 +49,17 @@ async function onStore(root: string, url: string | undefined, statements: [strin
     for (const [text, params] of statements) await client.query(text, params);
   } finally {
     await client.end();
+  }
+}
+
+/** Runs `migration` on the store of `root` (its SQLite file, or the PostgreSQL database at `url`). */
+async function migrateStore(root: string, url: string | undefined, migration: (db: Kysely<unknown>) => Promise<void>): Promise<void> {
+  const dialect = url === undefined ? new SqliteDialect({ database: new Sqlite(path.join(root, "quiver.sqlite")) }) : new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) });
+  const db = new Kysely<unknown>({ dialect });
+  try {
+    await migration(db);
+  } finally {
+    await db.destroy();
   }
 }
 
@@ -132,12 +145,12 @@ test("databases created before --data follow it: serve --data az:// puts their n
 test("a store written before databases followed --data: rows holding the default of the time, <root>/databases/<name>, follow --data after the upgrade, even from a root that moved; a database's own location stays", async (t) => {
   const { root, ownPlace, store, target } = await databasesMadeBeforeServing(t);
   // As the previous release left it: each default recorded in full, `shop` from where the root
-  // was before it was moved here, and the migration not applied.
+  // was before it was moved here; then the upgrade's migration.
   await onStore(root, store, [
     ["update databases set storage_root = $1 where name = $2", [path.join(root, "databases", "default"), "default"]],
     ["update databases set storage_root = $1 where name = $2", ["/srv/moved-away/quiver/databases/shop", "shop"]],
-    ["delete from kysely_migration where name = $1", ["0009-databases-follow-data-location"]],
   ]);
+  await migrateStore(root, store, followDataLocation);
 
   const data = `az://q${randomUUID().replaceAll("-", "").slice(0, 24)}/lake`;
   const options = Object.entries(azurite.storageOptions).flatMap(([key, value]) => ["--storage-option", `${key}=${value}`]);

@@ -20,7 +20,7 @@ import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { discardTableData } from "../discard-table-data.js";
-import { keepFoldersStillRead } from "../shared-table-data.js";
+import { removeDroppedRows } from "../tables/dropped-tables.js";
 import { translating } from "../failures.js";
 import { describeNamespace, namespaceKey, validateNamespaceId } from "../identifiers.js";
 import { requireNamespace, requireNoTableNamed } from "../namespace-lookup.js";
@@ -62,7 +62,7 @@ export async function createNamespace(scope: CatalogScope, request: WithId<Creat
       if (existing) {
         if (mode === "ExistOk") return { properties: fromJsonColumn(existing.properties) };
         if (mode !== "Overwrite") throw CatalogError.of("NamespaceAlreadyExists", `${describeNamespace(id)} already exists`);
-        droppedLocations.push(...(await deleteNamespaceTree(tx, database, key)));
+        droppedLocations.push(...(await deleteNamespaceTree(scope, tx, database, key)));
       }
       // write
       await tx.insertNamespace({
@@ -148,7 +148,7 @@ export async function dropNamespace(scope: CatalogScope, request: WithId<DropNam
         }
       }
       // write
-      droppedLocations.push(...(await deleteNamespaceTree(tx, database, key)));
+      droppedLocations.push(...(await deleteNamespaceTree(scope, tx, database, key)));
       return { properties: fromJsonColumn(existing.properties) };
     }),
   );
@@ -159,11 +159,12 @@ export async function dropNamespace(scope: CatalogScope, request: WithId<DropNam
 
 /**
  * Deletes the namespace at `key` with every table and namespace below it; returns the tables'
- * locations to delete (those clones elsewhere still read are kept).
+ * locations to delete (those clones elsewhere still read are kept; under a drop retention the
+ * tables are kept for an undrop, which needs their namespace created again).
  */
-async function deleteNamespaceTree(tx: StoreTx, database: string, key: string): Promise<string[]> {
+async function deleteNamespaceTree(scope: CatalogScope, tx: StoreTx, database: string, key: string): Promise<string[]> {
   const tables = await tx.listTablesInTree(database, key);
-  for (const table of tables) await tx.deleteTable(table.id);
+  const discard = await removeDroppedRows(scope, tx, tables);
   await tx.deleteNamespaceTree(database, key);
-  return keepFoldersStillRead(tx, database, tables.map((table) => table.location));
+  return discard;
 }

@@ -4,7 +4,7 @@
  * folder that nothing will ever read or delete. Only folders in Quiver's own layout
  * (`<storage root>/tables/<uuid>.lance`) are considered, and a folder is kept when:
  * - a table row's location is that folder or lies inside it (live, declared, registered tables);
- * - it is a dropped table's folder kept for the clones that still read it;
+ * - it is a dropped table's folder kept for the clones that still read it, or for an undrop;
  * - it holds the properties a deregistered table keeps beside its files (kept by design);
  * - anything in it changed within the grace period (a create still writing, perhaps in another
  *   process sharing the root, whose row is yet to come).
@@ -17,6 +17,7 @@ import { joinLocation, normalizeLocation } from "../../storage/locations.js";
 import type { Storages } from "../../storage/storages.js";
 import type { Store } from "../../store/store.js";
 import { databaseStorageRoot } from "../database-registry.js";
+import { keptDropLocations } from "./dropped-tables.js";
 import { isPlacedTableName, placedTablesDir } from "../table-locations.js";
 
 /** Default grace period: far longer than any create takes between writing data and its row. */
@@ -38,6 +39,8 @@ export async function sweepOrphanedTableFolders(store: Store, engine: Engine, op
   const referenced = new Set<string>();
   for (const database of databases) {
     for (const row of await store.rows.listAllTables(database.name)) referenced.add(normalizeLocation(row.location));
+    // A table dropped under a drop retention keeps its folder for an undrop until its purge.
+    for (const location of await keptDropLocations(store, database.name)) referenced.add(normalizeLocation(location));
     // A dropped table's folder that clones still read is kept until the last of them goes; one no
     // clone reads any more (its release interrupted) is swept like any other.
     for (const row of await store.rows.listRetainedData(database.name)) {

@@ -19,7 +19,7 @@ import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { discardTableData } from "../discard-table-data.js";
-import { keepFoldersStillRead } from "../shared-table-data.js";
+import { removeDroppedRows } from "./dropped-tables.js";
 import { requireNamespace } from "../namespace-lookup.js";
 import { requireNoNamespaceNamed, requireTable } from "../table-lookup.js";
 import { refOf, refOverrides, requireBranch } from "../table-refs.js";
@@ -64,14 +64,14 @@ function answerOf(request: WithId<DeregisterTableRequest>, row: TableRow): Dereg
  * DropTable: forgets the table and deletes its data. The row goes first, in its own commit; a
  * failure to delete files afterwards leaves unreachable files, never a table without data. When
  * clones still read the table's files, its folder is kept (hidden, its name free again) until the
- * last of them is dropped. Throws 1, 4.
+ * last of them is dropped. Under a drop retention the table is kept for an undrop instead
+ * (`dropped-tables.ts`). Throws 1, 4.
  */
-export async function dropTable(scope: CatalogScope, request: WithId<DropTableRequest>): Promise<DropTableResponse> {
+export async function dropTable(scope: CatalogScope, request: WithId<DropTableRequest> & { dropped_by?: string }): Promise<DropTableResponse> {
   const { row, discard } = await translating(describeTable(request.id), () =>
     scope.store.transaction(async (tx) => {
       const row = await requireTable(tx, scope.database.name, request.id);
-      await tx.deleteTable(row.id);
-      return { row, discard: await keepFoldersStillRead(tx, scope.database.name, [row.location]) };
+      return { row, discard: await removeDroppedRows(scope, tx, [row], request.dropped_by) };
     }),
   );
   await discardTableData(scope, discard);

@@ -113,6 +113,44 @@ export const tableOperations = {
     response: json(M.DropTableResponse),
   }),
 
+  /**
+   * ListDroppedTables: tables of a namespace dropped under a drop retention and not yet purged,
+   * paged by `dropped_id`. Writers and admins only: a reader never saw a drop. Throws 1, 13.
+   */
+  listDroppedTables: operation({
+    operationId: "ListDroppedTables",
+    summary: "List the dropped tables of a namespace that can still be restored",
+    tag: "Table",
+    access: "write",
+    methods: ["GET"],
+    path: "/v1/namespace/{id}/dropped_tables",
+    target: "namespace",
+    body: "none",
+    querySchema: M.ListQuery,
+    query: [...pageQuery],
+    request: M.ListDroppedTablesRequest,
+    response: json(M.ListDroppedTablesResponse),
+  }),
+
+  /**
+   * UndropTable: restores a table dropped under a drop retention, with its rows, versions, tags,
+   * branches, indexes and properties. Throws 1 (its namespace is gone), 4 (no kept drop),
+   * 5 (the name is taken), 13.
+   */
+  undropTable: operation({
+    operationId: "UndropTable",
+    summary: "Restore a dropped table kept by the drop retention",
+    tag: "Table",
+    access: "write",
+    methods: ["POST"],
+    path: "/v1/table/{id}/undrop",
+    target: "table",
+    body: "json",
+    querySchema: M.DelimiterQuery,
+    request: M.UndropTableRequest,
+    response: json(M.UndropTableResponse),
+  }),
+
   /** DeregisterTable: removes the table from its namespace and keeps its files. Throws 1, 4, 13. */
   deregisterTable: operation({
     operationId: "DeregisterTable",

@@ -1,0 +1,149 @@
+/**
+ * @module Tables dropped under a drop retention: the table's row, moved out of `tables` so its
+ * name is free and no listing or lookup sees it, with the records that went with it (managed
+ * versions, references to folders it reads), until an undrop puts them back or the purge forgets
+ * them. The row keeps the table's id, so an undrop restores the same table.
+ */
+import type { Kysely, Selectable } from "kysely";
+import type { Database, TableRow } from "../schema.js";
+
+export interface DroppedTablesTable {
+  /** The table's own id. */
+  id: string;
+  database: string;
+  namespace_path: string;
+  name: string;
+  location: string;
+  managed_location: number;
+  properties: string;
+  storage_options: string;
+  created_at: number;
+  updated_at: number;
+  /** JSON: the table's `table_versions` and `table_data_refs` rows at the drop. */
+  kept_records: string;
+  dropped_at: number;
+  /** When the purge may delete the table's data. */
+  purge_at: number;
+  /** The principal that dropped it, when known. */
+  dropped_by: string | null;
+}
+
+declare module "../schema.js" {
+  interface Database {
+    dropped_tables: DroppedTablesTable;
+  }
+}
+
+export type DroppedTableRow = Selectable<DroppedTablesTable>;
+
+export interface DroppedTableRows {
+  /**
+   * Moves the table's row and the records that go with it into `dropped_tables`, then deletes
+   * the row (and, by cascade, those records) from `tables`.
+   */
+  keepDroppedTable(row: TableRow, kept: { dropped_at: number; purge_at: number; dropped_by: string | null }): Promise<void>;
+  /**
+   * Puts a kept table back into `tables` with
+   * its records, and forgets it as dropped. Answers the restored row.
+   */
+  undropTable(id: string): Promise<TableRow | undefined>;
+  findDroppedTable(id: string): Promise<DroppedTableRow | undefined>;
+  /** Kept drops of `name` in a namespace, newest first. */
+  findDroppedTablesNamed(database: string, namespacePath: string, name: string): Promise<DroppedTableRow[]>;
+  /** Kept drops directly in a namespace. */
+  listDroppedTablesIn(database: string, namespacePath: string): Promise<DroppedTableRow[]>;
+  /** Kept drops of every database. */
+  listAllDroppedTables(): Promise<DroppedTableRow[]>;
+  /** Kept drops of every database whose purge time has come, oldest first. */
+  listDroppedTablesDue(now: number): Promise<DroppedTableRow[]>;
+  /** Forgets a kept drop; answers whether a row went. */
+  deleteDroppedTable(id: string): Promise<boolean>;
+}
+
+interface KeptRecords {
+  versions: Record<string, unknown>[];
+  refs: Record<string, unknown>[];
+}
+
+export function droppedTableRows(db: Kysely<Database>): DroppedTableRows {
+  const asRow = (row: DroppedTableRow): DroppedTableRow => ({
+    ...row,
+    managed_location: Number(row.managed_location),
+    created_at: Number(row.created_at),
+    updated_at: Number(row.updated_at),
+    dropped_at: Number(row.dropped_at),
+    purge_at: Number(row.purge_at),
+  });
+  return {
+    async keepDroppedTable(row, kept) {
+      const versions = await db.selectFrom("table_versions").selectAll().where("table_id", "=", row.id).execute();
+      const refs = await db.selectFrom("table_data_refs").selectAll().where("table_id", "=", row.id).execute();
+      const records: KeptRecords = { versions: versions.map((v) => ({ ...v })), refs: refs.map((r) => ({ ...r })) };
+      await db
+        .insertInto("dropped_tables")
+        .values({
+          id: row.id,
+          database: row.database,
+          namespace_path: row.namespace_path,
+          name: row.name,
+          location: row.location,
+          managed_location: row.managed_location,
+          properties: row.properties,
+          storage_options: row.storage_options,
+          created_at: row.created_at,
+          updated_at: row.updated_at,
+          kept_records: JSON.stringify(records),
+          ...kept,
+        })
+        .execute();
+      await db.deleteFrom("tables").where("id", "=", row.id).execute();
+    },
+    async undropTable(id) {
+      const dropped = await db.selectFrom("dropped_tables").selectAll().where("id", "=", id).executeTakeFirst();
+      if (!dropped) return undefined;
+      const { kept_records, dropped_at: _at, purge_at: _purge, dropped_by: _by, ...fields } = asRow(dropped);
+      const row: TableRow = { ...fields, updated_at: Date.now() };
+      await db.insertInto("tables").values(row).execute();
+      const records = JSON.parse(kept_records) as KeptRecords;
+      for (const version of records.versions) await db.insertInto("table_versions").values(version as never).execute();
+      for (const ref of records.refs) await db.insertInto("table_data_refs").values(ref as never).execute();
+      await db.deleteFrom("dropped_tables").where("id", "=", id).execute();
+      return row;
+    },
+    findDroppedTable: async (id) => {
+      const row = await db.selectFrom("dropped_tables").selectAll().where("id", "=", id).executeTakeFirst();
+      return row && asRow(row);
+    },
+    findDroppedTablesNamed: async (database, namespacePath, name) =>
+      (
+        await db
+          .selectFrom("dropped_tables")
+          .selectAll()
+          .where("database", "=", database)
+          .where("namespace_path", "=", namespacePath)
+          .where("name", "=", name)
+          .orderBy("dropped_at", "desc")
+          .orderBy("id")
+          .execute()
+      ).map(asRow),
+    listDroppedTablesIn: async (database, namespacePath) =>
+      (
+        await db
+          .selectFrom("dropped_tables")
+          .selectAll()
+          .where("database", "=", database)
+          .where("namespace_path", "=", namespacePath)
+          .orderBy("name")
+          .orderBy("dropped_at")
+          .orderBy("id")
+          .execute()
+      ).map(asRow),
+    listAllDroppedTables: async () => (await db.selectFrom("dropped_tables").selectAll().orderBy("database").orderBy("id").execute()).map(asRow),
+    listDroppedTablesDue: async (now) =>
+      (await db.selectFrom("dropped_tables").selectAll().where("purge_at", "<=", now).orderBy("purge_at").orderBy("id").execute()).map(asRow),
+    async deleteDroppedTable(id) {
+      const result = await db.deleteFrom("dropped_tables").where("id", "=", id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
