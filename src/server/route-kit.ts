@@ -8,6 +8,7 @@ import { Readable } from "node:stream";
 import { type HttpMethod, type OperationEntry, type OperationName, type ServedOperation, bodySchemaOf, operations } from "../model/operations/index.js";
 import { readJsonBody } from "./body-parsing.js";
 import { catalogRequestOf } from "./catalog-request.js";
+import { answerConditionally } from "./conditional-reads.js";
 import { defaultDelimiter, parsePathId, reconcileBodyId } from "./identifiers.js";
 import { type OperationHandler, catalogMethodHandler, customHandlers } from "./operation-handlers.js";
 import type { ServerServices } from "./services.js";
@@ -69,7 +70,7 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
       const id = jsonBody && "id" in params ? reconcileBodyId(pathId, body.id) : pathId;
       const request = catalogRequestOf(entry, { id, delimiter, body, query, params });
       const result = await handler({ name, entry, catalog, request, id, delimiter, body, query, http, reply });
-      if (reply.sent) return reply;
+      if (reply.sent || answerConditionally(http, reply, { name, catalog, id, answer: result })) return reply;
       return await shapeResponse(reply, entry, result);
     },
   });
