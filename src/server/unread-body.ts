@@ -5,8 +5,12 @@
  * and a pooling client would wait forever. A remainder of known, modest length is read and
  * discarded after the answer, keeping the connection; a larger or unknown-length one is answered
  * with `Connection: close`, so the client opens a fresh connection instead of sending the rest.
+ * HTTP/2 has no such header and needs none: Node refuses the rest of a request's stream with
+ * RST_STREAM NO_ERROR once the answer is complete (RFC 9113 §8.1), and the connection's other
+ * streams go on.
  */
 import type { IncomingMessage } from "node:http";
+import type { Http2ServerRequest } from "node:http2";
 import type { FastifyInstance } from "fastify";
 
 /** Past this, a fresh connection costs the client less than sending the rest of a refused body. */
@@ -41,13 +45,19 @@ function drain(raw: IncomingMessage): void {
   discard();
 }
 
+/** Whether the request came over HTTP/2 (a TLS server speaks both). */
+export function isHttp2(raw: IncomingMessage | Http2ServerRequest): raw is Http2ServerRequest {
+  return raw.httpVersionMajor === 2;
+}
+
 export function registerUnreadBodyHandling(app: FastifyInstance): void {
   app.addHook("onSend", async (request, reply, payload) => {
-    if (hasUnreadBody(request.raw) && !drainable(request.raw)) reply.header("connection", "close");
+    const raw = request.raw as IncomingMessage | Http2ServerRequest;
+    if (!isHttp2(raw) && hasUnreadBody(raw) && !drainable(raw)) reply.header("connection", "close");
     return payload;
   });
   app.addHook("onResponse", async (request) => {
-    const raw = request.raw;
-    if (hasUnreadBody(raw) && drainable(raw)) drain(raw);
+    const raw = request.raw as IncomingMessage | Http2ServerRequest;
+    if (!isHttp2(raw) && hasUnreadBody(raw) && drainable(raw)) drain(raw);
   });
 }

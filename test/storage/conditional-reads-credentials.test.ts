@@ -41,6 +41,5 @@ test("DescribeTable with vend_credentials false → tagged; the same tag answers
   const again = await server.post(route, { vend_credentials: false }, { "if-none-match": tag });
   assert.equal(again.status, 304);
   const vended = await server.post(route, {}, { "if-none-match": tag });
-  assert.equal(vended.status, 200, "the answer with credentials is not the tagged one");
-  assert.ok((await vended.json()).storage_options.azure_storage_sas_token);
+  assert.ok((await expectJson(vended)).storage_options.azure_storage_sas_token);
 });
