@@ -51,14 +51,16 @@ test("a config file sets every option a flag can, to the same effect", (t) => {
   const fromFile = parseServeOptions(["--config", writeConfig(folder, fileValues)], {});
   assert.deepEqual(fromFile, fromFlags);
 
-  // Each key on its own changes what serve runs with (the three OIDC keys only count together).
+  // Each key on its own changes what serve runs with (the three OIDC keys only count together,
+  // and so do the two TLS files).
   const defaults = parseServeOptions([], {});
   const oidcTrio = { oidc_issuer: "https://i.example", oidc_audience: "quiver", oidc_jwks_url: "https://i.example/jwks" };
+  const tlsPair = { tls_cert: "/etc/quiver/cert.pem", tls_key: "/etc/quiver/key.pem" };
   for (const setting of serveSettings) {
-    const base = setting.key.startsWith("oidc_") ? oidcTrio : {};
-    const without = parseServeOptions(["--config", writeConfig(folder, base, "base.toml")], {});
+    const base = setting.key.startsWith("oidc_") ? oidcTrio : setting.key.startsWith("tls_") ? tlsPair : undefined;
+    const without = parseServeOptions(["--config", writeConfig(folder, base ?? {}, "base.toml")], {});
     const withKey = parseServeOptions(["--config", writeConfig(folder, { ...base, [setting.key]: sampleOf(setting).file }, "one.toml")], {});
-    assert.notDeepEqual(withKey, setting.key.startsWith("oidc_") ? without : defaults, `${setting.key} in the file changes the options`);
+    assert.notDeepEqual(withKey, base ? without : defaults, `${setting.key} in the file changes the options`);
   }
 });
 
