@@ -143,6 +143,8 @@ test("an HTTP/2 Arrow upload refused part-read → 400, code 13; the rest of its
       // The client never ends its body; the server's RST_STREAM with NO_ERROR (rstCode 0) tells it to stop sending.
       stream.on("end", () => {
         assert.equal(stream.rstCode, 0, "the rest of the body was refused");
+        // Node's client keeps a refused stream while its own unsent bytes wait; they never will be sent.
+        stream.destroy();
         resolve({ status, headers: {}, body: text, protocol: "2.0" });
       });
       stream.on("error", (error) => (status ? undefined : reject(error)));
