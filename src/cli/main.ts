@@ -51,6 +51,7 @@ async function serve(argv: string[]): Promise<void> {
   const runtime = await startServer({
     host: options.host,
     port: options.port,
+    tls: options.tls,
     root: options.root,
     store: options.store,
     managedVersioning: options.managedVersioning,
@@ -89,6 +90,8 @@ async function serve(argv: string[]): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+  // Renewed certificates are picked up without a restart; without TLS, SIGHUP ends the server as before.
+  if (options.tls) process.on("SIGHUP", () => runtime.reloadTls());
 }
 
 async function relayOptionsOf(argv: string[]): Promise<RelayOptions> {

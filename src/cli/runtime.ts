@@ -27,6 +27,7 @@ import { type AuthConfig, buildAuthGate, checkAuthExposure } from "./auth-runtim
 import { authStoreOf } from "./auth-store-adapter.js";
 import { type JobSystem, startJobSystem } from "../jobs/job-system.js";
 import { type JobSystemConfig, jobSettings } from "../jobs/job-settings.js";
+import { type SecureContextHolder, type TlsFiles, readTlsFiles, reloadTlsFiles } from "./tls-files.js";
 
 export interface RuntimeConfig {
   /** Folder holding the metadata store (and, by default, the table data under `databases/`). */
@@ -66,6 +67,8 @@ export interface RuntimeConfig {
   dropRetentionMs?: number;
   /** Time between two purges of dropped tables past their retention (default 5 minutes). */
   dropPurgeIntervalMs?: number;
+  /** Serve HTTPS (HTTP/1.1 and HTTP/2) with this certificate and key; default plain HTTP. */
+  tls?: TlsFiles;
 }
 
 export interface Runtime {
@@ -80,11 +83,18 @@ export interface Runtime {
   storages: Storages;
   registry: CatalogRegistry;
   jobs: JobSystem;
+  /**
+   * Reads the TLS files again and serves connections opened from now on with them; a pair that
+   * does not check is logged as an error and the one in use keeps serving. Without TLS, nothing.
+   */
+  reloadTls(): void;
   /** Stops taking requests, lets in-flight ones finish, then closes the store. */
   close(): Promise<void>;
 }
 
 export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
+  // Checked first: a certificate that cannot serve stops the start before the store is opened.
+  const tls = config.tls ? readTlsFiles(config.tls) : undefined;
   const jobConfig = jobSettings(config.jobs);
   setConditionalCreateProbe(!config.allowUnsafeObjectStore);
   // Before any root is configured: each takes the timeout when it is.
@@ -136,6 +146,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     sharedBudgets:
       store.dialect === "postgres" ? { take: (cells) => store.rows.takeRateLimitCells(cells), forgetWhole: () => store.rows.forgetWholeRateLimitCells() } : undefined,
     idempotencyTtlMs: config.idempotencyTtlMs,
+    tls,
   });
   app.log.info({ data: local.dataLocation }, "table data location");
   // Where each database's new tables go; one without a location of its own follows the data location.
@@ -172,6 +183,15 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     storages,
     registry,
     jobs,
+    reloadTls() {
+      if (!config.tls) return;
+      try {
+        reloadTlsFiles(app.server as unknown as SecureContextHolder, config.tls);
+        app.log.info({ cert: config.tls.certFile }, "TLS certificate reloaded; new connections use it");
+      } catch (error) {
+        app.log.error({ err: error }, "TLS certificate reload failed; the previous certificate keeps serving");
+      }
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -239,5 +259,5 @@ export async function startServer(config: RuntimeConfig & { host: string; port: 
   const address = runtime.app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-  return { ...runtime, url: `http://${host}:${port}` };
+  return { ...runtime, url: `${config.tls ? "https" : "http"}://${host}:${port}` };
 }

@@ -17,10 +17,13 @@ import type { LogFormat } from "./log-output.js";
 import { configSetting, type Setting, settingGroups, serveSettings } from "./serve-settings.js";
 import { type FlagValues, type SettingValue, readSettings } from "./settings-reader.js";
 import type { StorageFlags } from "./storage-flags.js";
+import type { TlsFiles } from "./tls-files.js";
 
 export interface ServeOptions {
   host: string;
   port: number;
+  /** The certificate and key files to serve HTTPS with; undefined serves plain HTTP. */
+  tls: TlsFiles | undefined;
   root: string;
   /** PostgreSQL URL of the metadata store; undefined keeps the SQLite file under the root. */
   store: string | undefined;
@@ -93,6 +96,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
   return {
     host: get("host") ?? "127.0.0.1",
     port: get("port") ?? 2333,
+    tls: tlsOf(get),
     root: get("root") ?? "./data",
     store,
     logLevel: get("log_level") ?? "info",
@@ -157,4 +161,12 @@ function authOf(get: <T extends SettingValue>(key: string) => T | undefined): Au
     auth.oidc = { issuer, audience, jwksUrl, roleClaim: get("oidc_role_claim"), databaseClaim: get("oidc_database_claim") };
   }
   return auth;
+}
+
+function tlsOf(get: <T extends SettingValue>(key: string) => T | undefined): TlsFiles | undefined {
+  const certFile = get<string>("tls_cert");
+  const keyFile = get<string>("tls_key");
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (!certFile || !keyFile) throw new Error("--tls-cert and --tls-key go together");
+  return { certFile, keyFile };
 }

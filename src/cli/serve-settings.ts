@@ -54,6 +54,8 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
     settings: [
       setting("host", { type: "string" }, "address to bind", { placeholder: "HOST", shownDefault: "127.0.0.1" }),
       setting("port", integer(0, 65_535), "port to listen on, 0 for any free port", { placeholder: "PORT", shownDefault: "2333" }),
+      setting("tls_cert", { type: "string" }, "serve HTTPS (HTTP/1.1 and HTTP/2) with this PEM certificate chain; reread with the key on SIGHUP", { placeholder: "FILE" }),
+      setting("tls_key", { type: "string" }, "the PEM private key of --tls-cert", { placeholder: "FILE" }),
       setting("log_level", { type: "choice", values: logLevels }, "fatal, error, warn, info, debug, trace or silent", { placeholder: "LEVEL", shownDefault: "info" }),
       setting("log_format", { type: "choice", values: logFormats }, "json, pretty, or auto: pretty when stdout is a terminal", { placeholder: "FORMAT", shownDefault: "auto" }),
       setting("max_upload_size", { type: "size", min: 1 }, "largest Arrow upload one request may carry, in bytes or with KiB, MiB, GiB; a larger one is refused with 413", {

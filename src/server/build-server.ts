@@ -2,7 +2,8 @@
  * @module Builds the Quiver HTTP app without listening, so the CLI and tests start the same app.
  */
 import { randomUUID } from "node:crypto";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { Http2SecureServer } from "node:http2";
+import Fastify, { type FastifyHttp2SecureOptions, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { AuthStore } from "../auth/auth-store.js";
 import type { CatalogRegistry } from "../catalog/database-registry.js";
 import { sharedSchemas, JsonArrowSchema } from "../model/schema-json.js";
@@ -53,6 +54,8 @@ export interface BuildServerOptions {
   sharedBudgets?: SharedBudgets;
   /** How long an `Idempotency-Key` answers its retries; default 24 hours. */
   idempotencyTtlMs?: number | undefined;
+  /** A PEM certificate chain and key: the server then speaks HTTPS, HTTP/1.1 and HTTP/2 alike. */
+  tls?: { cert: Buffer; key: Buffer };
 }
 
 /**
@@ -62,14 +65,20 @@ export interface BuildServerOptions {
 const announcedServerVersion = "0.3.0";
 
 export async function buildServer(options: BuildServerOptions): Promise<FastifyInstance> {
-  const app = Fastify({
+  const fastifyOptions = {
     logger: options.logger ?? false,
     disableRequestLogging: true,
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: routerParamLimit },
     ...frameworkErrorOptions,
-  });
+  } satisfies FastifyServerOptions;
+  // Over TLS, clients choose HTTP/2 or HTTP/1.1 by ALPN. HTTP/1.1 requests reach the routes as
+  // Node's HTTP objects; HTTP/2 ones through its compatibility API, with the same members the
+  // hooks use (unread-body.ts and unused-connections.ts tell the two apart where they differ).
+  const app = options.tls
+    ? (Fastify({ ...fastifyOptions, http2: true, https: { allowHTTP1: true, ...options.tls } } as unknown as FastifyHttp2SecureOptions<Http2SecureServer>) as unknown as FastifyInstance)
+    : Fastify(fastifyOptions);
   const gate = options.auth?.gate;
   const services: ServerServices = {
     registry: options.registry,

@@ -10,6 +10,7 @@ import { readJsonBody } from "./body-parsing.js";
 import { arrowBody, catalogRequestOf } from "./catalog-request.js";
 import { withinDeadline } from "./read-deadline.js";
 import { finishIdempotent, startIdempotent } from "./idempotent-requests.js";
+import { answerConditionally } from "./conditional-reads.js";
 import { defaultDelimiter, parsePathId, reconcileBodyId } from "./identifiers.js";
 import { type OperationHandler, catalogMethodHandler, customHandlers } from "./operation-handlers.js";
 import type { ServerServices } from "./services.js";
@@ -84,7 +85,7 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
         } catch (error) {
           throw uploadErrorOr(http, error);
         }
-        if (reply.sent) return reply;
+        if (reply.sent || answerConditionally(http, reply, { name, catalog, id, answer: result })) return reply;
         return await shapeResponse(reply, entry, result);
       };
       // Local folders have no outages to wait out, and a long scan of one must not be cut short.

@@ -9,8 +9,12 @@
  * and closing a socket with unread bytes resets the connection, which a client still sending its
  * body can meet before it reads the answer. Its remainder is discarded for `lingerMs` (or until
  * the client closes) instead.
+ * HTTP/2 has no such header and needs none: Node refuses the rest of a request's stream with
+ * RST_STREAM NO_ERROR once the answer is complete (RFC 9113 §8.1), and the connection's other
+ * streams go on.
  */
 import type { IncomingMessage } from "node:http";
+import type { Http2ServerRequest } from "node:http2";
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 
@@ -61,10 +65,15 @@ function lingerThenClose(raw: IncomingMessage, socket: Socket): void {
   drain(raw);
 }
 
+/** Whether the request came over HTTP/2 (a TLS server speaks both). */
+export function isHttp2(raw: IncomingMessage | Http2ServerRequest): raw is Http2ServerRequest {
+  return raw.httpVersionMajor === 2;
+}
+
 export function registerUnreadBodyHandling(app: FastifyInstance): void {
   app.addHook("onSend", async (request, reply, payload) => {
-    const raw = request.raw;
-    if (hasUnreadBody(raw) && !drainable(raw)) {
+    const raw = request.raw as IncomingMessage | Http2ServerRequest;
+    if (!isHttp2(raw) && hasUnreadBody(raw) && !drainable(raw)) {
       reply.header("connection", "close");
       const socket = raw.socket;
       // Runs after Node's own handler of the answer's end, which has started closing the socket.
@@ -73,7 +82,7 @@ export function registerUnreadBodyHandling(app: FastifyInstance): void {
     return payload;
   });
   app.addHook("onResponse", async (request) => {
-    const raw = request.raw;
-    if (hasUnreadBody(raw) && drainable(raw)) drain(raw);
+    const raw = request.raw as IncomingMessage | Http2ServerRequest;
+    if (!isHttp2(raw) && hasUnreadBody(raw) && drainable(raw)) drain(raw);
   });
 }

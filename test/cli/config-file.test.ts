@@ -62,10 +62,13 @@ test("a config file sets every option a flag can, to the same effect", (t) => {
   const fromFile = parseServeOptions(["--config", writeConfig(folder, fileValues)], {});
   assert.deepEqual(fromFile, fromFlags);
 
-  // Each key on its own changes what serve runs with (the three OIDC keys only count together, a burst with its rate).
+  // Each key on its own changes what serve runs with (the three OIDC keys only count together,
+  // and so do the two TLS files, and a burst with its rate).
   const defaults = parseServeOptions([], {});
   const oidcTrio = { oidc_issuer: "https://i.example", oidc_audience: "quiver", oidc_jwks_url: "https://i.example/jwks" };
-  const baseOf = (key: string) => (key.startsWith("oidc_") ? oidcTrio : key.endsWith("rate_limit_burst") ? { [key.replace(/_burst$/, "")]: "25/s" } : undefined);
+  const tlsPair = { tls_cert: "/etc/quiver/cert.pem", tls_key: "/etc/quiver/key.pem" };
+  const baseOf = (key: string) =>
+    key.startsWith("oidc_") ? oidcTrio : key.startsWith("tls_") ? tlsPair : key.endsWith("rate_limit_burst") ? { [key.replace(/_burst$/, "")]: "25/s" } : undefined;
   for (const setting of serveSettings) {
     const base = baseOf(setting.key);
     const without = parseServeOptions(["--config", writeConfig(folder, base ?? {}, "base.toml")], {});

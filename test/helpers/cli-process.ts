@@ -49,7 +49,7 @@ export async function spawnServe(args: string[], env: EnvChanges = {}): Promise<
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 20_000);
     const check = () => {
-      const match = /Quiver listening on (http:\/\/[^\s"]+)/.exec(output);
+      const match = /Quiver listening on (https?:\/\/[^\s"]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1] as string);
