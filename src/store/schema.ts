@@ -42,6 +42,20 @@ export interface TablesTable {
   updated_at: number;
 }
 
+/**
+ * A table dropped under a drop retention: its `tables` row (the same id), moved out so its name
+ * is free and no listing sees it, with what went with it, until an undrop or the purge.
+ */
+export interface DroppedTablesTable extends TablesTable {
+  /** JSON: the table's `table_versions` and `table_data_refs` rows at the drop. */
+  kept_records: string;
+  dropped_at: number;
+  /** When the purge may delete the table's data. */
+  purge_at: number;
+  /** The principal that dropped it, when known. */
+  dropped_by: string | null;
+}
+
 /** A credential row: API keys and OAuth clients share the shape (secrets only as salted hashes). */
 export interface CredentialColumns {
   /** Null for a deployment-wide credential. */
@@ -151,6 +165,7 @@ export interface Database {
   signing_keys: SigningKeysTable;
   rate_limit_cells: RateLimitCellsTable;
   idempotency_keys: IdempotencyKeysTable;
+  dropped_tables: DroppedTablesTable;
 }
 
 export type DatabaseRow = Selectable<DatabasesTable>;

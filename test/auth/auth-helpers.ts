@@ -12,8 +12,12 @@ import { ensureDatabase } from "../../src/catalog/database-registry.js";
 import type { RuntimeConfig } from "../../src/cli/runtime.js";
 import { type TestServer, startTestServer } from "../helpers/test-server.js";
 
+/**
+ * A server with `--auth required`. Repeated authentication failures are not slowed here: these
+ * tests refuse many requests from one address on purpose, and the slowing has tests of its own.
+ */
 export async function startAuthServer(config: Partial<RuntimeConfig> = {}): Promise<TestServer> {
-  return startTestServer({ ...config, auth: { mode: "required", ...config.auth } });
+  return startTestServer({ ...config, auth: { mode: "required", failureThrottle: { freeFailures: Number.POSITIVE_INFINITY }, ...config.auth } });
 }
 
 export async function addDatabase(server: TestServer, name: string): Promise<void> {

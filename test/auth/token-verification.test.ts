@@ -21,10 +21,7 @@ const adminOfDefault = { quiver_role: "admin", quiver_database: "default" };
 async function withIssuer(t: TestContext, jwks?: JwksOptions): Promise<{ issuer: TestIssuer; server: TestServer }> {
   const issuer = await startTestIssuer();
   t.after(() => issuer.close());
-  // The refusals here are counted by time, so repeated failures are not slowed.
-  const server = await startAuthServer({
-    auth: { mode: "required", oidc: { issuer: issuer.issuer, audience: issuer.audience, jwksUrl: issuer.jwksUrl, jwks }, failureThrottle: { freeFailures: Number.POSITIVE_INFINITY } },
-  });
+  const server = await startAuthServer({ auth: { mode: "required", oidc: { issuer: issuer.issuer, audience: issuer.audience, jwksUrl: issuer.jwksUrl, jwks } } });
   t.after(() => server.close());
   return { issuer, server };
 }

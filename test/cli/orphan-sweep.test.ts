@@ -126,11 +126,15 @@ test("PostgreSQL replicas: the periodic sweep runs on one replica at a time; whi
   let release = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
   let holding = false;
-  const held = holder.tryWithLock(orphanSweepLock, async () => {
-    holding = true;
-    await released;
-    return true;
-  });
+  const hold = () =>
+    holder.tryWithLock(orphanSweepLock, async () => {
+      holding = true;
+      await released;
+      return true;
+    });
+  // The replicas sweep every 100 ms: a try that meets one of their sweeps answers undefined at once.
+  let held = hold();
+  for (let tries = 1; (await Promise.race([held, sleep(200).then(() => "waiting" as const)])) === undefined && tries < 50; tries += 1) held = hold();
   await until(() => holding, "the lock is taken");
 
   const orphans = Array.from({ length: 6 }, () => orphanBeside(live, 2 * hourMs));

@@ -6,14 +6,12 @@
 import type { Store } from "../../store/store.js";
 import type { CatalogRegistry } from "../database-registry.js";
 import { purgeDroppedTables } from "./dropped-tables.js";
+import { type PeriodicTask, startPeriodicTask } from "../periodic-task.js";
 
 /** Default time between two purges. */
 export const defaultDropPurgeIntervalMs = 5 * 60 * 1000;
 
-export interface DroppedTablePurger {
-  /** Stops the timer and waits for a purge under way. */
-  stop(): Promise<void>;
-}
+export type DroppedTablePurger = PeriodicTask;
 
 /** Purges every `intervalMs` (0: never) until stopped; a failed purge is reported and the next one runs on time. */
 export function startDroppedTablePurger(
@@ -22,30 +20,11 @@ export function startDroppedTablePurger(
   intervalMs: number,
   log: { purged(location: string): void; failed(error: unknown): void },
 ): DroppedTablePurger {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  const schedule = () => {
-    if (stopped || intervalMs <= 0) return;
-    timer = setTimeout(() => {
-      running = purgeDroppedTables(store, registry)
-        .then((purged) => {
-          for (const location of purged ?? []) log.purged(location);
-        }, log.failed)
-        .finally(() => {
-          running = undefined;
-          schedule();
-        });
-    }, intervalMs);
-    // The purge never keeps a process alive on its own.
-    timer.unref();
-  };
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+  return startPeriodicTask(
+    intervalMs,
+    async () => {
+      for (const location of (await purgeDroppedTables(store, registry)) ?? []) log.purged(location);
     },
-  };
+    log.failed,
+  );
 }

@@ -7,6 +7,7 @@
 import type { Engine } from "../../engine/engine.js";
 import { orphanedFoldersRemoved } from "../../metrics/metrics.js";
 import type { Store } from "../../store/store.js";
+import { type PeriodicTask, startPeriodicTask } from "../periodic-task.js";
 import { type OrphanSweepOptions, sweepOrphanedTableFolders } from "./orphaned-folders.js";
 
 /** The store lock a sweep holds. */
@@ -41,10 +42,7 @@ export async function sweepOnce(store: Store, engine: Engine, options: Omit<Orph
   });
 }
 
-export interface OrphanSweeper {
-  /** Stops the timer and waits for a sweep under way. */
-  stop(): Promise<void>;
-}
+export type OrphanSweeper = PeriodicTask;
 
 /** Sweeps every `intervalMs` (0: never) until stopped; a failed sweep is reported and the next one runs on time. */
 export function startOrphanSweeper(
@@ -53,28 +51,11 @@ export function startOrphanSweeper(
   options: Omit<OrphanSweepOptions, "onError"> & { intervalMs: number },
   log: SweepLog & { sweepFailed(error: unknown): void },
 ): OrphanSweeper {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  const schedule = () => {
-    if (stopped || options.intervalMs <= 0) return;
-    timer = setTimeout(() => {
-      running = sweepOnce(store, engine, options, log)
-        .then(() => undefined, (error: unknown) => log.sweepFailed(error))
-        .finally(() => {
-          running = undefined;
-          schedule();
-        });
-    }, options.intervalMs);
-    // The sweep never keeps a process alive on its own.
-    timer.unref();
-  };
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+  return startPeriodicTask(
+    options.intervalMs,
+    async () => {
+      await sweepOnce(store, engine, options, log);
     },
-  };
+    (error) => log.sweepFailed(error),
+  );
 }

@@ -5,34 +5,7 @@
  * them. The row keeps the table's id, so an undrop restores the same table.
  */
 import type { Kysely, Selectable } from "kysely";
-import type { Database, TableRow } from "../schema.js";
-
-export interface DroppedTablesTable {
-  /** The table's own id. */
-  id: string;
-  database: string;
-  namespace_path: string;
-  name: string;
-  location: string;
-  managed_location: number;
-  properties: string;
-  storage_options: string;
-  created_at: number;
-  updated_at: number;
-  /** JSON: the table's `table_versions` and `table_data_refs` rows at the drop. */
-  kept_records: string;
-  dropped_at: number;
-  /** When the purge may delete the table's data. */
-  purge_at: number;
-  /** The principal that dropped it, when known. */
-  dropped_by: string | null;
-}
-
-declare module "../schema.js" {
-  interface Database {
-    dropped_tables: DroppedTablesTable;
-  }
-}
+import type { Database, DroppedTablesTable, TableRow } from "../schema.js";
 
 export type DroppedTableRow = Selectable<DroppedTablesTable>;
 
