@@ -10,6 +10,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Catalog } from "../catalog/catalog.js";
 import { CatalogError } from "../model/catalog-error.js";
+import type { RateCell, RateTake } from "../model/rate-budgets.js";
 import { throttledRequests } from "../metrics/metrics.js";
 import { sourceOf } from "./auth/request-source.js";
 
@@ -25,14 +26,6 @@ export interface RateLimitConfig {
   database?: RateLimit | undefined;
 }
 
-/** One budget: a request costs `intervalSeconds`; at most `toleranceSeconds` of them may be owed. */
-export interface RateCell {
-  key: string;
-  intervalSeconds: number;
-  toleranceSeconds: number;
-}
-
-export type RateTake = { admitted: true } | { admitted: false; refusedKey: string; waitSeconds: number };
 
 /** The store's budgets, shared by the replicas. */
 export interface SharedBudgets {

@@ -7,17 +7,9 @@
  * replicas whose clocks differ still share one budget.
  */
 import { type Kysely, sql } from "kysely";
+import type { RateCell, RateTake } from "../../model/rate-budgets.js";
 import type { Database } from "../schema.js";
 
-/** One budget: a request costs `intervalSeconds`; at most `toleranceSeconds` of them may be owed. */
-export interface RateCell {
-  key: string;
-  intervalSeconds: number;
-  toleranceSeconds: number;
-}
-
-/** What taking a request from budgets answered: admitted, or refused by one of them until a wait. */
-export type RateTake = { admitted: true } | { admitted: false; refusedKey: string; waitSeconds: number };
 
 export interface RateLimitRows {
   /**
