@@ -79,7 +79,7 @@ async function bareFastify(total: number): Promise<number> {
       let output = "";
       child.stdout.on("data", (chunk: Buffer) => {
         output += chunk;
-        const match = /Quiver listening on (http:\/\/[^\s"]+)/.exec(output);
+        const match = /listening on (http:\/\/\S+)/.exec(output);
         if (match) resolve(match[1] as string);
       });
       child.once("exit", () => reject(new Error(`bare Fastify exited: ${output}`)));
