@@ -17,6 +17,10 @@ export const TableVersion = Type.Object(
     e_tag: Type.Optional(Type.String()),
     timestamp_millis: Type.Optional(Type.Integer()),
     metadata: Type.Optional(StringMap),
+    /** Quiver's own: the Lance operation that committed the version (`Append`, `Update`, `Restore`, …). */
+    operation: Type.Optional(Type.String()),
+    /** Quiver's own: the operation's detail where Lance records one (a restore's source version, a delete's predicate). */
+    operation_detail: Type.Optional(Type.String()),
   },
   { title: "TableVersion" },
 );

@@ -7,6 +7,7 @@
 import type { Storages } from "../../storage/storages.js";
 import { type ManifestName, describeManifest, listManifestNames, removeFile } from "../../engine/manifests.js";
 import { readTags } from "../../engine/refs.js";
+import { readVersionOperation } from "../../engine/version-operations.js";
 import type {
   BatchDeleteTableVersionsRequest,
   BatchDeleteTableVersionsResponse,
@@ -49,14 +50,29 @@ async function recordsByVersion(scope: CatalogScope, table: TableRow, branch: st
   return new Map(rows.map((row) => [Number(row.version), row]));
 }
 
+/** How many versions are described at once. */
+const describeConcurrency = 8;
+
+async function mapInBatches<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(work))));
+  return results;
+}
+
 async function describeNames(scope: CatalogScope, table: TableRow, branch: string, names: ManifestName[]): Promise<TableVersion[]> {
   const records = names.length === 0 ? new Map<number, TableVersionRow>() : await recordsByVersion(scope, table, branch);
-  const versions: TableVersion[] = [];
-  for (const name of names) {
-    const file = await describeManifest(scope.storages, name);
-    if (file) versions.push(toTableVersion(file, records.get(name.version)));
-  }
-  return versions;
+  // A few manifests at a time: each costs a stat and two small reads (manifest, transaction).
+  const described = await mapInBatches(names, describeConcurrency, async (name) => {
+    const [file, operation] = await Promise.all([describeManifest(scope.storages, name), readVersionOperation(scope.storages, name.path)]);
+    if (!file) return undefined;
+    const version = toTableVersion(file, records.get(name.version));
+    if (operation) {
+      version.operation = operation.operation;
+      if (operation.detail !== undefined) version.operation_detail = operation.detail;
+    }
+    return version;
+  });
+  return described.filter((version): version is TableVersion => version !== undefined);
 }
 
 /**
