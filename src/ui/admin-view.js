@@ -4,7 +4,8 @@
  * once, right after) and revoking one. A key without the admin role sees the refusal, code 15.
  */
 import { api, connection } from "./api.js";
-import { dataTable, errorBox, formatTime, h, loadInto, replaceChildren } from "./dom.js";
+import { auditLog } from "./audit-log.js";
+import { actionError, dataTable, formatTime, h, loadInto, replaceChildren } from "./dom.js";
 
 const ROLES = ["read", "write", "admin"];
 
@@ -39,7 +40,7 @@ function apiKeys(database) {
             await api.revokeApiKey(database, key.key_id);
             show();
           } catch (error) {
-            list.append(errorBox(error, "Revoking the key"));
+            list.append(actionError(error, "Revoking the key"));
           }
         });
         return [h("code", {}, key.key_id), key.role, key.description || "–", formatTime(key.created_at), key.revoked_at ? formatTime(key.revoked_at) : "–", revoke];
@@ -64,7 +65,7 @@ function apiKeys(database) {
       description.value = "";
       show();
     } catch (error) {
-      replaceChildren(created, errorBox(error, "Creating the API key"));
+      replaceChildren(created, actionError(error, "Creating the API key"));
     }
   });
   show();
@@ -88,7 +89,7 @@ function databases(context, chooseDatabase) {
             context.announce(`Database ${database.name} dropped.`);
             show();
           } catch (error) {
-            replaceChildren(result, errorBox(error, `Dropping database ${database.name}`));
+            replaceChildren(result, actionError(error, `Dropping database ${database.name}`));
           }
         });
         return [database.name, h("code", {}, database.location), database.managed_versioning ? "on" : "off", h("span", { class: "row" }, keys, drop)];
@@ -106,7 +107,7 @@ function databases(context, chooseDatabase) {
       replaceChildren(result);
       show();
     } catch (error) {
-      replaceChildren(result, errorBox(error, "Creating the database"));
+      replaceChildren(result, actionError(error, "Creating the database"));
     }
   });
   show();
@@ -115,13 +116,18 @@ function databases(context, chooseDatabase) {
 
 export function renderAdmin(main, context) {
   const keys = h("div");
-  const chooseDatabase = (name) => replaceChildren(keys, apiKeys(name));
+  const audit = h("div");
+  const chooseDatabase = (name) => {
+    replaceChildren(keys, apiKeys(name));
+    replaceChildren(audit, auditLog(name));
+  };
   replaceChildren(
     main,
     h("h2", { tabindex: -1, class: "view-title" }, "Admin"),
-    h("p", { class: "muted" }, "Databases and API keys; these need a key with the admin role (a deployment-wide one for databases)."),
+    h("p", { class: "muted" }, "Databases, API keys and the audit log; these need a key with the admin role (a deployment-wide one for databases)."),
     databases(context, chooseDatabase),
     keys,
+    audit,
   );
   chooseDatabase(connection.database || "default");
 }

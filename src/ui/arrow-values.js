@@ -7,6 +7,8 @@
 import { Type, tableFromIPC } from "./arrow.js";
 
 const FLOAT_TYPES = new Set([Type.Float, Type.Float16, Type.Float32, Type.Float64]);
+/** Columns whose values are numbers, shown right-aligned. */
+const NUMBER_TYPES = new Set([Type.Int, Type.Float, Type.Decimal]);
 
 /** A fixed-size list of floats: what LanceDB searches as a vector column. */
 export function isVectorType(type) {
@@ -36,9 +38,9 @@ export function plainValue(value, type) {
   }
 }
 
-/** `{ fields: [{ name, label, vector }], rows: [[value…]] }` of an Arrow table. */
+/** `{ fields: [{ name, label, vector, numeric }], rows: [[value…]] }` of an Arrow table. */
 export function tableRows(table) {
-  const fields = table.schema.fields.map((field) => ({ name: field.name, label: String(field.type), vector: isVectorType(field.type) }));
+  const fields = table.schema.fields.map((field) => ({ name: field.name, label: String(field.type), vector: isVectorType(field.type), numeric: NUMBER_TYPES.has(field.type.typeId) }));
   const columns = table.schema.fields.map((field, i) => ({ vector: table.getChildAt(i), type: field.type }));
   const rows = [];
   for (let row = 0; row < table.numRows; row++) rows.push(columns.map(({ vector, type }) => plainValue(vector.get(row), type)));

@@ -8,7 +8,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 560;
 const HEIGHT = 200;
-const MARGIN = { top: 12, right: 16, bottom: 34, left: 64 };
+const MARGIN = { top: 24, right: 16, bottom: 34, left: 64 };
 const PLOT_WIDTH = WIDTH - MARGIN.left - MARGIN.right;
 const PLOT_HEIGHT = HEIGHT - MARGIN.top - MARGIN.bottom;
 
@@ -60,9 +60,21 @@ function figure(title, chart) {
   return element;
 }
 
+/** Up to `count` evenly spread entries of `items`, always the first and the last. */
+function spread(items, count) {
+  if (items.length <= count) return items;
+  const step = (items.length - 1) / (count - 1);
+  return Array.from({ length: count }, (_, i) => items[Math.round(i * step)]);
+}
+
+/** A marker above a marked point or bar (a tag): a small flag with the mark's text as its title. */
+function flag(x, y, mark) {
+  return svg("g", { class: "mark" }, svg("path", { d: `M${x},${y - 4} L${x},${y - 18} L${x + 9},${y - 14} L${x},${y - 10}` }), svg("title", {}, `Tag ${mark}`));
+}
+
 /**
- * A line through `points` ({x, y, label}), x placed in proportion to its value, with a circle and a
- * tooltip at each point.
+ * A line through `points` ({x, y, label, mark}), x placed in proportion to its value, with a
+ * circle and a tooltip at each point, a flag over each marked one, and x ticks spread evenly.
  */
 export function lineChart(title, points, { xLabel, format = shortNumber }) {
   const max = Math.max(1, ...points.map((p) => p.y));
@@ -72,28 +84,43 @@ export function lineChart(title, points, { xLabel, format = shortNumber }) {
   const yOf = (y) => MARGIN.top + PLOT_HEIGHT - (y / max) * PLOT_HEIGHT;
   const chart = frame(title, max, xLabel, format);
   const sorted = [...points].sort((a, b) => a.x - b.x);
+  // Many points make circles a smear: past a hundred only the marked ones keep theirs.
+  const radius = sorted.length > 100 ? 0 : sorted.length > 30 ? 2.5 : 4;
   add(
     chart,
-    svg("polyline", { class: "series-0 line", points: sorted.map((p) => `${xOf(p.x)},${yOf(p.y)}`).join(" ") }),
-    sorted.map((p) => svg("circle", { class: "series-0 point", cx: xOf(p.x), cy: yOf(p.y), r: 4, "data-x": p.x }, svg("title", {}, p.label))),
-    [sorted[0], sorted[sorted.length - 1]].filter(Boolean).map((p) => svg("text", { class: "tick", x: xOf(p.x), y: MARGIN.top + PLOT_HEIGHT + 14, "text-anchor": "middle" }, String(p.x))),
+    sorted.length > 1 ? svg("polyline", { class: "series-0 line", points: sorted.map((p) => `${xOf(p.x)},${yOf(p.y)}`).join(" ") }) : null,
+    sorted.map((p) =>
+      svg("circle", { class: `series-0 point${p.mark ? " marked" : ""}`, cx: xOf(p.x), cy: yOf(p.y), r: p.mark ? Math.max(radius, 4) : radius || 1.5, "data-x": p.x }, svg("title", {}, p.label)),
+    ),
+    sorted.filter((p) => p.mark).map((p) => flag(xOf(p.x), yOf(p.y), p.mark)),
+    spread(sorted, 6).map((p) => svg("text", { class: "tick", x: xOf(p.x), y: MARGIN.top + PLOT_HEIGHT + 14, "text-anchor": "middle" }, String(p.x))),
   );
   return figure(title, chart);
 }
 
-/** One vertical bar per entry of `bars` ({key, value, label}), in the given order. */
+/** The widest a bar gets, so one or two bars do not fill the plot. */
+const MAX_BAR = 36;
+
+/**
+ * One vertical bar per entry of `bars` ({key, value, label, mark}), in the given order, centred
+ * when few; a flag over each marked bar; keys under at most a dozen bars, spread evenly.
+ */
 export function barChart(title, bars, { xLabel, format = shortNumber }) {
   const max = Math.max(1, ...bars.map((bar) => bar.value));
-  const slot = PLOT_WIDTH / Math.max(1, bars.length);
+  const slot = Math.min(PLOT_WIDTH / Math.max(1, bars.length), MAX_BAR / 0.7);
+  const left = MARGIN.left + (PLOT_WIDTH - slot * bars.length) / 2;
   const chart = frame(title, max, xLabel, format);
+  const labelled = new Set(spread(bars, 12));
   add(
     chart,
     bars.map((bar, i) => {
       const height = (bar.value / max) * PLOT_HEIGHT;
-      const x = MARGIN.left + i * slot + slot * 0.15;
+      const x = left + i * slot + slot * 0.15;
+      const top = MARGIN.top + PLOT_HEIGHT - height;
       return [
-        svg("rect", { class: "series-0 bar", x, y: MARGIN.top + PLOT_HEIGHT - height, width: slot * 0.7, height, "data-key": bar.key }, svg("title", {}, bar.label)),
-        bars.length <= 20 ? svg("text", { class: "tick", x: x + slot * 0.35, y: MARGIN.top + PLOT_HEIGHT + 14, "text-anchor": "middle" }, String(bar.key)) : null,
+        svg("rect", { class: `series-0 bar${bar.mark ? " marked" : ""}`, x, y: top, width: Math.max(slot * 0.7, 0.5), height, "data-key": bar.key }, svg("title", {}, bar.label)),
+        bar.mark ? flag(x + slot * 0.35, top, bar.mark) : null,
+        labelled.has(bar) ? svg("text", { class: "tick", x: x + slot * 0.35, y: MARGIN.top + PLOT_HEIGHT + 14, "text-anchor": "middle" }, String(bar.key)) : null,
       ];
     }),
   );

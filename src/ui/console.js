@@ -5,12 +5,13 @@
  */
 import { renderAdmin } from "./admin-view.js";
 import { api, connection } from "./api.js";
-import { h } from "./dom.js";
+import { actionSucceeded, h } from "./dom.js";
 import { renderJobs } from "./jobs-view.js";
 import { renderNamespace } from "./namespace-view.js";
 import { parseRoute } from "./routes.js";
 import { renderTable } from "./table-view.js";
-import { renderTree } from "./tree.js";
+import { renderHome } from "./home-view.js";
+import { revealInTree, renderTree } from "./tree.js";
 
 const main = document.getElementById("main");
 const tree = document.getElementById("tree");
@@ -22,13 +23,45 @@ const keyInput = document.getElementById("api-key");
 const databaseInput = document.getElementById("database");
 const databaseNames = document.getElementById("database-names");
 const summary = document.getElementById("connection-summary");
+const authPrompt = document.getElementById("auth-prompt");
 
-/** Polite announcements for screen readers, shown in the footer too. */
+/** How long a message stays in the status bar. */
+const MESSAGE_MS = 8000;
+let messageTimer;
+
+/**
+ * Polite announcements for screen readers, shown in the footer for a few seconds and until the
+ * next navigation. Every announcement reports a success, so earlier actions' errors go.
+ */
 function announce(text) {
+  actionSucceeded();
   status.textContent = text;
+  clearTimeout(messageTimer);
+  messageTimer = setTimeout(() => {
+    status.textContent = "";
+  }, MESSAGE_MS);
 }
 
-const context = { announce, refreshTree: () => renderTree(tree) };
+function clearMessage() {
+  clearTimeout(messageTimer);
+  status.textContent = "";
+}
+
+/** Draws the tree anew, opened down to what the page shows. */
+function drawTree() {
+  renderTree(tree);
+  followPage();
+}
+
+/** Opens the tree down to the namespace or table the URL names and marks it. */
+function followPage() {
+  const route = parseRoute(location.hash);
+  if (route?.view === "table") revealInTree(tree, route.parts, { table: true });
+  else if (route?.view === "namespace") revealInTree(tree, route.parts, { table: false });
+  else revealInTree(tree, null);
+}
+
+const context = { announce, refreshTree: drawTree };
 
 /** Names the database every call uses: the one entered, else the server's `default`. */
 function showConnection() {
@@ -80,26 +113,31 @@ function render(moveFocus) {
   // A fragment that is no route (the skip link's `#main`) keeps the view, or opens the root.
   const route = parseRoute(location.hash) ?? (main.childElementCount === 0 ? { view: "namespace", parts: [] } : null);
   if (route === null) return;
-  const section = route.view === "jobs" || route.view === "admin" ? route.view : "namespace";
+  if (moveFocus) clearMessage();
+  const section = ["jobs", "admin", "home"].includes(route.view) ? route.view : "namespace";
   for (const link of document.querySelectorAll("[data-section]")) {
     if (link.dataset.section === section) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
   if (route.view === "jobs") renderJobs(main);
+  else if (route.view === "home") renderHome(main, context);
   else if (route.view === "admin") renderAdmin(main, context);
   else if (route.view === "table") renderTable(main, route.parts, route.tab, context);
   else renderNamespace(main, route.parts, context);
   document.title = `${main.querySelector("h2")?.textContent ?? "Console"} · Quiver console`;
   // After a navigation, reading starts at the new view's title.
   if (moveFocus) main.querySelector(".view-title")?.focus();
+  followPage();
 }
 
 function reconnect(message) {
+  authPrompt.hidden = true;
+  authPrompt.removeAttribute("role");
   showConnection();
   showServer();
-  announce(message);
   renderTree(tree);
   render(false);
+  announce(message);
 }
 
 form.addEventListener("submit", (event) => {
@@ -123,9 +161,18 @@ panel.addEventListener("toggle", () => {
   if (panel.open) suggestDatabases();
 });
 
+/** The one prompt a server that wants a key gets, whichever calls it refused. */
 window.addEventListener("quiver:unauthenticated", () => {
+  if (!refused) panel.open = true;
   refused = true;
+  // An alert only while shown, so a page that needs no key has none.
+  authPrompt.setAttribute("role", "alert");
+  authPrompt.hidden = false;
+});
+
+document.getElementById("auth-prompt-open").addEventListener("click", () => {
   panel.open = true;
+  keyInput.focus();
 });
 
 keyInput.value = connection.apiKey;

@@ -4,7 +4,7 @@
  * as an Arrow IPC stream. The new table then opens on its Data tab.
  */
 import { api } from "./api.js";
-import { errorBox, h, replaceChildren } from "./dom.js";
+import { actionError, h, replaceChildren } from "./dom.js";
 import { ACCEPTED, ipcStream, readTableFile } from "./file-import.js";
 import { tableHref } from "./routes.js";
 
@@ -45,7 +45,7 @@ export function createTableForm(parts, context) {
       context.refreshTree();
       location.hash = tableHref(table, "data");
     } catch (error) {
-      replaceChildren(result, errorBox(error, "Creating the table"));
+      replaceChildren(result, actionError(error, "Creating the table"));
     }
   });
   return h("section", { "aria-labelledby": "create-table-heading" }, h("h3", { id: "create-table-heading" }, "Create a table from a file"), form);

@@ -87,8 +87,13 @@ export function propertiesTable(caption, properties) {
   return dataTable(caption, ["Key", "Value"], entries, { empty: "none set" });
 }
 
-/** An error box showing the spec's code, its name and the server's message. */
+/**
+ * An error box showing the spec's code, its name and the server's message. A refusal for want of
+ * credentials (401) is a quiet line instead: the page shows one prompt for the API key, not a red
+ * box per call.
+ */
 export function errorBox(error, doing) {
+  if (error.status === 401) return h("p", { class: "muted needs-key" }, `${doing}: needs an API key.`);
   const heading = error.code === null || error.code === undefined
     ? `${doing} failed`
     : `${doing} failed: code ${error.code} (${error.codeName})`;
@@ -99,6 +104,21 @@ export function errorBox(error, doing) {
     h("p", {}, error.message || "(no message)"),
     error.status ? h("p", { class: "muted" }, `HTTP ${error.status}`) : null,
   );
+}
+
+/**
+ * The error of an action a person started (a form, a button): it stays beside that action until
+ * the next action on the page succeeds, which removes it (`actionSucceeded`).
+ */
+export function actionError(error, doing) {
+  const box = errorBox(error, doing);
+  box.classList.add("action-error");
+  return box;
+}
+
+/** An action succeeded: the errors of earlier actions no longer describe the page. */
+export function actionSucceeded() {
+  for (const box of document.querySelectorAll("#main .action-error")) box.remove();
 }
 
 /** Runs `load` and shows its result in `container`, or the error, with a busy state meanwhile. */

@@ -6,8 +6,9 @@
  */
 import { api } from "./api.js";
 import { decodeArrow } from "./arrow-values.js";
-import { errorBox, formatTime, h, replaceChildren } from "./dom.js";
+import { actionError, actionSucceeded, errorBox, formatTime, h, replaceChildren } from "./dom.js";
 import { exploreForm } from "./explore-form.js";
+import { download, toCsv, toJsonLines } from "./export-rows.js";
 import { pageCaption, queryRequest } from "./query-request.js";
 import { pager, resultsGrid } from "./results-grid.js";
 
@@ -42,6 +43,55 @@ async function fillVersions(parts, select) {
   return places;
 }
 
+/** The most rows an export asks for: the whole result of a scan up to this, a search's page. */
+const EXPORT_LIMIT = 100_000;
+
+/** The request whose answer an export holds: every row of a scan (to the limit), a search's page as shown. */
+export function exportRequest(state, total) {
+  if (state.mode !== "rows") return queryRequest(state);
+  return queryRequest({ ...state, page: 0, pageSize: Math.max(1, Math.min(total ?? EXPORT_LIMIT, EXPORT_LIMIT)) });
+}
+
+/** Export buttons for the result shown; `ready(state, total)` after each answer, `ready(null)` after a failure. */
+function exportBar(parts, results) {
+  let current = null;
+  const status = h("span", { class: "muted", role: "status" });
+  const button = (format, label) => {
+    const element = h("button", { type: "button", class: "secondary small", disabled: true }, label);
+    element.addEventListener("click", () => save(format));
+    return element;
+  };
+  const buttons = [button("csv", "CSV"), button("jsonl", "JSON lines"), button("arrow", "Arrow")];
+  const save = async (format) => {
+    if (!current) return;
+    const { state, total } = current;
+    status.textContent = "Exporting…";
+    try {
+      const bytes = await api.queryTable(parts, exportRequest(state, total));
+      const name = parts[parts.length - 1];
+      if (format === "arrow") download(`${name}.arrow`, "application/vnd.apache.arrow.file", bytes);
+      else {
+        const { fields, rows } = decodeArrow(bytes);
+        if (format === "csv") download(`${name}.csv`, "text/csv", toCsv(fields, rows));
+        else download(`${name}.jsonl`, "application/x-ndjson", toJsonLines(fields, rows));
+      }
+      status.textContent = "";
+    } catch (error) {
+      status.textContent = "";
+      results.prepend(actionError(error, "Exporting the result"));
+    }
+  };
+  const element = h("div", { class: "export", role: "group", "aria-label": "Export the result" }, h("span", { class: "muted" }, "Export"), buttons, status);
+  return {
+    element,
+    ready(state, total) {
+      current = state ? { state, total } : null;
+      for (const each of buttons) each.disabled = current === null;
+      element.title = current && state.mode !== "rows" ? "Exports the page of search results shown" : `Exports every row of the query (up to ${EXPORT_LIMIT.toLocaleString("en-US")})`;
+    },
+  };
+}
+
 function planView(kind, text) {
   return h("section", { class: "plan", "aria-label": `${kind} plan` }, h("h3", {}, kind === "Explain" ? "Query plan" : "Query plan with run statistics"), h("pre", { tabindex: 0 }, text));
 }
@@ -65,22 +115,27 @@ export async function explorePanel(parts) {
       const answer = decodeArrow(bytes);
       const caption = pageCaption(page, state.pageSize, answer.rows.length, total);
       replaceChildren(results, resultsGrid(caption, answer, { firstRow: page * state.pageSize + 1, onSimilar: searchSimilar }));
-      paging.update(page, answer.rows.length, state.pageSize, total);
+      for (const paging of pagers) paging.update(page, answer.rows.length, state.pageSize, total);
+      exporting.ready(state, total);
+      actionSucceeded();
     } catch (error) {
-      replaceChildren(results, errorBox(error, "Querying the table"));
-      paging.element.hidden = true;
+      replaceChildren(results, actionError(error, "Querying the table"));
+      for (const paging of pagers) paging.element.hidden = true;
+      exporting.ready(null);
     } finally {
       results.removeAttribute("aria-busy");
     }
   };
-  const paging = pager((page) => run(page));
+  // The same pager above and below the grid.
+  const pagers = [pager((page) => run(page)), pager((page) => run(page))];
+  const exporting = exportBar(parts, results);
 
   /** Reads the form; shows why when it cannot be read (a malformed query vector). */
   const readForm = () => {
     try {
       return { ...form.state(), at: places.get(form.at.value) ?? {} };
     } catch (error) {
-      replaceChildren(results, errorBox(error, "Reading the query"));
+      replaceChildren(results, actionError(error, "Reading the query"));
       return null;
     }
   };
@@ -100,8 +155,9 @@ export async function explorePanel(parts) {
     try {
       const text = kind === "Explain" ? await api.explainTableQueryPlan(parts, request) : await api.analyzeTableQueryPlan(parts, request);
       replaceChildren(plan, planView(kind, text));
+      actionSucceeded();
     } catch (error) {
-      replaceChildren(plan, errorBox(error, kind === "Explain" ? "Explaining the query" : "Analyzing the query"));
+      replaceChildren(plan, actionError(error, kind === "Explain" ? "Explaining the query" : "Analyzing the query"));
     } finally {
       plan.removeAttribute("aria-busy");
     }
@@ -122,5 +178,5 @@ export async function explorePanel(parts) {
     .then((found) => found.forEach((place, key) => places.set(key, place)))
     .catch((error) => element.append(errorBox(error, "Listing versions and tags")));
   submit();
-  return h("div", {}, element, paging.element, results, plan);
+  return h("div", {}, element, h("div", { class: "results-bar" }, pagers[0].element, exporting.element), results, pagers[1].element, plan);
 }

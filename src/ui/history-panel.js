@@ -5,7 +5,8 @@
  * newest again (RestoreTable). Deleted rows and many small fragments are what compaction reclaims.
  */
 import { api } from "./api.js";
-import { dataTable, errorBox, formatBytes, formatTime, h, replaceChildren } from "./dom.js";
+import { actionError, dataTable, facts, formatBytes, formatTime, h, loadInto, replaceChildren } from "./dom.js";
+import { typeText } from "./schema-text.js";
 import { barChart, lineChart } from "./charts.js";
 
 /** How many per-version reads run at once: enough to be quick, few enough not to crowd the server. */
@@ -32,16 +33,118 @@ async function versionFacts(parts, versions) {
   });
 }
 
-function plots(facts) {
-  const label = (v, what) => `Version ${v.version} (${formatTime(v.timestamp_millis)}): ${what}`;
-  const ascending = [...facts].sort((a, b) => a.version - b.version);
+/** What made a version, in words: the operation Lance recorded and its detail. */
+const OPERATION_WORDS = {
+  Append: "append",
+  Delete: "delete",
+  Overwrite: "create / overwrite",
+  CreateIndex: "index",
+  Rewrite: "compaction",
+  Merge: "add columns",
+  Restore: "restore",
+  ReserveFragments: "reserve fragments",
+  Update: "update / merge insert",
+  Project: "drop columns",
+  UpdateConfig: "config change",
+  DataReplacement: "data replacement",
+  Clone: "clone",
+};
+
+export function operationText(v) {
+  if (!v.operation) return "–";
+  const words = OPERATION_WORDS[v.operation] ?? v.operation;
+  return v.operation_detail ? `${words} (${v.operation_detail})` : words;
+}
+
+/** The change in rows from the version before, as "+3" / "−2" / "±0"; the oldest listed has none. */
+function rowChange(v, previous) {
+  if (!previous) return "";
+  const change = v.rows - previous.rows;
+  if (change === 0) return "±0";
+  return change > 0 ? `+${change.toLocaleString("en-US")}` : `−${(-change).toLocaleString("en-US")}`;
+}
+
+/** Tags of the main branch, by version. */
+async function tagsByVersion(parts) {
+  const byVersion = new Map();
+  let token;
+  do {
+    const page = await api.listTableTags(parts, token);
+    for (const [name, tag] of Object.entries(page.tags)) {
+      if (tag.branch) continue;
+      byVersion.set(tag.version, [...(byVersion.get(tag.version) ?? []), name].sort());
+    }
+    token = page.page_token;
+  } while (token);
+  return byVersion;
+}
+
+function plots(listed, tags) {
+  const tagged = (v) => (tags.get(v.version) ? `; tagged ${tags.get(v.version).join(", ")}` : "");
+  const label = (v, what) => `Version ${v.version} (${formatTime(v.timestamp_millis)}, ${operationText(v)}): ${what}${tagged(v)}`;
+  const ascending = [...listed].sort((a, b) => a.version - b.version);
+  const marks = (v) => (tags.get(v.version) ? tags.get(v.version).join(", ") : undefined);
   return h(
     "div",
     { class: "charts" },
-    lineChart("Rows per version", ascending.map((v) => ({ x: v.version, y: v.rows, label: label(v, `${v.rows.toLocaleString("en-US")} rows`) })), { xLabel: "version" }),
-    barChart("Fragments per version", ascending.map((v) => ({ key: v.version, value: v.fragments, label: label(v, `${v.fragments} fragments`) })), { xLabel: "version" }),
-    barChart("Deleted rows per version", ascending.map((v) => ({ key: v.version, value: v.deletedRows, label: label(v, `${v.deletedRows.toLocaleString("en-US")} deleted rows`) })), { xLabel: "version" }),
+    lineChart("Rows per version", ascending.map((v) => ({ x: v.version, y: v.rows, label: label(v, `${v.rows.toLocaleString("en-US")} rows`), mark: marks(v) })), { xLabel: "version" }),
+    barChart("Fragments per version", ascending.map((v) => ({ key: v.version, value: v.fragments, label: label(v, `${v.fragments} fragments`), mark: marks(v) })), { xLabel: "version" }),
+    barChart("Deleted rows per version", ascending.map((v) => ({ key: v.version, value: v.deletedRows, label: label(v, `${v.deletedRows.toLocaleString("en-US")} deleted rows`), mark: marks(v) })), { xLabel: "version" }),
   );
+}
+
+function tagBadges(names) {
+  return (names ?? []).map((name) => h("span", { class: "badge tag", title: `Tag ${name}` }, `🏷 ${name}`));
+}
+
+/** The fields of a schema by path, with their types as text. */
+function fieldTypes(schema, prefix = "", into = new Map()) {
+  for (const field of schema?.fields ?? []) {
+    const path = prefix ? `${prefix}.${field.name}` : field.name;
+    into.set(path, typeText(field.type));
+    if (field.type.type === "struct") fieldTypes(field.type, path, into);
+  }
+  return into;
+}
+
+/** How version `v` differs from the latest: rows, and the schema's fields added, removed or retyped. */
+async function comparison(parts, v, latest) {
+  const [then, now, rowsThen, rowsNow] = await Promise.all([
+    api.describeTable(parts, { version: v.version }),
+    api.describeTable(parts),
+    api.countTableRows(parts, { version: v.version }),
+    api.countTableRows(parts),
+  ]);
+  const before = fieldTypes(then.schema);
+  const after = fieldTypes(now.schema);
+  const changes = [];
+  for (const [path, type] of after) {
+    if (!before.has(path)) changes.push([h("code", {}, path), "added", h("code", {}, type)]);
+    else if (before.get(path) !== type) changes.push([h("code", {}, path), "type changed", h("code", {}, `${before.get(path)} → ${type}`)]);
+  }
+  for (const [path, type] of before) if (!after.has(path)) changes.push([h("code", {}, path), "removed", h("code", {}, type)]);
+  const change = rowsNow - rowsThen;
+  return h(
+    "section",
+    { class: "comparison", "aria-label": `Version ${v.version} compared with the current version` },
+    h("h3", {}, `Version ${v.version} compared with the current version ${latest}`),
+    facts([
+      ["Rows then", h("span", { class: "num" }, rowsThen.toLocaleString("en-US"))],
+      ["Rows now", h("span", { class: "num" }, rowsNow.toLocaleString("en-US"))],
+      ["Difference", h("span", { class: "num" }, `${change > 0 ? "+" : change < 0 ? "−" : "±"}${Math.abs(change).toLocaleString("en-US")}`)],
+    ]),
+    changes.length === 0 ? h("p", { class: "muted" }, "Same schema.") : dataTable("Schema changes since then", ["Field", "Change", "Type"], changes),
+  );
+}
+
+function compareButton(parts, v, latest, compared) {
+  if (v.version === latest) return null;
+  const button = h("button", { type: "button", class: "secondary small", "aria-label": `Compare version ${v.version} with current` }, "Compare");
+  button.addEventListener("click", () => {
+    loadInto(compared, `Comparing version ${v.version}`, () => comparison(parts, v, latest));
+    compared.scrollIntoView?.({ block: "nearest" });
+  });
+  return button;
 }
 
 function restoreButton(parts, version, latest, context, result) {
@@ -54,32 +157,37 @@ function restoreButton(parts, version, latest, context, result) {
       context.announce(`Version ${version} restored.`);
       context.tableChanged();
     } catch (error) {
-      replaceChildren(result, errorBox(error, `Restoring version ${version}`));
+      replaceChildren(result, actionError(error, `Restoring version ${version}`));
     }
   });
   return button;
 }
 
 export async function historyPanel(parts, context) {
-  const page = await api.listTableVersions(parts);
-  const facts = await versionFacts(parts, page.versions);
-  const latest = Math.max(...facts.map((v) => v.version));
+  const [page, tags] = await Promise.all([api.listTableVersions(parts), tagsByVersion(parts)]);
+  const listed = await versionFacts(parts, page.versions);
+  const latest = Math.max(...listed.map((v) => v.version));
   const result = h("div");
-  const rows = facts.map((v) => [
-    String(v.version),
+  const compared = h("div", { class: "compared" });
+  // Newest first: the version before each one is the next in the list.
+  const rows = listed.map((v, i) => [
+    h("span", { class: "num" }, String(v.version), tagBadges(tags.get(v.version))),
     formatTime(v.timestamp_millis),
-    v.rows.toLocaleString("en-US"),
-    String(v.fragments),
-    v.deletedRows.toLocaleString("en-US"),
-    formatBytes(v.manifest_size),
-    restoreButton(parts, v.version, latest, context, result),
+    h("span", { class: "operation" }, operationText(v)),
+    h("span", { class: "num" }, v.rows.toLocaleString("en-US")),
+    h("span", { class: "num" }, rowChange(v, listed[i + 1])),
+    h("span", { class: "num" }, String(v.fragments)),
+    h("span", { class: "num" }, v.deletedRows.toLocaleString("en-US")),
+    h("span", { class: "num" }, formatBytes(v.manifest_size)),
+    h("span", { class: "row" }, compareButton(parts, v, latest, compared), restoreButton(parts, v.version, latest, context, result)),
   ]);
   return h(
     "div",
     {},
-    facts.length > 0 ? plots(facts) : null,
-    page.page_token ? h("p", { class: "muted" }, `The ${facts.length} newest versions.`) : null,
+    listed.length > 0 ? plots(listed, tags) : null,
+    page.page_token ? h("p", { class: "muted" }, `The ${listed.length} newest versions.`) : null,
     result,
-    dataTable("Versions, newest first", ["Version", "Created", "Rows", "Fragments", "Deleted rows", "Manifest size", "Action"], rows),
+    compared,
+    dataTable("Versions, newest first", ["Version", "Created", "Operation", "Rows", "Change", "Fragments", "Deleted rows", "Manifest size", "Action"], rows),
   );
 }

@@ -4,13 +4,31 @@
  * asked for as jobs (`wait: false`), followed live until they finish, then the list is read again.
  */
 import { api } from "./api.js";
-import { dataTable, errorBox, formatBytes, h, loadInto, replaceChildren } from "./dom.js";
+import { actionError, actionSucceeded, dataTable, formatBytes, h, loadInto, replaceChildren } from "./dom.js";
 import { stackedBars } from "./charts.js";
 import { vectorColumns } from "./explore-form.js";
 import { watchJob } from "./job-progress.js";
 
-const VECTOR_TYPES = ["IVF_PQ", "IVF_FLAT", "IVF_HNSW_SQ"];
-const SCALAR_TYPES = ["BTREE", "BITMAP", "LABEL_LIST", "FTS"];
+/** Every index type the server builds (INVERTED is FTS by another name), with what each is for. */
+const VECTOR_TYPES = ["IVF_PQ", "IVF_FLAT", "IVF_RQ", "IVF_HNSW_SQ", "IVF_HNSW_PQ"];
+const SCALAR_TYPES = ["BTREE", "BITMAP", "LABEL_LIST", "FTS", "FM"];
+const TYPE_HINTS = {
+  BTREE: "sorted values: equality and ranges",
+  BITMAP: "few distinct values",
+  LABEL_LIST: "lists of labels",
+  FTS: "full-text search",
+  FM: "substring search",
+  IVF_PQ: "vectors, product-quantized",
+  IVF_FLAT: "vectors, exact within partitions",
+  IVF_RQ: "vectors, RaBitQ-quantized",
+  IVF_HNSW_SQ: "vectors, HNSW graph, scalar-quantized",
+  IVF_HNSW_PQ: "vectors, HNSW graph, product-quantized",
+};
+
+/** "a BTREE", "an IVF_PQ": the article a type name takes when read aloud. */
+function withArticle(type) {
+  return `${/^[AEFIOU]/.test(type) ? "an" : "a"} ${type}`;
+}
 
 /** The index type a column most likely wants: vectors IVF_PQ, text FTS, anything else BTREE. */
 function suggestedType(field) {
@@ -35,7 +53,7 @@ function createForm(parts, schema, jobs, onFinished) {
   const vectors = new Set(vectorColumns(schema));
   const result = h("div");
   const column = h("select", { id: "new-index-column", required: true }, fields.map((field) => h("option", { value: field.name }, field.name)));
-  const type = h("select", { id: "new-index-type" }, [...SCALAR_TYPES, ...VECTOR_TYPES].map((name) => h("option", { value: name }, name)));
+  const type = h("select", { id: "new-index-type" }, [...SCALAR_TYPES, ...VECTOR_TYPES].map((name) => h("option", { value: name }, `${name} (${TYPE_HINTS[name]})`)));
   const distance = h("select", { id: "new-index-distance" }, ["l2", "cosine", "dot"].map((name) => h("option", { value: name }, name)));
   const name = h("input", { id: "new-index-name", autocomplete: "off", placeholder: "column_idx" });
   const distanceField = h("div", { class: "field" }, h("label", { for: distance.id }, "Distance (vector indexes)"), distance);
@@ -69,9 +87,10 @@ function createForm(parts, schema, jobs, onFinished) {
     replaceChildren(result);
     try {
       const { job_id: jobId } = await api.createTableIndex(parts, request);
-      jobs.prepend(watchJob(jobId, `Building a ${request.index_type} index on ${request.column}`, onFinished));
+      actionSucceeded();
+      jobs.prepend(watchJob(jobId, `Building ${withArticle(request.index_type)} index on ${request.column}`, onFinished));
     } catch (error) {
-      replaceChildren(result, errorBox(error, "Creating the index"));
+      replaceChildren(result, actionError(error, "Creating the index"));
     }
   });
   return h("section", { class: "action" }, h("h3", {}, "Create an index"), form);
@@ -83,9 +102,10 @@ function dropButton(parts, index, jobs, onFinished, result) {
     if (!confirm(`Drop index ${index.index_name}? Queries on ${index.columns.join(", ")} fall back to scans.`)) return;
     try {
       const { job_id: jobId } = await api.dropTableIndex(parts, index.index_name);
+      actionSucceeded();
       jobs.prepend(watchJob(jobId, `Dropping index ${index.index_name}`, onFinished));
     } catch (error) {
-      replaceChildren(result, errorBox(error, `Dropping index ${index.index_name}`));
+      replaceChildren(result, actionError(error, `Dropping index ${index.index_name}`));
     }
   });
   return button;

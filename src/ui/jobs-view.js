@@ -6,11 +6,11 @@
  */
 import { api } from "./api.js";
 import { barChart } from "./charts.js";
-import { dataTable, errorBox, formatTime, h, loadInto, replaceChildren } from "./dom.js";
-import { FINISHED, progressView, statusBadge } from "./job-progress.js";
+import { actionError, actionSucceeded, dataTable, errorBox, formatTime, h, loadInto, replaceChildren } from "./dom.js";
+import { FINISHED, jobWhat, kindWords, progressView, statusBadge } from "./job-progress.js";
 import { tableHref } from "./routes.js";
 
-const HEADERS = ["Job", "Type", "Table", "Status", "Progress", "Attempts", "Created", "Finished", "Action"];
+const HEADERS = ["Job", "What", "Table", "Status", "Progress", "Attempts", "Created", "Finished", "Action"];
 
 function statusCell(entry, job) {
   const status = job?.status ?? entry.status;
@@ -22,13 +22,14 @@ function cancelButton(entry, job, refresh) {
   if (FINISHED.has(job?.status ?? entry.status)) return "–";
   const button = h("button", { type: "button", class: "danger small", "aria-label": `Cancel job ${entry.job_id}` }, "Cancel");
   button.addEventListener("click", async () => {
-    if (!confirm(`Cancel this ${entry.job_type} job? A running one undoes its partial work.`)) return;
+    if (!confirm(`Cancel this ${kindWords(entry.job_type)} job? A running one undoes its partial work.`)) return;
     button.disabled = true;
     try {
       await api.cancelJob(entry.job_id);
+      actionSucceeded();
       refresh();
     } catch (error) {
-      button.replaceWith(errorBox(error, "Cancelling the job"));
+      button.replaceWith(actionError(error, "Cancelling the job"));
     }
   });
   return button;
@@ -39,7 +40,7 @@ function jobRow(entry, job, refresh) {
   return [
     // The first block of the id tells jobs apart; the whole id is one hover or copy away.
     h("code", { title: entry.job_id }, entry.job_id.split("-")[0]),
-    entry.job_type,
+    h("span", { title: entry.job_type }, job ? jobWhat(job) : kindWords(entry.job_type)),
     h("a", { href: tableHref(entry.table_id) }, entry.table_id.join(".")),
     statusCell(entry, job),
     job ? progressView(job) : "–",
@@ -99,7 +100,7 @@ export function renderJobs(main) {
   replaceChildren(
     main,
     h("h2", { tabindex: -1, class: "view-title" }, "Jobs"),
-    h("p", { class: "muted" }, "Materialized-view refreshes, column backfills and index builds of this database."),
+    h("p", { class: "muted" }, "Index builds and drops, materialized-view refreshes, column backfills, and maintenance (compaction, version cleanup, index optimisation) of this database, run now or on a schedule."),
     h("div", { class: "toolbar" }, refresh),
     list,
   );

@@ -6,7 +6,7 @@
  */
 import { api } from "./api.js";
 import { tableFromIPC } from "./arrow.js";
-import { errorBox, h, replaceChildren } from "./dom.js";
+import { actionError, actionSucceeded, h, replaceChildren } from "./dom.js";
 import { ACCEPTED, ipcStream, readTableFile } from "./file-import.js";
 import { watchJob } from "./job-progress.js";
 import { namespaceHref, tableHref } from "./routes.js";
@@ -24,8 +24,9 @@ function actionForm(doing, controls, button, action, { danger = false } = {}) {
     replaceChildren(result);
     try {
       await action(result);
+      actionSucceeded();
     } catch (error) {
-      replaceChildren(result, errorBox(error, doing));
+      replaceChildren(result, actionError(error, doing));
     }
   });
   return form;

@@ -6,7 +6,7 @@
  */
 import { api } from "./api.js";
 import { createTableForm } from "./create-table-form.js";
-import { errorBox, h, loadInto, propertiesTable, replaceChildren } from "./dom.js";
+import { actionError, errorBox, h, loadInto, propertiesTable, replaceChildren } from "./dom.js";
 import { namespaceHref, tableHref } from "./routes.js";
 
 const NAME_PATTERN = "[A-Za-z0-9_.\\-]+";
@@ -81,7 +81,7 @@ function createForm(parts, context) {
       context.refreshTree();
       location.hash = namespaceHref(child);
     } catch (error) {
-      replaceChildren(result, errorBox(error, "Creating the namespace"));
+      replaceChildren(result, actionError(error, "Creating the namespace"));
     }
   });
   return h("section", { "aria-labelledby": "create-heading" }, h("h3", { id: "create-heading" }, "Create a child namespace"), form);
@@ -98,7 +98,7 @@ function dropSection(parts, context) {
       context.refreshTree();
       location.hash = namespaceHref(parts.slice(0, -1));
     } catch (error) {
-      replaceChildren(result, errorBox(error, "Dropping the namespace"));
+      replaceChildren(result, actionError(error, "Dropping the namespace"));
     }
   });
   return h(

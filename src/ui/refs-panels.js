@@ -3,7 +3,7 @@
  * a version; a branch forks from a version of main) and a Delete button on each.
  */
 import { api } from "./api.js";
-import { errorBox, formatBytes, formatTime, h, replaceChildren } from "./dom.js";
+import { actionError, formatBytes, formatTime, h, replaceChildren } from "./dom.js";
 import { pagedTable } from "./paged-table.js";
 
 const NAME_PATTERN = "[A-Za-z0-9_.\\-]+";
@@ -34,7 +34,7 @@ function nameAndVersionForm(prefix, { heading, nameLabel, versionLabel, versionH
     try {
       await submit(name.value.trim(), version.value === "" ? undefined : Number(version.value));
     } catch (error) {
-      replaceChildren(result, errorBox(error, heading));
+      replaceChildren(result, actionError(error, heading));
     }
   });
   return h("section", { class: "action" }, h("h3", {}, heading), form);
@@ -49,7 +49,7 @@ function deleteButton(label, confirmText, doing, remove, context, result) {
       context.announce(`${label}: done.`);
       context.reload();
     } catch (error) {
-      replaceChildren(result, errorBox(error, doing));
+      replaceChildren(result, actionError(error, doing));
     }
   });
   return button;

@@ -4,36 +4,58 @@
  * A row with a vector offers "Similar", which searches for its nearest rows.
  */
 import { h } from "./dom.js";
+import { openRowPanel } from "./row-panel.js";
 import { valueCell } from "./value-cell.js";
 
 /** Columns Lance adds to search results: the distance to the query vector, the text score. */
 const RANK_COLUMNS = new Set(["_distance", "_score", "_relevance_score"]);
 
 /**
- * The grid. `onSimilar(column, vector)` runs when a row's "Similar" button is pressed; it is
- * offered on the first vector column of the answer, when there is one.
+ * The grid. Each row opens in the row panel from its number (the first column); number columns
+ * are right-aligned. `onSimilar(column, vector)` runs when a row's "Similar" button is pressed;
+ * it is offered on the first vector column of the answer, when there is one. Arrow keys move
+ * between cells, Enter on a row number opens it.
  */
 export function resultsGrid(caption, { fields, rows }, { firstRow, onSimilar }) {
   if (rows.length === 0) return h("p", { class: "muted", role: "status" }, caption);
   const vectorIndex = fields.findIndex((field) => field.vector);
-  const headers = fields.map((field) => h("th", { scope: "col", class: RANK_COLUMNS.has(field.name) ? "rank" : undefined }, field.name, h("span", { class: "type" }, field.label)));
+  const columnClass = (field) => [RANK_COLUMNS.has(field.name) ? "rank" : "", field.numeric ? "num" : ""].filter(Boolean).join(" ") || undefined;
+  const headers = fields.map((field) => h("th", { scope: "col", class: columnClass(field) }, field.name, h("span", { class: "type" }, field.label)));
   if (vectorIndex >= 0) headers.unshift(h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Actions")));
+  headers.unshift(h("th", { scope: "col", class: "num" }, "#"));
   const body = rows.map((row, i) => {
-    const cells = row.map((value, column) => h("td", { class: RANK_COLUMNS.has(fields[column].name) ? "rank" : undefined }, valueCell(value)));
+    const number = firstRow + i;
+    const cells = row.map((value, column) => h("td", { class: columnClass(fields[column]), tabindex: -1 }, valueCell(value)));
     if (vectorIndex >= 0 && Array.isArray(row[vectorIndex])) {
-      const similar = h("button", { type: "button", class: "secondary small", "aria-label": `Rows similar to row ${firstRow + i}` }, "Similar");
+      const similar = h("button", { type: "button", class: "secondary small", "aria-label": `Rows similar to row ${number}` }, "Similar");
       similar.addEventListener("click", () => onSimilar(fields[vectorIndex].name, row[vectorIndex]));
       cells.unshift(h("td", {}, similar));
     } else if (vectorIndex >= 0) {
       cells.unshift(h("td", {}));
     }
+    const open = h("button", { type: "button", class: "link row-open", "aria-label": `Open row ${number}` }, number.toLocaleString("en-US"));
+    open.addEventListener("click", () => openRowPanel(fields, row, number));
+    cells.unshift(h("th", { scope: "row", class: "num" }, open));
     return h("tr", {}, cells);
   });
-  return h(
-    "div",
-    { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "Query results" },
-    h("table", { class: "results" }, h("caption", {}, caption), h("thead", {}, h("tr", {}, headers)), h("tbody", {}, body)),
-  );
+  const table = h("table", { class: "results" }, h("caption", {}, caption), h("thead", {}, h("tr", {}, headers)), h("tbody", {}, body));
+  table.addEventListener("keydown", (event) => moveFocus(event, table));
+  return h("div", { class: "table-scroll results-scroll", tabindex: 0, role: "region", "aria-label": "Query results" }, table);
+}
+
+/** Arrow keys, Home and End move the focus between the grid's cells (and their buttons). */
+function moveFocus(event, table) {
+  const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key];
+  if (!step) return;
+  const cell = event.target.closest("td, th");
+  const row = cell?.parentElement;
+  if (!cell || !row || row.parentElement.tagName !== "TBODY") return;
+  const rows = [...table.tBodies[0].rows];
+  const target = rows[rows.indexOf(row) + step[0]]?.cells[cell.cellIndex + step[1]];
+  if (!target) return;
+  event.preventDefault();
+  const focusable = target.querySelector("button, summary") ?? target;
+  focusable.focus();
 }
 
 /**

@@ -17,6 +17,7 @@ export function tableHref(parts, tab) {
 
 export const jobsHref = "#/jobs";
 export const adminHref = "#/admin";
+export const homeHref = "#/home";
 
 /** The view a fragment names, or null for fragments that are not routes (e.g. `#main`). */
 export function parseRoute(hash) {
@@ -39,6 +40,8 @@ export function parseRoute(hash) {
       return { view: "jobs" };
     case "admin":
       return { view: "admin" };
+    case "home":
+      return { view: "home" };
     default:
       return { view: "namespace", parts: [] };
   }

@@ -13,24 +13,7 @@ import { managePanel } from "./manage-panel.js";
 import { breadcrumbs } from "./namespace-view.js";
 import { branchesPanel, tagsPanel } from "./refs-panels.js";
 import { tableHref } from "./routes.js";
-
-/** `fixed_size_list<float32>[128]`, `struct<…>`: a JsonArrowDataType as one line. */
-export function typeText(type) {
-  const children = type.fields ?? [];
-  switch (type.type) {
-    case "list":
-    case "large_list":
-      return `${type.type}<${children[0] ? typeText(children[0].type) : "?"}>`;
-    case "fixed_size_list":
-      return `fixed_size_list<${children[0] ? typeText(children[0].type) : "?"}>[${type.length}]`;
-    case "struct":
-      return "struct";
-    case "fixed_size_binary":
-      return `fixed_size_binary[${type.length}]`;
-    default:
-      return type.length === undefined ? type.type : `${type.type}(${type.length})`;
-  }
-}
+import { typeText } from "./schema-text.js";
 
 /** Schema rows, struct children indented under their parent with their full path. */
 function schemaRows(fields, prefix = "", depth = 0) {

@@ -13,6 +13,13 @@ function numberText(value) {
   return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
 }
 
+/** A number alone in a cell: thousands separated, fractions to six significant digits. */
+export function formattedNumber(value) {
+  if (typeof value === "bigint") return value.toLocaleString("en-US");
+  if (!Number.isFinite(value)) return String(value);
+  return value.toLocaleString("en-US", { maximumSignificantDigits: Number.isInteger(value) ? 21 : 6 });
+}
+
 /** The whole value as text: JSON-like, bigints and bytes included. */
 export function fullText(value) {
   if (value === null || value === undefined) return "null";
@@ -34,8 +41,11 @@ export function summaryText(value) {
   return text.length > TEXT_PREVIEW ? `${text.slice(0, TEXT_PREVIEW)}… (${text.length} characters)` : null;
 }
 
+/** A cell's content: null and the empty string look different (the one italic, the other `""`). */
 export function valueCell(value) {
-  if (value === null || value === undefined) return h("span", { class: "null" }, "null");
+  if (value === null || value === undefined) return h("span", { class: "null", title: "null" }, "null");
+  if (value === "") return h("span", { class: "empty-string", title: "empty string" }, '""');
+  if (typeof value === "number" || typeof value === "bigint") return formattedNumber(value);
   const summary = summaryText(value);
   if (summary === null) return fullText(value);
   return h("details", { class: "long-value" }, h("summary", {}, summary), h("div", { class: "full-value" }, fullText(value)));

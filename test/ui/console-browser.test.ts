@@ -76,21 +76,26 @@ test("Console in headless Chromium on a table's data tab → the rows QueryTable
   await preview.waitFor();
   assert.equal(await preview.locator("caption").textContent(), "Rows 1–3 of 3");
   assert.deepEqual(await preview.locator("tbody tr").evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent))), [
-    ["7", "pen"],
-    ["8", "ink"],
-    ["9", "nib"],
+    ["1", "7", "pen"],
+    ["2", "8", "ink"],
+    ["3", "9", "nib"],
   ]);
   assertClean(consolePage);
 });
 
-test("Console in headless Chromium against an auth-required server without a key → the tree shows code 16", options, async (t) => {
+test("Console in headless Chromium against an auth-required server without a key → one prompt for the key (code 16 calls), no error box per refused call", options, async (t) => {
   const server = await startAuthServer();
   t.after(() => server.close());
   const consolePage = await openConsole(t, `${server.url}/console`);
   const { page } = consolePage;
-  await page.locator("#tree [role=alert]", { hasText: "code 16 (Unauthenticated)" }).waitFor();
+  await page.locator("#auth-prompt[role=alert]", { hasText: "This server needs an API key." }).waitFor();
   await page.getByText(`Quiver ${quiverVersion}`).waitFor();
-  await page.locator("main [role=alert]").first().waitFor();
+  // Every refused call has answered: the tree's listing and the root page's three reads.
+  await page.locator("#tree .needs-key").waitFor();
+  await page.locator("main .needs-key").nth(2).waitFor();
+  assert.equal(await page.locator("[role=alert]").count(), 1, "one prompt, no red box per refused call");
+  assert.equal(await page.locator(".error").count(), 0);
+  assert.equal(await page.locator("details.connection").getAttribute("open"), "", "the prompt opens the connection settings");
   assertClean(consolePage, [
     { method: "GET", path: "/v1/namespace/%24/list?limit=100", status: 401 },
     // The root's page: its properties, child namespaces and tables.
@@ -105,11 +110,12 @@ test("Console in headless Chromium: an API key entered in the connection form �
   await expectJson(await server.post("/v1/namespace/secured/create", {}, { "x-api-key": admin }));
   const consolePage = await openConsole(t, `${server.url}/console`);
   const { page } = consolePage;
-  await page.locator("#tree [role=alert]", { hasText: "code 16" }).waitFor();
+  await page.locator("#auth-prompt[role=alert]").waitFor();
   assert.equal(await page.locator("details.connection").getAttribute("open"), "", "a 401 opens the connection settings");
   await page.getByLabel("API key").fill(admin);
   await page.getByRole("button", { name: "Save" }).click();
   await page.locator('#tree a[href="#/ns/secured"]').waitFor();
+  assert.equal(await page.locator("#auth-prompt").isHidden(), true, "the prompt goes once a key is saved");
   assert.equal(await page.locator("#connection-summary").textContent(), "database default, API key set");
   assert.equal(await page.locator("details.connection").getAttribute("open"), null, "saving closes the connection settings");
   assert.equal(await page.evaluate(() => sessionStorage.getItem("quiver.console.apiKey")), admin);

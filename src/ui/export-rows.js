@@ -1,0 +1,49 @@
+/**
+ * The data explorer's export: a query's answer as CSV (RFC 4180, a header of column names) or
+ * JSON lines, or as the Arrow IPC file the server sent, handed to the browser as a download.
+ * In CSV a null is an empty field and an empty string a quoted empty one, so the two stay apart;
+ * lists and structs are their JSON text.
+ */
+
+/** A value as JSON: bigints beyond 2^53 as strings, bytes as hex. */
+function jsonValue(value) {
+  if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : String(value);
+  if (value instanceof Uint8Array) return `0x${Array.from(value, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+  if (Array.isArray(value)) return value.map(jsonValue);
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, jsonValue(item)]));
+  return value;
+}
+
+/** One row as an object of column name → JSON value. */
+export function rowObject(fields, row) {
+  return Object.fromEntries(fields.map((field, i) => [field.name, jsonValue(row[i])]));
+}
+
+function csvField(value) {
+  if (value === null || value === undefined) return "";
+  const text = typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(jsonValue(value)) : String(jsonValue(value));
+  return text === "" || /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function toCsv(fields, rows) {
+  const lines = [fields.map((field) => csvField(field.name)).join(",")];
+  for (const row of rows) lines.push(row.map(csvField).join(","));
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+export function toJsonLines(fields, rows) {
+  return rows.map((row) => `${JSON.stringify(rowObject(fields, row))}\n`).join("");
+}
+
+/** Offers `content` as a file named `name`. */
+export function download(name, type, content) {
+  const url = URL.createObjectURL(new Blob([content], { type }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has its own copy once started; the URL is kept a moment for slow browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
