@@ -127,7 +127,7 @@ export async function explorePanel(parts) {
     }
   };
   // The same pager above and below the grid.
-  const pagers = [pager((page) => run(page)), pager((page) => run(page))];
+  const pagers = [pager((page) => run(page), "Pages, above the results"), pager((page) => run(page), "Pages, below the results")];
   const exporting = exportBar(parts, results);
 
   /** Reads the form; shows why when it cannot be read (a malformed query vector). */

@@ -59,17 +59,17 @@ function moveFocus(event, table) {
 }
 
 /**
- * First / Previous / Next / Last buttons and the page number. `update(page, shown, pageSize,
+ * First / Previous / Next / Last buttons and the page number, in a navigation region named `label`. `update(page, shown, pageSize,
  * total)` sets them after each answer; without a total, Next is offered while a page comes back full.
  */
-export function pager(go) {
+export function pager(go, label = "Pages") {
   const button = (label, name) => h("button", { type: "button", class: "secondary", "aria-label": name }, label);
   const first = button("« First", "First page");
   const previous = button("‹ Previous", "Previous page");
   const next = button("Next ›", "Next page");
   const last = button("Last »", "Last page");
   const position = h("span", { class: "muted", "aria-live": "polite" });
-  const element = h("nav", { class: "pager", "aria-label": "Pages", hidden: true }, first, previous, position, next, last);
+  const element = h("nav", { class: "pager", "aria-label": label, hidden: true }, first, previous, position, next, last);
   let state = { page: 0, lastPage: 0 };
   first.addEventListener("click", () => go(0));
   previous.addEventListener("click", () => go(state.page - 1));

@@ -13,11 +13,12 @@ function numberText(value) {
   return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
 }
 
-/** A number alone in a cell: thousands separated, fractions to six significant digits. */
+/**
+ * A number alone in a cell: integers whole and without separators (ids and years read as they
+ * are stored, and copy back into a filter), fractions to six significant digits.
+ */
 export function formattedNumber(value) {
-  if (typeof value === "bigint") return value.toLocaleString("en-US");
-  if (!Number.isFinite(value)) return String(value);
-  return value.toLocaleString("en-US", { maximumSignificantDigits: Number.isInteger(value) ? 21 : 6 });
+  return typeof value === "bigint" ? String(value) : numberText(value);
 }
 
 /** The whole value as text: JSON-like, bigints and bytes included. */
