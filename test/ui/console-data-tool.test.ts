@@ -1,0 +1,196 @@
+// The console as a data tool, in headless Chromium against one running server: versions that
+// name their operation and mark their tags, an export equal to the query, the row panel, number
+// alignment, errors that go once a later action succeeds, a scheduled job's next run, the tree
+// following the page, and a database home whose figures are the API's.
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { after, before, test } from "node:test";
+import { Field, FixedSizeList, Float32, Int32, Utf8, vectorFromArray } from "apache-arrow-21";
+import type { Browser } from "playwright-core";
+import { arrowStream } from "../helpers/arrow.js";
+import { type TestServer, expectJson, startTestServer } from "../helpers/test-server.js";
+import { ConsolePage, type HttpError, launchChromium } from "./headless-page.js";
+
+const options = { timeout: 60_000 };
+
+let browser: Browser;
+let server: TestServer;
+
+/** Row i of table `shop.items`: every 7th label null, every 5th empty, so both show apart. */
+const labelOf = (i: number) => (i % 7 === 3 ? null : i % 5 === 0 ? "" : `item, "${i}"`);
+const ITEMS = 120;
+
+before(async () => {
+  [browser, server] = await Promise.all([launchChromium(), startTestServer()]);
+  // history: v1 create, v2 append, v3 update, v4 restore of v2; tag "golden" on v2.
+  await expectJson(await server.upload("/v1/table/history/create", arrowStream({ n: Int32Array.from([1, 2, 3]) })));
+  await expectJson(await server.upload("/v1/table/history/insert", arrowStream({ n: Int32Array.from([4]) })));
+  await expectJson(await server.post("/v1/table/history/update", { predicate: "n = 1", updates: [["n", "10"]] }));
+  await expectJson(await server.post("/v1/table/history/tags/create", { tag: "golden", version: 2 }));
+  await expectJson(await server.post("/v1/table/history/restore", { version: 2 }));
+
+  await expectJson(await server.post("/v1/namespace/shop/create", {}));
+  const ids = Array.from({ length: ITEMS }, (_, i) => i);
+  await expectJson(await server.upload("/v1/table/shop%24items/create", arrowStream({
+    id: vectorFromArray(ids, new Int32()),
+    label: vectorFromArray(ids.map(labelOf), new Utf8()),
+    vec: vectorFromArray(ids.map((i) => [i, 0.5, 0.25, 1, 2, 3, 4, 5]), new FixedSizeList(8, new Field("item", new Float32(), true))),
+  })));
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openConsole(t: { after(fn: () => Promise<void>): void }, hash: string): Promise<ConsolePage> {
+  const opened = await ConsolePage.open(browser, `${server.url}/console${hash}`);
+  opened.page.on("dialog", (dialog) => dialog.accept());
+  t.after(() => opened.close());
+  return opened;
+}
+
+function assertClean(consolePage: ConsolePage, httpErrors: HttpError[] = []): void {
+  assert.deepEqual(consolePage.problems(), { failedRequests: [], httpErrors, pageErrors: [], consoleErrors: [] });
+}
+
+test("ListTableVersions → each version names the Lance operation that made it: Overwrite, Append, Update, Restore (of version 2)", options, async () => {
+  const { versions } = await expectJson(await server.post("/v1/table/history/version/list?descending=true"));
+  assert.deepEqual(versions.map((v: { version: number; operation?: string; operation_detail?: string }) => [v.version, v.operation, v.operation_detail]), [
+    [4, "Restore", "version 2"],
+    [3, "Update", undefined],
+    [2, "Append", undefined],
+    [1, "Overwrite", undefined],
+  ]);
+});
+
+test("Versions tab → each version's operation (append, update, restore), its row change, and the tagged version marked in the list and the plot", options, async (t) => {
+  const consolePage = await openConsole(t, "#/table/history?tab=versions");
+  const { page } = consolePage;
+  const rows = page.locator("#panel-versions table tbody tr");
+  await rows.first().waitFor();
+  const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(0, 5).map((td) => td.textContent)));
+  assert.deepEqual(cells.map(([version, , operation, count, change]) => [version, operation, count, change]), [
+    ["4", "restore (version 2)", "4", "±0"],
+    ["3", "update / merge insert", "4", "±0"],
+    ["2🏷 golden", "append", "4", "+1"],
+    ["1", "create / overwrite", "3", ""],
+  ]);
+  const plot = page.locator('svg[aria-label="Rows per version"]');
+  assert.deepEqual(await plot.locator("circle.marked").evaluateAll((circles) => circles.map((c) => c.getAttribute("data-x"))), ["2"]);
+  assert.equal(await plot.locator(".mark title").textContent(), "Tag golden");
+
+  await page.getByRole("button", { name: "Compare version 1 with current" }).click();
+  const comparison = page.locator(".comparison");
+  await comparison.getByText("Rows then").waitFor();
+  assert.deepEqual(await comparison.locator("dd").allTextContents(), ["3", "4", "+1"]);
+  assert.equal(await comparison.getByText("Same schema.").count(), 1);
+  assertClean(consolePage);
+});
+
+test("Data tab: Export CSV of a filtered scan spanning three pages → the file holds every matching row, nulls empty and empty strings quoted", options, async (t) => {
+  const consolePage = await openConsole(t, "#/table/shop/items?tab=data");
+  const { page } = consolePage;
+  await page.locator("#panel-data caption", { hasText: `Rows 1–50 of ${ITEMS}` }).waitFor();
+  await page.getByLabel("Filter (SQL predicate)").fill("id >= 10");
+  await page.getByRole("group", { name: "Columns" }).getByLabel("vec", { exact: true }).uncheck();
+  await page.getByRole("button", { name: "Run query" }).click();
+  await page.locator("#panel-data caption", { hasText: `Rows 1–50 of ${ITEMS - 10}` }).waitFor();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("group", { name: "Export the result" }).getByRole("button", { name: "CSV" }).click()]);
+  assert.equal(download.suggestedFilename(), "items.csv");
+  const text = await readFile((await download.path()) as string, "utf8");
+  const expected = ["id,label", ...Array.from({ length: ITEMS - 10 }, (_, k) => {
+    const label = labelOf(k + 10);
+    return `${k + 10},${label === null ? "" : `"${label.replaceAll('"', '""')}"`}`;
+  })];
+  assert.deepEqual(text.trimEnd().split("\r\n").sort(), expected.sort());
+  assertClean(consolePage);
+});
+
+test("Data tab: Open row → a panel with every field, the vector summarised, and the row as JSON; numbers right-aligned, null apart from the empty string", options, async (t) => {
+  const consolePage = await openConsole(t, "#/table/shop/items?tab=data");
+  const { page } = consolePage;
+  const grid = page.locator("#panel-data table.results");
+  await grid.locator("caption", { hasText: "Rows 1–50" }).waitFor();
+  // Cells after the row number: Similar, id, label, vec.
+  const cell = (row: number, column: number) => grid.locator("tbody tr").nth(row).locator("td").nth(column);
+  assert.equal(await cell(2, 1).textContent(), "2");
+  assert.equal(await cell(2, 1).evaluate((td) => (globalThis as any).getComputedStyle(td).textAlign), "right");
+  assert.equal(await cell(2, 2).evaluate((td) => (globalThis as any).getComputedStyle(td).textAlign), "left");
+  assert.equal(await cell(3, 2).textContent(), "null");
+  assert.equal(await cell(5, 2).textContent(), '""');
+
+  await page.getByRole("button", { name: "Open row 3", exact: true }).click();
+  const panel = page.getByRole("dialog", { name: "Row 3" });
+  await panel.waitFor();
+  assert.deepEqual(await panel.locator("dt").evaluateAll((dts) => dts.map((dt) => dt.firstChild?.textContent)), ["id", "label", "vec"]);
+  assert.match((await panel.locator("dd").nth(2).textContent()) ?? "", /^\[2, 0\.5, 0\.25, 1, …\] \(8 values\)/);
+  assert.deepEqual(JSON.parse((await panel.locator(".row-json pre").textContent()) ?? ""), { id: 2, label: 'item, "2"', vec: [2, 0.5, 0.25, 1, 2, 3, 4, 5] });
+  await page.keyboard.press("Escape");
+  await panel.waitFor({ state: "detached" });
+  assertClean(consolePage);
+});
+
+test("Manage tab: a delete naming no column of the table (code 12), then a compaction that succeeds → the delete's error is gone; its message leaves with the next page", options, async (t) => {
+  await expectJson(await server.upload("/v1/table/chores/create", arrowStream({ n: Int32Array.from([1, 2]) })));
+  const consolePage = await openConsole(t, "#/table/chores?tab=manage");
+  const { page } = consolePage;
+  await page.getByLabel("Predicate").fill("no_such_column > 1");
+  await page.getByRole("button", { name: "Delete matching rows" }).click();
+  await page.locator("main [role=alert]", { hasText: "Deleting rows failed: code 12" }).waitFor();
+  await page.getByRole("button", { name: "Compact" }).click();
+  await page.locator("main [role=status]", { hasText: /^Done: / }).waitFor();
+  assert.equal(await page.locator("main [role=alert]").count(), 0, "no stale error after a later success");
+
+  await page.getByRole("tab", { name: "Tags" }).click();
+  await page.getByLabel("Tag name").fill("kept");
+  await page.getByRole("button", { name: "Create tag" }).click();
+  await page.locator("#status", { hasText: "Tag kept created." }).waitFor();
+  await page.getByRole("link", { name: "Jobs" }).click();
+  await page.locator("main h2", { hasText: "Jobs" }).waitFor();
+  assert.equal(await page.locator("#status").textContent(), "", "the status bar's message does not follow to another page");
+  assertClean(consolePage, [{ method: "POST", path: "/v1/table/chores/count_rows", status: 404 }]);
+});
+
+test("Jobs page: a table on a maintenance schedule → its queued job shows the next run, in about an hour", options, async (t) => {
+  await expectJson(await server.upload("/v1/table/tidy/create", arrowStream({ n: Int32Array.from([1]) })));
+  const schedule = await expectJson(await server.post("/v1/table/tidy/maintenance_schedule", { interval_seconds: 3600 }));
+  const consolePage = await openConsole(t, "#/jobs");
+  const { page } = consolePage;
+  const row = page.locator("main tbody tr", { has: page.locator(`code[title="${schedule.job_id}"]`) });
+  await row.waitFor();
+  assert.match((await row.textContent()) ?? "", /scheduled maintenance|compaction, cleanup and index optimisation every 60 min/);
+  assert.match((await row.locator(".next-run").textContent()) ?? "", /^next run .+ \(in 60 min\)$/);
+  assertClean(consolePage);
+});
+
+test("Table page reached by URL → the tree opens its namespace and marks the table as the current page", options, async (t) => {
+  const consolePage = await openConsole(t, "#/table/shop/items");
+  const { page } = consolePage;
+  const link = page.locator('#tree a[aria-current="page"]');
+  await link.waitFor();
+  assert.equal(await link.getAttribute("href"), "#/table/shop/items");
+  assertClean(consolePage);
+});
+
+test("Home → every table with the rows, size and version count GetTableStats and ListTableVersions answer, and the totals", options, async (t) => {
+  const { tables } = await expectJson(await server.get("/v1/table"));
+  const consolePage = await openConsole(t, "#/home");
+  const { page } = consolePage;
+  const rows = page.locator("main table tbody tr");
+  await rows.first().waitFor();
+  const shown = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(0, 4).map((td) => td.textContent)));
+  const expected = [];
+  let totalRows = 0;
+  for (const id of tables as string[]) {
+    const stats = await expectJson(await server.post(`/v1/table/${encodeURIComponent(id)}/stats`, {}));
+    const { versions } = await expectJson(await server.post(`/v1/table/${encodeURIComponent(id)}/version/list?descending=true&limit=1`));
+    totalRows += stats.num_rows;
+    const size = await page.evaluate(`import("/console/assets/dom.js").then((dom) => dom.formatBytes(${stats.total_bytes}))`);
+    expected.push([id.split("$").join("."), stats.num_rows.toLocaleString("en-US"), size, String(versions[0].version)]);
+  }
+  assert.deepEqual(shown, expected);
+  const facts = await page.locator("main dl.facts dd").allTextContents();
+  assert.deepEqual(facts.slice(0, 2), [String(tables.length), totalRows.toLocaleString("en-US")]);
+  assertClean(consolePage);
+});
