@@ -8,7 +8,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 560;
 const HEIGHT = 200;
-const MARGIN = { top: 24, right: 16, bottom: 34, left: 64 };
+const MARGIN = { top: 24, right: 16, bottom: 38, left: 64 };
 const PLOT_WIDTH = WIDTH - MARGIN.left - MARGIN.right;
 const PLOT_HEIGHT = HEIGHT - MARGIN.top - MARGIN.bottom;
 
@@ -35,7 +35,9 @@ export function shortNumber(value) {
 
 /** The chart's frame: an image labelled `title`, a y axis from 0 to `max`, and an x-axis caption. */
 function frame(title, max, xLabel, format) {
-  const ticks = [0, max / 2, max].map((value) => {
+  // A half-way tick only where it is a whole number or the scale is large: no "0.5 rows".
+  const values = Number.isInteger(max / 2) || max > 10 ? [0, max / 2, max] : [0, max];
+  const ticks = values.map((value) => {
     const y = MARGIN.top + PLOT_HEIGHT - (value / max) * PLOT_HEIGHT;
     return [
       svg("line", { class: "grid", x1: MARGIN.left, x2: MARGIN.left + PLOT_WIDTH, y1: y, y2: y }),
@@ -93,7 +95,7 @@ export function lineChart(title, points, { xLabel, format = shortNumber }) {
       svg("circle", { class: `series-0 point${p.mark ? " marked" : ""}`, cx: xOf(p.x), cy: yOf(p.y), r: p.mark ? Math.max(radius, 4) : radius || 1.5, "data-x": p.x }, svg("title", {}, p.label)),
     ),
     sorted.filter((p) => p.mark).map((p) => flag(xOf(p.x), yOf(p.y), p.mark)),
-    spread(sorted, 6).map((p) => svg("text", { class: "tick", x: xOf(p.x), y: MARGIN.top + PLOT_HEIGHT + 14, "text-anchor": "middle" }, String(p.x))),
+    spread(sorted, 6).map((p) => svg("text", { class: "tick", x: xOf(p.x), y: MARGIN.top + PLOT_HEIGHT + 17, "text-anchor": "middle" }, String(p.x))),
   );
   return figure(title, chart);
 }
@@ -120,7 +122,7 @@ export function barChart(title, bars, { xLabel, format = shortNumber }) {
       return [
         svg("rect", { class: `series-0 bar${bar.mark ? " marked" : ""}`, x, y: top, width: Math.max(slot * 0.7, 0.5), height, "data-key": bar.key }, svg("title", {}, bar.label)),
         bar.mark ? flag(x + slot * 0.35, top, bar.mark) : null,
-        labelled.has(bar) ? svg("text", { class: "tick", x: x + slot * 0.35, y: MARGIN.top + PLOT_HEIGHT + 14, "text-anchor": "middle" }, String(bar.key)) : null,
+        labelled.has(bar) ? svg("text", { class: "tick", x: x + slot * 0.35, y: MARGIN.top + PLOT_HEIGHT + 17, "text-anchor": "middle" }, String(bar.key)) : null,
       ];
     }),
   );

@@ -94,7 +94,7 @@ function plots(listed, tags) {
 }
 
 function tagBadges(names) {
-  return (names ?? []).map((name) => h("span", { class: "badge tag", title: `Tag ${name}` }, `🏷 ${name}`));
+  return (names ?? []).map((name) => h("span", { class: "badge tag", title: `Tag ${name}` }, h("span", { class: "visually-hidden" }, "tag "), name));
 }
 
 /** The fields of a schema by path, with their types as text. */
@@ -172,7 +172,7 @@ export async function historyPanel(parts, context) {
   // Newest first: the version before each one is the next in the list.
   const rows = listed.map((v, i) => [
     h("span", { class: "num" }, String(v.version), tagBadges(tags.get(v.version))),
-    formatTime(v.timestamp_millis),
+    h("span", { class: "nowrap" }, formatTime(v.timestamp_millis)),
     h("span", { class: "operation" }, operationText(v)),
     h("span", { class: "num" }, v.rows.toLocaleString("en-US")),
     h("span", { class: "num" }, rowChange(v, listed[i + 1])),

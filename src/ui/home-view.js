@@ -64,9 +64,9 @@ function tablesSection(rows) {
     "div",
     {},
     facts([
-      ["Tables", numeric(number(rows.length))],
-      ["Rows", numeric(number(totalRows))],
-      ["Size", numeric(formatBytes(totalBytes))],
+      ["Tables", number(rows.length)],
+      ["Rows", number(totalRows)],
+      ["Size", formatBytes(totalBytes)],
     ]),
     largest.length > 1 ? h("div", { class: "charts" }, barChart("Largest tables by size (bytes)", largest.map((row) => ({ key: row.parts[row.parts.length - 1], value: row.bytes, label: `${row.parts.join(".")}: ${formatBytes(row.bytes)}` })), { xLabel: "table" })) : null,
     dataTable(

@@ -61,7 +61,7 @@ export function duration(ms) {
 export function nextRun(job, now = Date.now()) {
   if (!job || job.status !== "queued" || typeof job.run_at_ms !== "number") return null;
   if (job.run_at_ms <= now) return "due now";
-  return `next run ${new Date(job.run_at_ms).toLocaleString()} (in ${duration(job.run_at_ms - now)})`;
+  return `next run in ${duration(job.run_at_ms - now)} · ${new Date(job.run_at_ms).toLocaleString()}`;
 }
 
 /**
