@@ -21,7 +21,8 @@ const labelOf = (i: number) => (i % 7 === 3 ? null : i % 5 === 0 ? "" : `item, "
 const ITEMS = 120;
 
 before(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startTestServer()]);
+  // Drops are kept an hour, so the home view has dropped tables to offer for undrop.
+  [browser, server] = await Promise.all([launchChromium(), startTestServer({ dropRetentionMs: 60 * 60 * 1000 })]);
   // history: v1 create, v2 append, v3 update, v4 restore of v2; tag "golden" on v2.
   await expectJson(await server.upload("/v1/table/history/create", arrowStream({ n: Int32Array.from([1, 2, 3]) })));
   await expectJson(await server.upload("/v1/table/history/insert", arrowStream({ n: Int32Array.from([4]) })));
@@ -192,5 +193,20 @@ test("Home → every table with the rows, size and version count GetTableStats a
   assert.deepEqual(shown, expected);
   const facts = await page.locator("main dl.facts dd").allTextContents();
   assert.deepEqual(facts.slice(0, 2), [String(tables.length), totalRows.toLocaleString("en-US")]);
+  assertClean(consolePage);
+});
+
+test("Home on a server keeping drops → a dropped table listed with when it goes; Undrop → it is a table again with its rows", options, async (t) => {
+  await expectJson(await server.upload("/v1/table/scratch/create", arrowStream({ n: Int32Array.from([1, 2, 3]) })));
+  await expectJson(await server.post("/v1/table/scratch/drop"));
+  const consolePage = await openConsole(t, "#/home");
+  const { page } = consolePage;
+  const dropped = page.getByRole("region", { name: "Dropped tables kept for undrop" }).locator("tbody tr", { hasText: "scratch" });
+  await dropped.waitFor();
+  await page.getByRole("button", { name: "Undrop scratch" }).click();
+  await page.locator("#status", { hasText: "Table scratch restored." }).waitFor();
+  await page.locator('main a[href="#/table/scratch"]').waitFor();
+  assert.equal(await expectJson(await server.post("/v1/table/scratch/count_rows", {})), 3);
+  assert.deepEqual((await expectJson(await server.get("/v1/namespace/%24/dropped_tables"))).tables, []);
   assertClean(consolePage);
 });
