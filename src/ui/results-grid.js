@@ -20,7 +20,11 @@ export function resultsGrid(caption, { fields, rows }, { firstRow, onSimilar }) 
   if (rows.length === 0) return h("p", { class: "muted", role: "status" }, caption);
   const vectorIndex = fields.findIndex((field) => field.vector);
   const columnClass = (field) => [RANK_COLUMNS.has(field.name) ? "rank" : "", field.numeric ? "num" : ""].filter(Boolean).join(" ") || undefined;
-  const headers = fields.map((field) => h("th", { scope: "col", class: columnClass(field) }, field.name, h("span", { class: "type" }, field.label)));
+  const headers = fields.map((field) => {
+    const header = h("th", { scope: "col", class: columnClass(field) }, field.name, h("span", { class: "type" }, field.label));
+    header.append(resizer(header, field.name));
+    return header;
+  });
   if (vectorIndex >= 0) headers.unshift(h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Actions")));
   headers.unshift(h("th", { scope: "col", class: "num" }, "#"));
   const body = rows.map((row, i) => {
@@ -43,7 +47,46 @@ export function resultsGrid(caption, { fields, rows }, { firstRow, onSimilar }) 
   return h("div", { class: "table-scroll results-scroll", tabindex: 0, role: "region", "aria-label": "Query results" }, table);
 }
 
-/** Arrow keys, Home and End move the focus between the grid's cells (and their buttons). */
+/** Width steps of a column resized from the keyboard, and the narrowest a column gets. */
+const RESIZE_STEP = 24;
+const MIN_WIDTH = 48;
+
+/**
+ * A handle on a header's right edge: dragged, or focused and moved with the left and right arrow
+ * keys, it sets the column's width (through the CSS object model, which the CSP allows).
+ */
+function resizer(header, name) {
+  const handle = h("span", { class: "resizer", role: "separator", "aria-orientation": "vertical", "aria-label": `Resize column ${name}`, tabindex: 0 });
+  const setWidth = (width) => {
+    const px = `${Math.max(MIN_WIDTH, Math.round(width))}px`;
+    header.style.width = px;
+    header.style.minWidth = px;
+    header.style.maxWidth = px;
+  };
+  handle.addEventListener("pointerdown", (event) => {
+    event.preventDefault();
+    const start = event.clientX;
+    const width = header.getBoundingClientRect().width;
+    handle.setPointerCapture(event.pointerId);
+    const move = (moved) => setWidth(width + moved.clientX - start);
+    const stop = () => {
+      handle.removeEventListener("pointermove", move);
+      handle.removeEventListener("pointerup", stop);
+    };
+    handle.addEventListener("pointermove", move);
+    handle.addEventListener("pointerup", stop);
+  });
+  handle.addEventListener("keydown", (event) => {
+    const step = { ArrowLeft: -RESIZE_STEP, ArrowRight: RESIZE_STEP }[event.key];
+    if (!step) return;
+    event.preventDefault();
+    event.stopPropagation();
+    setWidth(header.getBoundingClientRect().width + step);
+  });
+  return handle;
+}
+
+/** Arrow keys move the focus between the grid's cells (to a cell's button or folded value, when it has one). */
 function moveFocus(event, table) {
   const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key];
   if (!step) return;

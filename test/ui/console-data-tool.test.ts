@@ -121,6 +121,17 @@ test("Data tab: Open row → a panel with every field, the vector summarised, an
   assert.equal(await cell(3, 2).textContent(), "null");
   assert.equal(await cell(5, 2).textContent(), '""');
 
+  // A column resized from the keyboard; arrow keys move between cells.
+  const labelHeader = grid.locator("thead th", { hasText: "label" });
+  const before = (await labelHeader.boundingBox())?.width ?? 0;
+  await page.getByRole("separator", { name: "Resize column label" }).focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  assert.ok(((await labelHeader.boundingBox())?.width ?? 0) >= before + 40, "two steps wider");
+  await page.getByRole("button", { name: "Open row 2", exact: true }).focus();
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement.getAttribute("aria-label")), "Open row 3");
+
   await page.getByRole("button", { name: "Open row 3", exact: true }).click();
   const panel = page.getByRole("dialog", { name: "Row 3" });
   await panel.waitFor();
