@@ -216,3 +216,24 @@ function unauthorizedRootPage(): HttpError[] {
     { method: "GET", path: "/v1/namespace/%24/table/list?limit=100", status: 401 },
   ];
 }
+
+test("Console in headless Chromium, admin page → the database's audit log, filtered to denied calls, shows only the refused write", options, async (t) => {
+  const server = await startAuthServer();
+  t.after(() => server.close());
+  const admin = await apiKey(server, null, "admin");
+  const reader = await apiKey(server, "default", "read");
+  await expectJson(await server.post("/v1/namespace/audited/create", {}, { "x-api-key": admin }));
+  assert.equal((await server.post("/v1/namespace/refused/create", {}, { "x-api-key": reader })).status, 403);
+  const opened = await ConsolePage.open(browser, `${server.url}/console#/admin`, { "quiver.console.apiKey": admin });
+  t.after(() => opened.close());
+  const { page } = opened;
+  const audit = page.getByRole("region", { name: "Audit records of default, newest first" });
+  await audit.locator("tbody tr", { hasText: "CreateNamespace" }).first().waitFor();
+  await page.getByLabel("Outcome").selectOption("denied");
+  const rows = await audit.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.children[2]?.textContent, tr.children[3]?.textContent, tr.children[4]?.textContent]));
+  assert.deepEqual(rows, [["CreateNamespace", "refused", "denied · 403 · code 15"]]);
+  await page.getByLabel("Outcome").selectOption("");
+  await page.getByLabel("What").fill("audited");
+  assert.deepEqual(await audit.locator("tbody tr td:nth-child(4)").allTextContents(), ["audited"]);
+  assertClean(opened);
+});
