@@ -9,6 +9,7 @@ import { decodeArrow } from "./arrow-values.js";
 import { actionError, actionSucceeded, errorBox, formatTime, h, replaceChildren } from "./dom.js";
 import { exploreForm } from "./explore-form.js";
 import { download, toCsv, toJsonLines } from "./export-rows.js";
+import { operationText } from "./operation-text.js";
 import { pageCaption, queryRequest } from "./query-request.js";
 import { pager, resultsGrid } from "./results-grid.js";
 
@@ -36,7 +37,8 @@ async function fillVersions(parts, select) {
   });
   const versionOptions = versions.map((v) => {
     places.set(`v:${v.version}`, { version: v.version });
-    return h("option", { value: `v:${v.version}` }, `Version ${v.version} (${formatTime(v.timestamp_millis)})`);
+    const what = v.operation ? ` · ${operationText(v)}` : "";
+    return h("option", { value: `v:${v.version}` }, `Version ${v.version} (${formatTime(v.timestamp_millis)})${what}`);
   });
   if (tagOptions.length > 0) select.append(h("optgroup", { label: "Tags" }, tagOptions));
   select.append(h("optgroup", { label: "Versions" }, versionOptions));

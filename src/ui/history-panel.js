@@ -6,6 +6,7 @@
  */
 import { api } from "./api.js";
 import { actionError, dataTable, facts, formatBytes, formatTime, h, loadInto, replaceChildren } from "./dom.js";
+import { operationText } from "./operation-text.js";
 import { typeText } from "./schema-text.js";
 import { barChart, lineChart } from "./charts.js";
 
@@ -31,29 +32,6 @@ async function versionFacts(parts, versions) {
     const [rows, described] = await Promise.all([api.countTableRows(parts, { version: v.version }), api.describeTable(parts, { version: v.version })]);
     return { ...v, rows, fragments: described.stats?.num_fragments ?? 0, deletedRows: described.stats?.num_deleted_rows ?? 0 };
   });
-}
-
-/** What made a version, in words: the operation Lance recorded and its detail. */
-const OPERATION_WORDS = {
-  Append: "append",
-  Delete: "delete",
-  Overwrite: "create / overwrite",
-  CreateIndex: "index",
-  Rewrite: "compaction",
-  Merge: "add columns",
-  Restore: "restore",
-  ReserveFragments: "reserve fragments",
-  Update: "update / merge insert",
-  Project: "drop columns",
-  UpdateConfig: "config change",
-  DataReplacement: "data replacement",
-  Clone: "clone",
-};
-
-export function operationText(v) {
-  if (!v.operation) return "–";
-  const words = OPERATION_WORDS[v.operation] ?? v.operation;
-  return v.operation_detail ? `${words} (${v.operation_detail})` : words;
 }
 
 /** The change in rows from the version before, as "+3" / "−2" / "±0"; the oldest listed has none. */

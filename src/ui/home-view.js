@@ -7,6 +7,7 @@
 import { api, connection } from "./api.js";
 import { barChart } from "./charts.js";
 import { actionError, dataTable, errorBox, facts, formatBytes, formatTime, h, loadInto, replaceChildren } from "./dom.js";
+import { operationText } from "./operation-text.js";
 import { tableHref } from "./routes.js";
 
 /** How many tables are described at once, and at most. */
@@ -46,7 +47,7 @@ async function tableFacts(parts) {
   try {
     const [stats, versions] = await Promise.all([api.getTableStats(parts), api.listTableVersions(parts, undefined, 1)]);
     const newest = versions.versions[0];
-    return { parts, rows: stats.num_rows, bytes: stats.total_bytes, version: newest?.version, lastWrite: newest?.timestamp_millis, lastOperation: newest?.operation };
+    return { parts, rows: stats.num_rows, bytes: stats.total_bytes, version: newest?.version, lastWrite: newest?.timestamp_millis, lastOperation: newest ? operationText(newest) : undefined };
   } catch (error) {
     return { parts, error };
   }

@@ -73,6 +73,12 @@ export function progressView(job) {
   const { items_done: done, items_total: total, rows_written: rows } = job.progress;
   const next = nextRun(job);
   if (next) return h("span", { class: "next-run" }, next);
+  // An index build or drop is one step: its status says all there is.
+  const indexWords = { create_index: ["waiting", "building", "built"], drop_index: ["waiting", "dropping", "dropped"] }[job.job_type];
+  if (indexWords) {
+    const [waiting, working, done] = indexWords;
+    return h("span", {}, job.status === "queued" ? waiting : job.status === "running" ? working : job.status === "succeeded" ? done : "–");
+  }
   const writesRows = job.job_type === "refresh_materialized_view" || job.job_type === "backfill_column" || rows > 0;
   const outcome = maintenanceOutcome(job);
   if (total === 0) return h("span", {}, outcome ?? (job.status === "succeeded" ? "done" : job.status === "running" ? "working" : "not started"));
