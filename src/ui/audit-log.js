@@ -70,7 +70,7 @@ export function auditLog(name) {
     { "aria-labelledby": "audit-heading" },
     h("h3", { id: "audit-heading" }, `Audit log of database ${name}`),
     h("div", { class: "inline audit-filters", role: "search", "aria-label": "Filter the audit log" }, field(who.id, "Who", who), field(what.id, "What", what), field(outcome.id, "Outcome", outcome), field(since.id, "Since", since)),
-    list,
+    h("div", { class: "audit-records" }, list),
     more,
   );
 }
