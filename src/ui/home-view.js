@@ -1,6 +1,7 @@
 /**
  * A database's home: every table (ListAllTables) with its rows and size (GetTableStats), its
- * version count and last write (the newest entry of ListTableVersions), the totals, a plot of the
+ * version count and last write (the newest entry of ListTableVersions) with the rows that write
+ * changed (CountTableRows at the version before), the totals, a plot of the
  * largest tables, and the tables dropped but kept for undrop (ListDroppedTables, UndropTable) when
  * the server keeps them.
  */
@@ -45,9 +46,19 @@ async function allTables() {
 /** A table's figures; a table that cannot be read keeps its row with the reason. */
 async function tableFacts(parts) {
   try {
-    const [stats, versions] = await Promise.all([api.getTableStats(parts), api.listTableVersions(parts, undefined, 1)]);
-    const newest = versions.versions[0];
-    return { parts, rows: stats.num_rows, bytes: stats.total_bytes, version: newest?.version, lastWrite: newest?.timestamp_millis, lastOperation: newest ? operationText(newest) : undefined };
+    const [stats, versions] = await Promise.all([api.getTableStats(parts), api.listTableVersions(parts, undefined, 2)]);
+    const [newest, previous] = versions.versions;
+    // Growth: what the last write changed, from the rows of the version before it (when kept).
+    const before = previous ? await api.countTableRows(parts, { version: previous.version }).catch(() => undefined) : undefined;
+    return {
+      parts,
+      rows: stats.num_rows,
+      bytes: stats.total_bytes,
+      version: newest?.version,
+      lastWrite: newest?.timestamp_millis,
+      lastOperation: newest ? operationText(newest) : undefined,
+      growth: before === undefined ? undefined : stats.num_rows - before,
+    };
   } catch (error) {
     return { parts, error };
   }
@@ -55,6 +66,7 @@ async function tableFacts(parts) {
 
 const number = (value) => (typeof value === "number" ? value.toLocaleString("en-US") : "–");
 const numeric = (text) => h("span", { class: "num" }, text);
+const signed = (change) => (change === undefined ? "–" : change > 0 ? `+${number(change)}` : change < 0 ? `−${number(-change)}` : "±0");
 
 function tablesSection(rows) {
   const readable = rows.filter((row) => !row.error);
@@ -72,12 +84,12 @@ function tablesSection(rows) {
     largest.length > 1 ? h("div", { class: "charts" }, barChart("Largest tables by size (bytes)", largest.map((row) => ({ key: row.parts[row.parts.length - 1], value: row.bytes, label: `${row.parts.join(".")}: ${formatBytes(row.bytes)}` })), { xLabel: "table" })) : null,
     dataTable(
       "Tables",
-      ["Table", "Rows", "Size", "Versions", "Last write", "Last operation"],
+      ["Table", "Rows", "Size", "Versions", "Last write", "Last operation", "Rows changed by it"],
       rows.map((row) => [
         h("a", { href: tableHref(row.parts) }, row.parts.join(".")),
         ...(row.error
-          ? [h("span", { class: "muted" }, `not readable: ${row.error.message}`), "", "", "", ""]
-          : [numeric(number(row.rows)), numeric(formatBytes(row.bytes)), numeric(number(row.version)), formatTime(row.lastWrite), row.lastOperation ?? "–"]),
+          ? [h("span", { class: "muted" }, `not readable: ${row.error.message}`), "", "", "", "", ""]
+          : [numeric(number(row.rows)), numeric(formatBytes(row.bytes)), numeric(number(row.version)), formatTime(row.lastWrite), row.lastOperation ?? "–", numeric(signed(row.growth))]),
       ]),
       { empty: "no tables yet" },
     ),
