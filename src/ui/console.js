@@ -28,21 +28,30 @@ const authPrompt = document.getElementById("auth-prompt");
 /** How long a message stays in the status bar. */
 const MESSAGE_MS = 8000;
 let messageTimer;
+/** Set by a message whose action goes on to another page: it stays for that one navigation. */
+let keepThroughNavigation = false;
 
 /**
  * Polite announcements for screen readers, shown in the footer for a few seconds and until the
- * next navigation. Every announcement reports a success, so earlier actions' errors go.
+ * next navigation (the one after it, with `navigating`, for an action that opens another page
+ * itself). Every announcement reports a success, so earlier actions' errors go.
  */
-function announce(text) {
+function announce(text, { navigating = false } = {}) {
   actionSucceeded();
   status.textContent = text;
+  keepThroughNavigation = navigating;
   clearTimeout(messageTimer);
   messageTimer = setTimeout(() => {
     status.textContent = "";
   }, MESSAGE_MS);
 }
 
+/** A navigation ends the message, unless the action it reports caused the navigation. */
 function clearMessage() {
+  if (keepThroughNavigation) {
+    keepThroughNavigation = false;
+    return;
+  }
   clearTimeout(messageTimer);
   status.textContent = "";
 }
@@ -165,6 +174,7 @@ panel.addEventListener("toggle", () => {
 window.addEventListener("quiver:unauthenticated", () => {
   if (!refused) panel.open = true;
   refused = true;
+  authPrompt.querySelector("strong").textContent = connection.apiKey ? "The server refused this API key." : "This server needs an API key.";
   // An alert only while shown, so a page that needs no key has none.
   authPrompt.setAttribute("role", "alert");
   authPrompt.hidden = false;

@@ -41,7 +41,7 @@ export function createTableForm(parts, context) {
       const read = await readTableFile(file.files[0]);
       replaceChildren(result, h("p", { class: "muted" }, `Uploading ${read.table.numRows.toLocaleString("en-US")} rows: ${read.table.schema.fields.map((f) => `${f.name} (${f.type})`).join(", ")}…`));
       await api.createTable(table, ipcStream(read.table));
-      context.announce(`Table ${table.join(".")} created from ${file.files[0].name}.`);
+      context.announce(`Table ${table.join(".")} created from ${file.files[0].name}.`, { navigating: true });
       context.refreshTree();
       location.hash = tableHref(table, "data");
     } catch (error) {

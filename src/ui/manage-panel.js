@@ -113,7 +113,7 @@ function rename(parts, context) {
       const target = [...parts.slice(0, -1), name.value.trim()];
       if (!confirm(`Rename ${parts.join(".")} to ${target.join(".")}? Clients using the old name stop finding it.`)) return;
       await api.renameTable(parts, name.value.trim());
-      context.announce(`Table renamed to ${target.join(".")}.`);
+      context.announce(`Table renamed to ${target.join(".")}.`, { navigating: true });
       context.refreshTree();
       location.hash = tableHref(target);
     }),
@@ -129,7 +129,7 @@ function drop(parts, context) {
     actionForm("Dropping the table", [h("label", { for: typed.id }, `Type ${name} to confirm`), typed, h("p", { id: "drop-confirm-hint", class: "muted" }, "Dropping deletes the table's data and every version.")], "Drop table", async () => {
       if (typed.value.trim() !== name) throw new Error(`type "${name}" to confirm`);
       await api.dropTable(parts);
-      context.announce(`Table ${parts.join(".")} dropped.`);
+      context.announce(`Table ${parts.join(".")} dropped.`, { navigating: true });
       context.refreshTree();
       location.hash = namespaceHref(parts.slice(0, -1));
     }, { danger: true }),

@@ -77,7 +77,7 @@ function createForm(parts, context) {
     const child = [...parts, name.value.trim()];
     try {
       await api.createNamespace(child, parseProperties(properties.value));
-      context.announce(`Namespace ${child.join(".")} created.`);
+      context.announce(`Namespace ${child.join(".")} created.`, { navigating: true });
       context.refreshTree();
       location.hash = namespaceHref(child);
     } catch (error) {
@@ -94,7 +94,7 @@ function dropSection(parts, context) {
     if (!confirm(`Drop namespace ${parts.join(".")}? It must be empty.`)) return;
     try {
       await api.dropNamespace(parts);
-      context.announce(`Namespace ${parts.join(".")} dropped.`);
+      context.announce(`Namespace ${parts.join(".")} dropped.`, { navigating: true });
       context.refreshTree();
       location.hash = namespaceHref(parts.slice(0, -1));
     } catch (error) {
