@@ -35,7 +35,7 @@ export const openApiExamples: Readonly<Record<string, Example>> = {
   CreateTableIndex: { request: { column: "vector", index_type: "IVF_PQ", distance_type: "cosine", num_partitions: 16, num_sub_vectors: 8 } },
   CreateTableScalarIndex: { request: { column: "id", index_type: "BTREE" } },
   ListTableVersions: {
-    response: { versions: [{ version: 1, manifest_path: "_versions/18446744073709551614.manifest", manifest_size: 712, timestamp_millis: 1767225600000 }] },
+    response: { versions: [{ version: 1, manifest_path: "_versions/18446744073709551614.manifest", manifest_size: 712, timestamp_millis: 1767225600000, operation: "Append" }] },
   },
   CreateTableTag: { request: { tag: "golden", version: 1 } },
   CreateTableBranch: { request: { name: "experiment" } },
