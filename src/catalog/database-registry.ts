@@ -19,6 +19,7 @@ import type { DatabaseInfo, JobSettings } from "./catalog-scope.js";
 import { validateName } from "./identifiers.js";
 import { checkedClientLocation } from "./table-locations.js";
 import { fromJsonColumn, toJsonColumn } from "../store/rows/json-columns.js";
+import { withSpans } from "../tracing/spans.js";
 
 export const defaultDatabaseName = "default";
 
@@ -182,7 +183,8 @@ export class CatalogRegistry {
       this.catalogs.set(name, { catalog: cached.catalog, loadedAt });
       return cached.catalog;
     }
-    const catalog = new Catalog({
+    // Each operation a request calls is a span under the request's (while tracing is on).
+    const catalog = withSpans(new Catalog({
       store: this.store,
       engine: this.engine,
       storages: this.engine.storages,
@@ -191,7 +193,7 @@ export class CatalogRegistry {
       vending: this.vending,
       dataLocation: this.dataLocation,
       dropRetentionMs: this.dropRetentionMs,
-    });
+    }), "catalog.", { "quiver.database": name });
     this.catalogs.set(name, { catalog, loadedAt });
     return catalog;
   }

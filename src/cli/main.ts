@@ -45,6 +45,10 @@ async function serve(argv: string[]): Promise<void> {
     return;
   }
   endWithSupervisor();
+  // Before the runtime opens: the store, engine and storages it builds are traced from the start.
+  const { batchDelayOf, startTracing, tracesUrlOf } = await import("../tracing/start-tracing.js");
+  const tracesUrl = tracesUrlOf(options.otelEndpoint, process.env);
+  const tracing = tracesUrl ? await startTracing({ tracesUrl, serviceName: "quiver", serviceVersion: quiverVersion, batchDelayMs: batchDelayOf(process.env) }) : undefined;
   const { startServer } = await import("./runtime.js");
   const logSink = batchedSink(process.stdout);
   const log = logStream(logSink, { pretty: usesPretty(options.logFormat, process.stdout.isTTY === true), secrets: options.secrets });
@@ -73,6 +77,7 @@ async function serve(argv: string[]): Promise<void> {
   });
   // The ready line is a record like every other stdout line, written whatever the log level:
   // supervisors and scripts wait for it.
+  if (tracesUrl) runtime.app.log.info({ traces: tracesUrl }, "sending traces over OTLP/HTTP");
   log.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg: `Quiver listening on ${runtime.url}`, url: runtime.url })}\n`);
   logSink.flush();
   let stopping = false;
@@ -80,13 +85,17 @@ async function serve(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     runtime.app.log.info({ signal }, "shutting down");
-    runtime.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
+    // Spans of the last requests are sent before the process ends.
+    runtime
+      .close()
+      .then(() => tracing?.stop())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));

@@ -29,6 +29,8 @@ export interface ServeOptions {
   store: string | undefined;
   logLevel: string;
   logFormat: LogFormat;
+  /** The OpenTelemetry collector traces are sent to; undefined leaves it to the OTEL_* environment. */
+  otelEndpoint: string | undefined;
   managedVersioning: boolean;
   auth: AuthConfig;
   /** Attempts of a write whose commits keep conflicting; undefined leaves the engine's default. */
@@ -101,6 +103,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     store,
     logLevel: get("log_level") ?? "info",
     logFormat: get("log_format") ?? "auto",
+    otelEndpoint: get("otel_endpoint"),
     managedVersioning: get("managed_versioning") ?? false,
     auth: authOf(get),
     commitAttempts: get("commit_attempts"),
