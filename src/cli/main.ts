@@ -48,7 +48,11 @@ async function serve(argv: string[]): Promise<void> {
   // Before the runtime opens: the store, engine and storages it builds are traced from the start.
   const { batchDelayOf, startTracing, tracesUrlOf } = await import("../tracing/start-tracing.js");
   const tracesUrl = tracesUrlOf(options.otelEndpoint, process.env);
-  const tracing = tracesUrl ? await startTracing({ tracesUrl, serviceName: "quiver", serviceVersion: quiverVersion, batchDelayMs: batchDelayOf(process.env) }) : undefined;
+  // The SDK's warnings go to the log once there is one; before, to stderr.
+  let warnOfTracing = (message: string) => console.error(message);
+  const tracing = tracesUrl
+    ? await startTracing({ tracesUrl, serviceName: "quiver", serviceVersion: quiverVersion, batchDelayMs: batchDelayOf(process.env), warn: (message) => warnOfTracing(message) })
+    : undefined;
   const { startServer } = await import("./runtime.js");
   const logSink = batchedSink(process.stdout);
   const log = logStream(logSink, { pretty: usesPretty(options.logFormat, process.stdout.isTTY === true), secrets: options.secrets });
@@ -77,7 +81,10 @@ async function serve(argv: string[]): Promise<void> {
   });
   // The ready line is a record like every other stdout line, written whatever the log level:
   // supervisors and scripts wait for it.
-  if (tracesUrl) runtime.app.log.info({ traces: tracesUrl }, "sending traces over OTLP/HTTP");
+  if (tracesUrl) {
+    runtime.app.log.info({ traces: tracesUrl }, "sending traces over OTLP/HTTP");
+    warnOfTracing = (message) => runtime.app.log.warn({ traces: tracesUrl }, `tracing: ${message}`);
+  }
   log.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg: `Quiver listening on ${runtime.url}`, url: runtime.url })}\n`);
   logSink.flush();
   let stopping = false;

@@ -15,6 +15,8 @@ export interface TracingConfig {
   serviceVersion: string;
   /** Milliseconds between two batches of spans (`OTEL_BSP_SCHEDULE_DELAY`, default 5000). */
   batchDelayMs?: number;
+  /** Where the SDK's warnings and errors go (an export the collector refused or never got). */
+  warn(message: string): void;
 }
 
 export interface Tracing {
@@ -37,6 +39,20 @@ export function tracesUrlOf(endpoint: string | undefined, env: NodeJS.ProcessEnv
   return undefined;
 }
 
+/** `endpoint` if it is an http:// or https:// URL; otherwise an error saying so. */
+export function checkOtelEndpoint(endpoint: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new Error(`--otel-endpoint must be the http:// or https:// URL of an OpenTelemetry collector (http://localhost:4318), got '${endpoint}'`);
+  }
+  return endpoint;
+}
+
 function withTracesPath(endpoint: string): string {
   const url = new URL(endpoint);
   if (!url.pathname.endsWith("/v1/traces")) url.pathname = `${url.pathname.replace(/\/+$/, "")}/v1/traces`;
@@ -47,6 +63,13 @@ function withTracesPath(endpoint: string): string {
 export function batchDelayOf(env: NodeJS.ProcessEnv): number | undefined {
   const value = Number(env.OTEL_BSP_SCHEDULE_DELAY);
   return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** A diagnostic argument as text: errors (also the exporter's serialized ones) by their message. */
+function messageOf(arg: unknown): string {
+  if (typeof arg === "string") return arg;
+  if (arg && typeof arg === "object" && typeof (arg as { message?: unknown }).message === "string") return (arg as { message: string }).message;
+  return JSON.stringify(arg);
 }
 
 export async function startTracing(config: TracingConfig): Promise<Tracing> {
@@ -65,6 +88,10 @@ export async function startTracing(config: TracingConfig): Promise<Tracing> {
   const exporter = new OTLPTraceExporter({ url: config.tracesUrl });
   const processor = new sdk.BatchSpanProcessor({ exporter, ...(config.batchDelayMs ? { scheduledDelayMillis: config.batchDelayMs } : {}) });
   const provider = new sdk.TracerProvider({ resource, spanProcessors: [processor] });
+  // Without a logger the SDK drops its own failures silently; an operator should see a collector that is down.
+  const report = (...args: unknown[]) => config.warn(args.map(messageOf).join(" "));
+  const ignore = () => undefined;
+  api.diag.setLogger({ error: report, warn: report, info: ignore, debug: ignore, verbose: ignore }, api.DiagLogLevel.WARN);
   api.context.setGlobalContextManager(new AsyncContextManager(api.ROOT_CONTEXT));
   api.trace.setGlobalTracerProvider(provider);
   setActiveTracing({ api, tracer: provider.getTracer("quiver", config.serviceVersion) });
@@ -74,6 +101,7 @@ export async function startTracing(config: TracingConfig): Promise<Tracing> {
       await provider.shutdown();
       api.trace.disable();
       api.context.disable();
+      api.diag.disable();
     },
   };
 }

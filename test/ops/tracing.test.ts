@@ -10,6 +10,8 @@ import { PassThrough } from "node:stream";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startServer } from "../../src/cli/runtime.js";
+import { parseServeOptions } from "../../src/cli/serve-options.js";
+import { tracesUrlOf } from "../../src/tracing/start-tracing.js";
 import { quiverVersion } from "../../src/server/version.js";
 import { range, rowsTable, streamOf } from "../data/fixtures.js";
 import { spawnServeOnFreshRoot } from "../helpers/cli-process.js";
@@ -170,4 +172,13 @@ test("OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_SERVICE_NAME: a request without trace
   assert.equal(span.traceId, answered[1]);
   assert.equal(span.parentSpanId, "", "the root of a new trace");
   assert.equal(span.resource["service.name"], "quiver-east");
+});
+
+test("where traces go: --otel-endpoint and OTEL_EXPORTER_OTLP_ENDPOINT get /v1/traces, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as it is, OTEL_SDK_DISABLED=true turns tracing off, a flag that is no http(s) URL stops serve", () => {
+  assert.equal(tracesUrlOf("http://collector:4318", {}), "http://collector:4318/v1/traces");
+  assert.equal(tracesUrlOf(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: "https://collector/otlp/" }), "https://collector/otlp/v1/traces");
+  assert.equal(tracesUrlOf(undefined, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://collector:4318/custom", OTEL_EXPORTER_OTLP_ENDPOINT: "http://other:4318" }), "http://collector:4318/custom");
+  assert.equal(tracesUrlOf("http://collector:4318", { OTEL_SDK_DISABLED: "true" }), undefined);
+  assert.equal(tracesUrlOf(undefined, {}), undefined);
+  assert.throws(() => parseServeOptions(["--otel-endpoint", "collector:4318"], {}), /--otel-endpoint must be the http:\/\/ or https:\/\/ URL/);
 });
