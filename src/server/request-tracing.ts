@@ -6,7 +6,7 @@
  * the answer's status. The catalog, store, engine and storage calls the request makes are its
  * children, the response carries the span's `traceparent`, and the log lines its trace and span ids.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type RequestSpan, startRequestSpan, tracingOn } from "../tracing/spans.js";
 import { parseTraceParent } from "../tracing/trace-context.js";
 import { errorAnswerOf } from "./error-mapper.js";
@@ -20,6 +20,12 @@ function spanNameOf(request: FastifyRequest): string {
   return label.startsWith("/") ? `${request.method} ${label}` : label === "unmatched" ? request.method : label;
 }
 
+/** Every line the request's and the reply's loggers write from now on carries `traceId`. */
+function bindTraceId(request: FastifyRequest, reply: FastifyReply, traceId: string): void {
+  request.log = request.log.child({ trace_id: traceId });
+  reply.log = request.log;
+}
+
 export function registerRequestTracing(app: FastifyInstance): void {
   app.addHook("onRequest", (request, reply, done) => {
     const header = request.headers.traceparent;
@@ -27,7 +33,7 @@ export function registerRequestTracing(app: FastifyInstance): void {
       // Nothing to export, but the caller's trace id still ties this request's log lines to its trace.
       if (header !== undefined) {
         const parent = parseTraceParent(header);
-        if (parent) request.log = request.log.child({ trace_id: parent.traceId });
+        if (parent) bindTraceId(request, reply, parent.traceId);
       }
       done();
       return;
@@ -49,7 +55,7 @@ export function registerRequestTracing(app: FastifyInstance): void {
       return;
     }
     requestSpans.set(request, span);
-    request.log = request.log.child({ trace_id: span.traceId });
+    bindTraceId(request, reply, span.traceId);
     reply.header("traceparent", span.traceparent);
     // The hooks after this one, and the handler (re-entered below once the body is read), run in
     // the span's context.

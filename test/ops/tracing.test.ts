@@ -12,6 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { startServer } from "../../src/cli/runtime.js";
 import { parseServeOptions } from "../../src/cli/serve-options.js";
 import { tracesUrlOf } from "../../src/tracing/start-tracing.js";
+import { parseTraceParent } from "../../src/tracing/trace-context.js";
 import { quiverVersion } from "../../src/server/version.js";
 import { range, rowsTable, streamOf } from "../data/fixtures.js";
 import { spawnServeOnFreshRoot } from "../helpers/cli-process.js";
@@ -181,4 +182,14 @@ test("where traces go: --otel-endpoint and OTEL_EXPORTER_OTLP_ENDPOINT get /v1/t
   assert.equal(tracesUrlOf("http://collector:4318", { OTEL_SDK_DISABLED: "true" }), undefined);
   assert.equal(tracesUrlOf(undefined, {}), undefined);
   assert.throws(() => parseServeOptions(["--otel-endpoint", "collector:4318"], {}), /--otel-endpoint must be the http:\/\/ or https:\/\/ URL/);
+});
+
+test("traceparent as W3C Trace Context reads it: a valid one (a later version's extra fields too) names the caller's span; an all-zero id, version ff, uppercase or a wrong length is ignored and a new trace starts", () => {
+  const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+  const spanId = "00f067aa0ba902b7";
+  assert.deepEqual(parseTraceParent(`00-${traceId}-${spanId}-01`), { traceId, spanId, flags: 1 });
+  assert.deepEqual(parseTraceParent(`cc-${traceId}-${spanId}-00-later`), { traceId, spanId, flags: 0 });
+  for (const malformed of [`00-${"0".repeat(32)}-${spanId}-01`, `00-${traceId}-${"0".repeat(16)}-01`, `ff-${traceId}-${spanId}-01`, `00-${traceId.toUpperCase()}-${spanId}-01`, `00-${traceId}-${spanId}-01-extra`, `00-${traceId}-${spanId}`]) {
+    assert.equal(parseTraceParent(malformed), undefined, malformed);
+  }
 });
