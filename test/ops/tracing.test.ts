@@ -157,6 +157,7 @@ test("--otel-endpoint: QueryTable with a traceparent → a server span QueryTabl
   assert.ok(writeChildren.includes("store.transaction"), JSON.stringify(writeChildren));
 
   await until(() => jsonLines(server.stdout()).some((line) => line.msg === "request" && line.trace_id === reader.traceId), "the query's log line carries its trace id");
+  assert.equal((await expectJson(await fetch(`${server.url}/v1/capabilities`))).features.tracing, true);
 });
 
 test("OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_SERVICE_NAME: a request without traceparent starts a new trace, and stopping the server sends its spans", async (t) => {
