@@ -69,7 +69,8 @@ export async function openLocalRoot(root: string, options: LocalRootOptions = {}
   const store = await openStore(options.store, path.join(dir, metadataFileName));
   // Every engine method observes its latency; `call` is the funnel of the native calls the
   // engine's modules make directly.
-  const engine = withSpans(withTimedMethods(new Engine({ storages, commitAttempts: options.commitAttempts }), engineCallDuration, new Set(["close"])), "engine.", {}, "internal", untracedEngineMethods);
+  const timedEngine = withTimedMethods(new Engine({ storages, commitAttempts: options.commitAttempts }), engineCallDuration, new Set(["close"]));
+  const engine = withSpans(timedEngine, "engine.", {}, "internal", untracedEngineMethods);
   let closed = false;
   const close = async () => {
     if (closed) return;

@@ -79,12 +79,12 @@ async function serve(argv: string[]): Promise<void> {
     dropPurgeIntervalMs: options.dropPurgeIntervalMs,
     logger: { level: options.logLevel, stream: log },
   });
-  // The ready line is a record like every other stdout line, written whatever the log level:
-  // supervisors and scripts wait for it.
   if (tracesUrl) {
     runtime.app.log.info({ traces: tracesUrl }, "sending traces over OTLP/HTTP");
     warnOfTracing = (message) => runtime.app.log.warn({ traces: tracesUrl }, `tracing: ${message}`);
   }
+  // The ready line is a record like every other stdout line, written whatever the log level:
+  // supervisors and scripts wait for it.
   log.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg: `Quiver listening on ${runtime.url}`, url: runtime.url })}\n`);
   logSink.flush();
   let stopping = false;
