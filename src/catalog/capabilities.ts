@@ -9,6 +9,7 @@ import { defaultVending, type Vending } from "../storage/storages.js";
 import type { DatabaseInfo, JobSettings } from "./catalog-scope.js";
 import { maxIdentifierLength, nameRules } from "./identifiers.js";
 import { quiverVersion } from "./quiver-version.js";
+import { tracingOn } from "../tracing/spans.js";
 
 /** Multipart writes are on once their routes are no longer listed among the unsupported ones. */
 const multipartWrites = !unsupportedRoutes.some((route) => route.path.includes("/multipart_write/"));
@@ -45,6 +46,7 @@ export function describeCapabilities(settings: CapabilitySettings): Capabilities
       multipart_writes: multipartWrites,
       async_jobs: true,
       worker_pools: [...(settings.jobs?.pools ?? ["default"])],
+      tracing: tracingOn(),
     },
     limits: {
       max_json_body_bytes: settings.maxJsonBodyBytes,

@@ -15,10 +15,11 @@ import type { DatabaseRow } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { UniqueViolation } from "../store/store-errors.js";
 import { Catalog } from "./catalog.js";
-import type { DatabaseInfo, JobSettings } from "./catalog-scope.js";
+import type { CatalogScope, DatabaseInfo, JobSettings } from "./catalog-scope.js";
 import { validateName } from "./identifiers.js";
 import { checkedClientLocation } from "./table-locations.js";
 import { fromJsonColumn, toJsonColumn } from "../store/rows/json-columns.js";
+import { withSpans } from "../tracing/spans.js";
 
 export const defaultDatabaseName = "default";
 
@@ -182,7 +183,7 @@ export class CatalogRegistry {
       this.catalogs.set(name, { catalog: cached.catalog, loadedAt });
       return cached.catalog;
     }
-    const catalog = new Catalog({
+    const scope: CatalogScope = {
       store: this.store,
       engine: this.engine,
       storages: this.engine.storages,
@@ -191,7 +192,9 @@ export class CatalogRegistry {
       vending: this.vending,
       dataLocation: this.dataLocation,
       dropRetentionMs: this.dropRetentionMs,
-    });
+    };
+    // Each operation a request calls is a span under the request's (while tracing is on).
+    const catalog = withSpans(new Catalog(scope), "catalog.", { "quiver.database": name });
     this.catalogs.set(name, { catalog, loadedAt });
     return catalog;
   }

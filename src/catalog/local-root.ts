@@ -14,6 +14,10 @@ import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import type { JobSettings } from "./catalog-scope.js";
 import { CatalogRegistry, configureDatabaseStorage, defaultDatabaseName, ensureDatabase } from "./database-registry.js";
+import { withSpans } from "../tracing/spans.js";
+
+/** `call` wraps every native call of the engine's own methods, which have their spans; `close` is not a request's work. */
+const untracedEngineMethods: ReadonlySet<string> = new Set(["call", "close"]);
 
 export const metadataFileName = "quiver.sqlite";
 
@@ -65,7 +69,8 @@ export async function openLocalRoot(root: string, options: LocalRootOptions = {}
   const store = await openStore(options.store, path.join(dir, metadataFileName));
   // Every engine method observes its latency; `call` is the funnel of the native calls the
   // engine's modules make directly.
-  const engine = withTimedMethods(new Engine({ storages, commitAttempts: options.commitAttempts }), engineCallDuration, new Set(["close"]));
+  const timedEngine = withTimedMethods(new Engine({ storages, commitAttempts: options.commitAttempts }), engineCallDuration, new Set(["close"]));
+  const engine = withSpans(timedEngine, "engine.", {}, "internal", untracedEngineMethods);
   let closed = false;
   const close = async () => {
     if (closed) return;

@@ -45,6 +45,14 @@ async function serve(argv: string[]): Promise<void> {
     return;
   }
   endWithSupervisor();
+  // Before the runtime opens: the store, engine and storages it builds are traced from the start.
+  const { batchDelayOf, startTracing, tracesUrlOf } = await import("../tracing/start-tracing.js");
+  const tracesUrl = tracesUrlOf(options.otelEndpoint, process.env);
+  // The SDK's warnings go to the log once there is one; before, to stderr.
+  let warnOfTracing = (message: string) => console.error(message);
+  const tracing = tracesUrl
+    ? await startTracing({ tracesUrl, serviceName: "quiver", serviceVersion: quiverVersion, batchDelayMs: batchDelayOf(process.env), warn: (message) => warnOfTracing(message) })
+    : undefined;
   const { startServer } = await import("./runtime.js");
   const logSink = batchedSink(process.stdout);
   const log = logStream(logSink, { pretty: usesPretty(options.logFormat, process.stdout.isTTY === true), secrets: options.secrets });
@@ -71,6 +79,10 @@ async function serve(argv: string[]): Promise<void> {
     dropPurgeIntervalMs: options.dropPurgeIntervalMs,
     logger: { level: options.logLevel, stream: log },
   });
+  if (tracesUrl) {
+    runtime.app.log.info({ traces: tracesUrl }, "sending traces over OTLP/HTTP");
+    warnOfTracing = (message) => runtime.app.log.warn({ traces: tracesUrl }, `tracing: ${message}`);
+  }
   // The ready line is a record like every other stdout line, written whatever the log level:
   // supervisors and scripts wait for it.
   log.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg: `Quiver listening on ${runtime.url}`, url: runtime.url })}\n`);
@@ -80,13 +92,17 @@ async function serve(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     runtime.app.log.info({ signal }, "shutting down");
-    runtime.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
+    // Spans of the last requests are sent before the process ends.
+    runtime
+      .close()
+      .then(() => tracing?.stop())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));

@@ -8,6 +8,7 @@ import type { JobSystemConfig } from "../jobs/job-settings.js";
 import { type Vending, type VendingMode, defaultVending } from "../storage/storages.js";
 import { type StorageOptions, isSecretStorageKey } from "../storage/storage-options.js";
 import { checkStoreUrl } from "../store/open-store.js";
+import { checkOtelEndpoint } from "../tracing/start-tracing.js";
 import { defaultMaxUploadBytes } from "../server/upload-limit.js";
 import type { RateLimitConfig } from "../server/rate-limits.js";
 import { rateLimitOf } from "./rate-setting.js";
@@ -29,6 +30,8 @@ export interface ServeOptions {
   store: string | undefined;
   logLevel: string;
   logFormat: LogFormat;
+  /** The OpenTelemetry collector traces are sent to; undefined leaves it to the OTEL_* environment. */
+  otelEndpoint: string | undefined;
   managedVersioning: boolean;
   auth: AuthConfig;
   /** Attempts of a write whose commits keep conflicting; undefined leaves the engine's default. */
@@ -101,6 +104,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     store,
     logLevel: get("log_level") ?? "info",
     logFormat: get("log_format") ?? "auto",
+    otelEndpoint: optional(get<string>("otel_endpoint"), checkOtelEndpoint),
     managedVersioning: get("managed_versioning") ?? false,
     auth: authOf(get),
     commitAttempts: get("commit_attempts"),
@@ -135,6 +139,10 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     dropPurgeIntervalMs: get("drop_purge_interval"),
     secrets: [...Object.entries(storageOptions).filter(([key]) => isSecretStorageKey(key)).map(([, value]) => value), ...passwordOf(store)],
   };
+}
+
+function optional<T>(value: T | undefined, check: (value: T) => T): T | undefined {
+  return value === undefined ? undefined : check(value);
 }
 
 function secondsToMs(seconds: number | undefined): number | undefined {

@@ -58,6 +58,9 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
       setting("tls_key", { type: "string" }, "the PEM private key of --tls-cert", { placeholder: "FILE" }),
       setting("log_level", { type: "choice", values: logLevels }, "fatal, error, warn, info, debug, trace or silent", { placeholder: "LEVEL", shownDefault: "info" }),
       setting("log_format", { type: "choice", values: logFormats }, "json, pretty, or auto: pretty when stdout is a terminal", { placeholder: "FORMAT", shownDefault: "auto" }),
+      setting("otel_endpoint", { type: "string" }, "send OpenTelemetry traces (OTLP/HTTP) to this collector, e.g. http://localhost:4318; OTEL_EXPORTER_OTLP_ENDPOINT works too", {
+        placeholder: "URL",
+      }),
       setting("max_upload_size", { type: "size", min: 1 }, "largest Arrow upload one request may carry, in bytes or with KiB, MiB, GiB; a larger one is refused with 413", {
         placeholder: "SIZE",
         shownDefault: "1GiB",

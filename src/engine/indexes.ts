@@ -7,6 +7,7 @@ import type { Engine, TableRef } from "./engine.js";
 import { EngineError } from "./engine-errors.js";
 import { type NativeIndex, native } from "./lance-native.js";
 import type * as Native from "lancedb-native-types";
+import { inSpan } from "../tracing/spans.js";
 
 /** Build parameters; absent ones take the engine's defaults. */
 export interface IndexSpec {
@@ -70,12 +71,14 @@ function nativeIndex(spec: IndexSpec): NativeIndex | null {
 }
 
 /** Builds an index and returns the version that records it. */
-export async function createIndex(engine: Engine, location: string, ref: TableRef, spec: IndexSpec): Promise<number> {
-  const index = nativeIndex(spec);
-  return withCommitRetry(engine.commitAttempts, async () => {
-    const table = await engine.openTable(location, ref);
-    await engine.call(() => table.createIndex(index, spec.column, spec.replace, null, spec.name ?? null, null));
-    return engine.call(() => table.version());
+export function createIndex(engine: Engine, location: string, ref: TableRef, spec: IndexSpec): Promise<number> {
+  return inSpan("engine.createIndex", { "quiver.table.location": location }, async () => {
+    const index = nativeIndex(spec);
+    return withCommitRetry(engine.commitAttempts, async () => {
+      const table = await engine.openTable(location, ref);
+      await engine.call(() => table.createIndex(index, spec.column, spec.replace, null, spec.name ?? null, null));
+      return engine.call(() => table.version());
+    });
   });
 }
 
@@ -98,11 +101,13 @@ export async function prewarmIndex(engine: Engine, location: string, ref: TableR
   await engine.call(() => table.prewarmIndex(name));
 }
 
-export async function dropIndex(engine: Engine, location: string, ref: TableRef, name: string): Promise<number> {
-  return withCommitRetry(engine.commitAttempts, async () => {
-    const table = await engine.openTable(location, ref);
-    await engine.call(() => table.dropIndex(name));
-    return engine.call(() => table.version());
+export function dropIndex(engine: Engine, location: string, ref: TableRef, name: string): Promise<number> {
+  return inSpan("engine.dropIndex", { "quiver.table.location": location }, async () => {
+    return withCommitRetry(engine.commitAttempts, async () => {
+      const table = await engine.openTable(location, ref);
+      await engine.call(() => table.dropIndex(name));
+      return engine.call(() => table.version());
+    });
   });
 }
 

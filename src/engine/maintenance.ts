@@ -7,6 +7,7 @@
  */
 import type { Engine } from "./engine.js";
 import { withCommitRetry } from "./commit-retry.js";
+import { inSpan } from "../tracing/spans.js";
 
 export interface MaintenanceOutcome {
   /** The table's version after the pass. */
@@ -31,23 +32,25 @@ export interface VersionTime {
  * Runs the pass on the main branch of the table at `location`, removing versions committed before
  * `removeBeforeMs` (epoch milliseconds; 0 keeps every version).
  */
-export async function maintainTable(engine: Engine, location: string, removeBeforeMs: number, deleteUnverified = false): Promise<MaintenanceOutcome> {
-  return withCommitRetry(engine.commitAttempts, async () => {
-    const table = await engine.openTable(location);
-    const before = await engine.call(() => table.stats());
-    const stats = await engine.call(() => table.optimize(removeBeforeMs, deleteUnverified));
-    const [after, version] = await engine.call(() => Promise.all([table.stats(), table.version()]));
-    return {
-      version,
-      fragmentsBefore: before.fragmentStats.numFragments,
-      fragmentsAfter: after.fragmentStats.numFragments,
-      fragmentsRemoved: stats.compaction.fragmentsRemoved,
-      fragmentsAdded: stats.compaction.fragmentsAdded,
-      filesRemoved: stats.compaction.filesRemoved,
-      filesAdded: stats.compaction.filesAdded,
-      versionsRemoved: stats.prune.oldVersionsRemoved,
-      bytesRemoved: stats.prune.bytesRemoved,
-    };
+export function maintainTable(engine: Engine, location: string, removeBeforeMs: number, deleteUnverified = false): Promise<MaintenanceOutcome> {
+  return inSpan("engine.maintain", { "quiver.table.location": location }, async () => {
+    return withCommitRetry(engine.commitAttempts, async () => {
+      const table = await engine.openTable(location);
+      const before = await engine.call(() => table.stats());
+      const stats = await engine.call(() => table.optimize(removeBeforeMs, deleteUnverified));
+      const [after, version] = await engine.call(() => Promise.all([table.stats(), table.version()]));
+      return {
+        version,
+        fragmentsBefore: before.fragmentStats.numFragments,
+        fragmentsAfter: after.fragmentStats.numFragments,
+        fragmentsRemoved: stats.compaction.fragmentsRemoved,
+        fragmentsAdded: stats.compaction.fragmentsAdded,
+        filesRemoved: stats.compaction.filesRemoved,
+        filesAdded: stats.compaction.filesAdded,
+        versionsRemoved: stats.prune.oldVersionsRemoved,
+        bytesRemoved: stats.prune.bytesRemoved,
+      };
+    });
   });
 }
 

@@ -10,6 +10,7 @@ import { formatFieldPath, parseFieldPath } from "./field-paths.js";
 import type { NativeTable } from "./lance-native.js";
 import type * as Native from "lancedb-native-types";
 import { type Field, Schema } from "apache-arrow-21";
+import { inSpan } from "../tracing/spans.js";
 
 export interface NewColumn {
   name: string;
@@ -31,19 +32,21 @@ async function writing(engine: Engine, location: string, ref: TableRef, fn: (tab
  * second commit fails, the first is undone (a restore of the version before it), so the request
  * leaves the table's content as it found it.
  */
-export async function addColumns(engine: Engine, location: string, ref: TableRef, columns: NewColumn[]): Promise<number> {
-  const plain = columns.filter((c) => c.expression !== undefined).map((c) => ({ name: c.name, valueSql: c.expression as string }));
-  const computed = columns.filter((c) => c.computed !== undefined).map((c) => ({ name: c.name, valueSql: c.computed as string }));
-  if (plain.length === 0) return writing(engine, location, ref, (table) => table.addComputedColumns(computed));
-  const before = await engine.call(async () => (await engine.openTable(location, ref)).version());
-  const version = await writing(engine, location, ref, (table) => table.addColumns(plain));
-  if (computed.length === 0) return version;
-  try {
-    return await writing(engine, location, ref, (table) => table.addComputedColumns(computed));
-  } catch (error) {
-    await engine.restoreTable(location, before, ref.branch);
-    throw error;
-  }
+export function addColumns(engine: Engine, location: string, ref: TableRef, columns: NewColumn[]): Promise<number> {
+  return inSpan("engine.addColumns", { "quiver.table.location": location }, async () => {
+    const plain = columns.filter((c) => c.expression !== undefined).map((c) => ({ name: c.name, valueSql: c.expression as string }));
+    const computed = columns.filter((c) => c.computed !== undefined).map((c) => ({ name: c.name, valueSql: c.computed as string }));
+    if (plain.length === 0) return writing(engine, location, ref, (table) => table.addComputedColumns(computed));
+    const before = await engine.call(async () => (await engine.openTable(location, ref)).version());
+    const version = await writing(engine, location, ref, (table) => table.addColumns(plain));
+    if (computed.length === 0) return version;
+    try {
+      return await writing(engine, location, ref, (table) => table.addComputedColumns(computed));
+    } catch (error) {
+      await engine.restoreTable(location, before, ref.branch);
+      throw error;
+    }
+  });
 }
 
 export interface ColumnChange {
@@ -54,19 +57,23 @@ export interface ColumnChange {
   dataType?: string | Record<string, unknown>;
 }
 
-export async function alterColumns(engine: Engine, location: string, ref: TableRef, changes: ColumnChange[]): Promise<number> {
-  const alterations: Native.ColumnAlteration[] = changes.map((change) => {
-    const alteration: Native.ColumnAlteration = { path: change.path };
-    if (change.rename != null) alteration.rename = change.rename;
-    if (change.nullable != null) alteration.nullable = change.nullable;
-    if (change.dataType != null) alteration.dataType = JSON.stringify(typeof change.dataType === "string" ? { type: change.dataType } : change.dataType);
-    return alteration;
+export function alterColumns(engine: Engine, location: string, ref: TableRef, changes: ColumnChange[]): Promise<number> {
+  return inSpan("engine.alterColumns", { "quiver.table.location": location }, async () => {
+    const alterations: Native.ColumnAlteration[] = changes.map((change) => {
+      const alteration: Native.ColumnAlteration = { path: change.path };
+      if (change.rename != null) alteration.rename = change.rename;
+      if (change.nullable != null) alteration.nullable = change.nullable;
+      if (change.dataType != null) alteration.dataType = JSON.stringify(typeof change.dataType === "string" ? { type: change.dataType } : change.dataType);
+      return alteration;
+    });
+    return writing(engine, location, ref, (table) => table.alterColumns(alterations));
   });
-  return writing(engine, location, ref, (table) => table.alterColumns(alterations));
 }
 
-export async function dropColumns(engine: Engine, location: string, ref: TableRef, paths: string[]): Promise<number> {
-  return writing(engine, location, ref, (table) => table.dropColumns(paths));
+export function dropColumns(engine: Engine, location: string, ref: TableRef, paths: string[]): Promise<number> {
+  return inSpan("engine.dropColumns", { "quiver.table.location": location }, async () => {
+    return writing(engine, location, ref, (table) => table.dropColumns(paths));
+  });
 }
 
 export interface FieldMetadataChange {

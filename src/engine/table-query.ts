@@ -9,6 +9,7 @@ import { mergeIpcFiles, rowsOfIpcFile } from "./ipc-file-merge.js";
 import { type NativeQuery, type NativeTable, type NativeTableStatistics, type NativeVectorQuery, native } from "./lance-native.js";
 import type * as Native from "lancedb-native-types";
 import { objectPathOf } from "../storage/locations.js";
+import { inSpan } from "../tracing/spans.js";
 
 /** One node of a structured full-text query (spec/endpoints.md §5.6 `FtsQuery`). */
 export type FtsNode =
@@ -142,23 +143,27 @@ const maxBatchRows = 8192;
  * Runs a query. The first batch is fetched before returning, so a bad filter or an unknown
  * column fails here and never after the response has started.
  */
-export async function runQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec): Promise<QueryResult> {
-  const table = await engine.readTable(location, ref);
-  const query = await engine.call(() => buildQuery(table, spec));
-  // Two native calls at once: each is a round trip to the engine's threads.
-  const [version, iterator] = await engine.call(() => Promise.all([table.version(), query.execute(maxBatchRows)]));
-  const first = (await engine.call(() => iterator.next())) ?? (await engine.call(() => query.outputSchema()));
-  // A first batch already holding the whole limit is the whole answer (with one query vector:
-  // several get `limit` rows each), which spares asking the engine for an end it has reached.
-  const complete = spec.limit !== undefined && spec.vectors.length <= 1 && rowsOfIpcFile(first) >= spec.limit;
-  const next = complete ? async () => null : () => engine.call(() => iterator.next());
-  return { version, chunks: mergeIpcFiles(first, next) };
+export function runQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec): Promise<QueryResult> {
+  return inSpan("engine.query", { "quiver.table.location": location }, async () => {
+    const table = await engine.readTable(location, ref);
+    const query = await engine.call(() => buildQuery(table, spec));
+    // Two native calls at once: each is a round trip to the engine's threads.
+    const [version, iterator] = await engine.call(() => Promise.all([table.version(), query.execute(maxBatchRows)]));
+    const first = (await engine.call(() => iterator.next())) ?? (await engine.call(() => query.outputSchema()));
+    // A first batch already holding the whole limit is the whole answer (with one query vector:
+    // several get `limit` rows each), which spares asking the engine for an end it has reached.
+    const complete = spec.limit !== undefined && spec.vectors.length <= 1 && rowsOfIpcFile(first) >= spec.limit;
+    const next = complete ? async () => null : () => engine.call(() => iterator.next());
+    return { version, chunks: mergeIpcFiles(first, next) };
+  });
 }
 
 /** Rows matching `predicate` (all rows without one). */
-export async function countRows(engine: Engine, location: string, ref: TableRef, predicate?: string | null): Promise<number> {
-  const table = await engine.readTable(location, ref);
-  return engine.call(() => table.countRows(predicate ?? null));
+export function countRows(engine: Engine, location: string, ref: TableRef, predicate?: string | null): Promise<number> {
+  return inSpan("engine.countRows", { "quiver.table.location": location }, async () => {
+    const table = await engine.readTable(location, ref);
+    return engine.call(() => table.countRows(predicate ?? null));
+  });
 }
 
 /** The plan the engine would run for `spec`. */

@@ -8,6 +8,7 @@ import { withCommitRetry } from "./commit-retry.js";
 import type { Engine, TableRef } from "./engine.js";
 import type { NativeTable } from "./lance-native.js";
 import { rewriteNestedUpdates } from "./nested-updates.js";
+import { inSpan } from "../tracing/spans.js";
 
 export interface InsertOutcome {
   version: number;
@@ -18,20 +19,22 @@ export interface InsertOutcome {
  * Appends or overwrites rows on the branch in `ref`. Without a dataset at `location` (a
  * declared-only table) the rows create it; a concurrent creator winning turns this into an add.
  */
-export async function insertRows(
+export function insertRows(
   engine: Engine,
   location: string,
   ref: TableRef,
   upload: DecodedUpload,
   mode: "append" | "overwrite",
 ): Promise<InsertOutcome> {
-  const first = await openOrCreate(engine, location, ref, upload);
-  if ("created" in first) return { version: first.created, numInsertedRows: upload.numRows };
-  const version = await retryingOn(engine, location, ref, first.table, async (table) => {
-    const result = await engine.call(() => readingUpload(upload, (file) => table.add(file, mode))).catch(asSchemaMismatch);
-    return result.version;
+  return inSpan("engine.insert", { "quiver.table.location": location }, async () => {
+    const first = await openOrCreate(engine, location, ref, upload);
+    if ("created" in first) return { version: first.created, numInsertedRows: upload.numRows };
+    const version = await retryingOn(engine, location, ref, first.table, async (table) => {
+      const result = await engine.call(() => readingUpload(upload, (file) => table.add(file, mode))).catch(asSchemaMismatch);
+      return result.version;
+    });
+    return { version, numInsertedRows: upload.numRows };
   });
-  return { version, numInsertedRows: upload.numRows };
 }
 
 export interface MergeInsertSpec {
@@ -66,40 +69,42 @@ export interface MergeOutcome {
  * two merge-inserts that both insert the same new key without a conflict (each only adds
  * fragments), so the caller must run merge-inserts on one table one at a time.
  */
-export async function mergeInsertRows(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload, spec: MergeInsertSpec): Promise<MergeOutcome> {
-  const first = await openOrCreate(engine, location, ref, upload);
-  if ("created" in first) {
-    return { version: first.created, numInsertedRows: upload.numRows, numUpdatedRows: 0, numDeletedRows: 0, numAttempts: 1, numRows: upload.numRows };
-  }
-  let conflicts = -1;
-  const result = await retryingOn(engine, location, ref, first.table, (table) => {
-    conflicts += 1;
-    return engine.call(() => {
-      let builder = table.mergeInsert(spec.on);
-      if (spec.whenMatchedUpdateAll || spec.whenMatchedUpdateAllFilter) builder = builder.whenMatchedUpdateAll(spec.whenMatchedUpdateAllFilter ?? null);
-      if (spec.whenNotMatchedInsertAll) builder = builder.whenNotMatchedInsertAll();
-      if (spec.whenNotMatchedBySourceDelete || spec.whenNotMatchedBySourceDeleteFilter) {
-        builder = builder.whenNotMatchedBySourceDelete(spec.whenNotMatchedBySourceDeleteFilter ?? null);
-      }
-      if (spec.useIndex !== undefined) builder = builder.useIndex(spec.useIndex);
-      if (spec.timeoutMs !== undefined) builder.setTimeout(spec.timeoutMs);
-      return readingUpload(upload, (file) => {
-        spec.fence?.throwIfAborted();
-        return builder.execute(file);
+export function mergeInsertRows(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload, spec: MergeInsertSpec): Promise<MergeOutcome> {
+  return inSpan("engine.mergeInsert", { "quiver.table.location": location }, async () => {
+    const first = await openOrCreate(engine, location, ref, upload);
+    if ("created" in first) {
+      return { version: first.created, numInsertedRows: upload.numRows, numUpdatedRows: 0, numDeletedRows: 0, numAttempts: 1, numRows: upload.numRows };
+    }
+    let conflicts = -1;
+    const result = await retryingOn(engine, location, ref, first.table, (table) => {
+      conflicts += 1;
+      return engine.call(() => {
+        let builder = table.mergeInsert(spec.on);
+        if (spec.whenMatchedUpdateAll || spec.whenMatchedUpdateAllFilter) builder = builder.whenMatchedUpdateAll(spec.whenMatchedUpdateAllFilter ?? null);
+        if (spec.whenNotMatchedInsertAll) builder = builder.whenNotMatchedInsertAll();
+        if (spec.whenNotMatchedBySourceDelete || spec.whenNotMatchedBySourceDeleteFilter) {
+          builder = builder.whenNotMatchedBySourceDelete(spec.whenNotMatchedBySourceDeleteFilter ?? null);
+        }
+        if (spec.useIndex !== undefined) builder = builder.useIndex(spec.useIndex);
+        if (spec.timeoutMs !== undefined) builder.setTimeout(spec.timeoutMs);
+        return readingUpload(upload, (file) => {
+          spec.fence?.throwIfAborted();
+          return builder.execute(file);
+        });
       });
+    }).catch((error: unknown) => {
+      // Whatever failed after the fence fell, the lost lock is why nothing was committed.
+      throw spec.fence?.aborted ? spec.fence.reason : error;
     });
-  }).catch((error: unknown) => {
-    // Whatever failed after the fence fell, the lost lock is why nothing was committed.
-    throw spec.fence?.aborted ? spec.fence.reason : error;
+    return {
+      version: result.version,
+      numInsertedRows: result.numInsertedRows,
+      numUpdatedRows: result.numUpdatedRows,
+      numDeletedRows: result.numDeletedRows,
+      numAttempts: conflicts + result.numAttempts,
+      numRows: result.numRows,
+    };
   });
-  return {
-    version: result.version,
-    numInsertedRows: result.numInsertedRows,
-    numUpdatedRows: result.numUpdatedRows,
-    numDeletedRows: result.numDeletedRows,
-    numAttempts: conflicts + result.numAttempts,
-    numRows: result.numRows,
-  };
 }
 
 export interface UpdateOutcome {
@@ -111,12 +116,14 @@ export interface UpdateOutcome {
  * `UPDATE … SET path = expr WHERE predicate`. Paths may name nested struct fields; those are
  * rewritten into an update of their top-level column (nested-updates.ts).
  */
-export async function updateRows(engine: Engine, location: string, ref: TableRef, predicate: string | null | undefined, updates: [string, string][]): Promise<UpdateOutcome> {
-  return withCommitRetry(engine.commitAttempts, async () => {
-    const table = await engine.openTable(location, ref);
-    const columns = await rewriteNestedUpdates(engine, table, updates);
-    const result = await engine.call(() => table.update(predicate ?? null, columns));
-    return { version: result.version, rowsUpdated: result.rowsUpdated };
+export function updateRows(engine: Engine, location: string, ref: TableRef, predicate: string | null | undefined, updates: [string, string][]): Promise<UpdateOutcome> {
+  return inSpan("engine.update", { "quiver.table.location": location }, async () => {
+    return withCommitRetry(engine.commitAttempts, async () => {
+      const table = await engine.openTable(location, ref);
+      const columns = await rewriteNestedUpdates(engine, table, updates);
+      const result = await engine.call(() => table.update(predicate ?? null, columns));
+      return { version: result.version, rowsUpdated: result.rowsUpdated };
+    });
   });
 }
 
@@ -126,11 +133,13 @@ export interface DeleteOutcome {
 }
 
 /** Deletes the rows matching `predicate`; returns the version committed and the rows deleted. */
-export async function deleteRows(engine: Engine, location: string, ref: TableRef, predicate: string): Promise<DeleteOutcome> {
-  return withCommitRetry(engine.commitAttempts, async () => {
-    const table = await engine.openTable(location, ref);
-    const result = await engine.call(() => table.delete(predicate));
-    return { version: result.version, numDeletedRows: result.numDeletedRows };
+export function deleteRows(engine: Engine, location: string, ref: TableRef, predicate: string): Promise<DeleteOutcome> {
+  return inSpan("engine.delete", { "quiver.table.location": location }, async () => {
+    return withCommitRetry(engine.commitAttempts, async () => {
+      const table = await engine.openTable(location, ref);
+      const result = await engine.call(() => table.delete(predicate));
+      return { version: result.version, numDeletedRows: result.numDeletedRows };
+    });
   });
 }
 

@@ -12,6 +12,7 @@ import { resolveCatalog } from "./database-resolution.js";
 import { frameworkErrorOptions, registerErrorMapper } from "./error-mapper.js";
 import { OperationRegistry } from "./operation-registry.js";
 import { registerRequestLog } from "./request-log.js";
+import { registerRequestTracing } from "./request-tracing.js";
 import { type MetricsSources, registerRequestMetrics } from "./request-metrics.js";
 import { registerOperations } from "./route-kit.js";
 import { registerUnusedConnectionDrop } from "./unused-connections.js";
@@ -100,6 +101,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   registerValidation(app, [...sharedSchemas, JsonArrowSchema]);
   registerBodyParsers(app);
   registerErrorMapper(app);
+  registerRequestTracing(app);
   registerRequestLog(app);
   registerRequestMetrics(app, options.metrics);
   registerUnusedConnectionDrop(app);

@@ -40,7 +40,11 @@ type RequestFor<N extends keyof Catalog> = Catalog[N] extends (request: infer R,
 export function catalogMethodHandler(name: OperationName): OperationHandler {
   const method = (Catalog.prototype as unknown as Record<string, CatalogMethod | undefined>)[name];
   if (typeof method !== "function") throw new Error(`operation ${name} has neither a Catalog method nor a handler`);
-  return ({ catalog, entry, request, http }) => (entry.body === "arrow" ? method.call(catalog, request, arrowBody(http.body)) : method.call(catalog, request));
+  return ({ catalog, entry, request, http }) => {
+    // Read from the catalog itself, not its prototype: a traced catalog wraps its methods in spans.
+    const own = (catalog as unknown as Record<string, CatalogMethod>)[name] as CatalogMethod;
+    return entry.body === "arrow" ? own.call(catalog, request, arrowBody(http.body)) : own.call(catalog, request);
+  };
 }
 
 /** Index builds and drops run as jobs, answering 202, when the client asked not to wait (docs/jobs.md). */

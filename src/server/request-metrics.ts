@@ -17,7 +17,8 @@ export interface MetricsSources {
   countJobsByStatus(): Promise<Partial<Record<JobStatus, number>>>;
 }
 
-function operationLabel(request: FastifyRequest): string {
+/** The operation id of the request's route, its template for the service routes, or `unmatched`. */
+export function operationLabel(request: FastifyRequest): string {
   const operation = (request.routeOptions.config as { operation?: ServedOperation } | undefined)?.operation;
   if (operation) return operationIdOf(operation, request.method as HttpMethod);
   return request.routeOptions.url ?? "unmatched";

@@ -12,6 +12,7 @@ import { type StorageOptions, lanceOptionsOf, nonSecretOptionsOf } from "./stora
 import type { TableStorage } from "./table-storage.js";
 import { guardMinter, guardStorage } from "./outage-guard.js";
 import { withStoreTimeout } from "./store-timeout.js";
+import { withSpans } from "../tracing/spans.js";
 
 export type { StorageOptions };
 
@@ -33,6 +34,11 @@ interface ConfiguredRoot {
   serverOptions: StorageOptions;
   storage: TableStorage;
   minter: CredentialMinter | undefined;
+}
+
+/** Each call Quiver makes to a storage itself is a span under the request's (`storage.putIfAbsent`), while tracing is on. */
+function tracedStorage(storage: TableStorage, scheme: string): TableStorage {
+  return withSpans(storage, "storage.", { "quiver.storage.scheme": scheme }, "client");
 }
 
 /** The URI schemes Quiver serves besides local folders. */
@@ -73,7 +79,7 @@ export const defaultVending: Vending = { mode: "scoped", ttlSeconds: 3600 };
  * location, the options the engine opens it with, and the options and credentials clients receive.
  */
 export class Storages {
-  private readonly local = new LocalStorage();
+  private readonly local = tracedStorage(new LocalStorage(), "file");
   /** Object-store roots, longest first, so the most specific configuration wins. */
   private roots: ConfiguredRoot[] = [];
   /** Minted credentials are reused while more than half their lifetime is left: minting may call the provider. */
@@ -94,7 +100,7 @@ export class Storages {
     const normalized = normalizeLocation(root);
     const backend = await backendOf(normalized);
     const serverOptions = withStoreTimeout(options);
-    const entry = { root: normalized, options, serverOptions, storage: guardStorage(backend.open(serverOptions)), minter: guardMinter(backend.minter(serverOptions)) };
+    const entry = { root: normalized, options, serverOptions, storage: tracedStorage(guardStorage(backend.open(serverOptions)), schemeOf(normalized) ?? ""), minter: guardMinter(backend.minter(serverOptions)) };
     this.roots = [...this.roots.filter((other) => other.root !== normalized), entry].sort((a, b) => b.root.length - a.root.length);
   }
 

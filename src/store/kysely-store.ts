@@ -29,6 +29,7 @@ import { type SnapshotInfo, type SnapshotSink, readSnapshot } from "./snapshot/r
 import { type SnapshotSource, loadSnapshot } from "./snapshot/load-snapshot.js";
 import { storeCallDuration } from "../metrics/metrics.js";
 import { timed, withTimedMethods } from "../metrics/timed.js";
+import { type SpanAttributes, inSpan, withSpans } from "../tracing/spans.js";
 
 /** Runs of one transaction the database rolled back as a serialization failure or deadlock. */
 const transactionAttempts = 5;
@@ -65,13 +66,17 @@ export interface DialectServices {
 export class KyselyStore implements Store {
   readonly rows: StoreTx;
   readonly events: StoreEvents;
+  /** What every store span says of the database it called. */
+  private readonly spanAttributes: SpanAttributes;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly adapter: DialectAdapter,
     private readonly services: DialectServices,
   ) {
-    this.rows = withTimedMethods(wrapErrors(bindRows(db, adapter), adapter), storeCallDuration);
+    this.spanAttributes = { "db.system.name": adapter.name === "postgres" ? "postgresql" : "sqlite" };
+    // Each row function a request calls is a span, named after the function (`store.findTableByName`).
+    this.rows = withSpans(withTimedMethods(wrapErrors(bindRows(db, adapter), adapter), storeCallDuration), "store.", this.spanAttributes, "client");
     this.events = services.events;
   }
 
@@ -95,13 +100,13 @@ export class KyselyStore implements Store {
   }
 
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-    return timed(storeCallDuration, "transaction", () => this.runTransaction(fn));
+    return inSpan("store.transaction", this.spanAttributes, () => timed(storeCallDuration, "transaction", () => this.runTransaction(fn)), "client");
   }
 
   private async runTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.db.transaction().execute((trx) => fn(bindRows(trx, this.adapter)));
+        return await this.db.transaction().execute((trx) => fn(withSpans(bindRows(trx, this.adapter), "store.", this.spanAttributes, "client")));
       } catch (error) {
         if (attempt < transactionAttempts && this.adapter.isRetryable(error)) {
           await sleep(Math.random() * 10 * 2 ** attempt);

@@ -37,11 +37,13 @@ function sampleOf(setting: Setting): { file: unknown; flag: string[] } {
       const value =
         setting.key === "store"
           ? "postgres://quiver:pw@db.internal:5432/quiver"
-          : setting.key.startsWith("oidc_")
-            ? `https://issuer.example/${setting.key}`
-            : setting.key.endsWith("rate_limit")
-              ? "25/s"
-              : `/srv/${setting.key}`;
+          : setting.key === "otel_endpoint"
+            ? "http://collector.internal:4318"
+            : setting.key.startsWith("oidc_")
+              ? `https://issuer.example/${setting.key}`
+              : setting.key.endsWith("rate_limit")
+                ? "25/s"
+                : `/srv/${setting.key}`;
       return { file: value, flag: [setting.flag, value] };
     }
   }

@@ -11,17 +11,18 @@ const architectureDoc = readFileSync(path.resolve(srcRoot, "../docs/architecture
 
 /** Which other top-level folders each folder may import from; docs/architecture.md has the same table. */
 const allowed: Record<string, string[]> = {
-  cli: ["server", "auth", "jobs", "catalog", "store", "engine", "storage", "model", "metrics"],
-  server: ["auth", "catalog", "model", "metrics"],
+  cli: ["server", "auth", "jobs", "catalog", "store", "engine", "storage", "model", "metrics", "tracing"],
+  server: ["auth", "catalog", "model", "metrics", "tracing"],
   auth: ["model"],
   jobs: ["catalog", "store", "model", "metrics"],
   client: ["catalog", "model"],
-  catalog: ["store", "engine", "storage", "model", "metrics"],
-  store: ["model", "metrics"],
-  engine: ["storage", "model", "metrics"],
-  storage: ["model"],
+  catalog: ["store", "engine", "storage", "model", "metrics", "tracing"],
+  store: ["model", "metrics", "tracing"],
+  engine: ["storage", "model", "metrics", "tracing"],
+  storage: ["model", "tracing"],
   model: [],
   metrics: [],
+  tracing: [],
   ui: [],
   types: [],
 };
