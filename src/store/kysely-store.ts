@@ -19,6 +19,7 @@ import { sharedDataRows } from "./rows/shared-data-rows.js";
 import { rateLimitRows } from "./rows/rate-limit-rows.js";
 import { idempotencyKeyRows } from "./rows/idempotency-key-rows.js";
 import { droppedTableRows } from "./rows/dropped-table-rows.js";
+import { changeEventRows } from "./rows/change-event-rows.js";
 import type { Database } from "./schema.js";
 import type { Store, StoreTx } from "./store.js";
 import type { StoreEvents } from "./store-events.js";
@@ -49,6 +50,7 @@ function bindRows(db: Kysely<Database>, adapter: DialectAdapter): StoreTx {
     ...rateLimitRows(db, adapter.name),
     ...idempotencyKeyRows(db),
     ...droppedTableRows(db),
+    ...changeEventRows(db, adapter.name),
   };
 }
 
