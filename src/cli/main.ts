@@ -69,6 +69,8 @@ async function serve(argv: string[]): Promise<void> {
     orphanSweepIntervalMs: options.orphanSweepIntervalMs,
     dropRetentionMs: options.dropRetentionMs,
     dropPurgeIntervalMs: options.dropPurgeIntervalMs,
+    eventWebhooks: options.eventWebhooks,
+    eventRetentionMs: options.eventRetentionMs,
     logger: { level: options.logLevel, stream: log },
   });
   // The ready line is a record like every other stdout line, written whatever the log level:
