@@ -53,18 +53,18 @@ export function checkWebhookSecret(secret: string): void {
 /** Starts delivering (when this process gets the lock) until stopped. */
 export function startWebhookDelivery(store: Store, settings: WebhookSettings, log: DeliveryLog): PeriodicTask {
   const stopping = new AbortController();
-  const task = startPeriodicTask(
-    settings.takeoverIntervalMs ?? 1000,
-    async () => {
-      if (stopping.signal.aborted) return;
-      await store.tryWithLock(eventDeliveryLock, (fence) => deliverWhileHeld(store, settings, log, AbortSignal.any([fence, stopping.signal])));
-    },
-    (error) => log.stalled(error),
-  );
+  const attempt = async () => {
+    if (stopping.signal.aborted) return;
+    await store.tryWithLock(eventDeliveryLock, (fence) => deliverWhileHeld(store, settings, log, AbortSignal.any([fence, stopping.signal])));
+  };
+  // The first attempt at once, so a process started alone delivers without waiting an interval.
+  const firstAttempt = attempt().catch((error: unknown) => log.stalled(error));
+  const task = startPeriodicTask(settings.takeoverIntervalMs ?? 1000, attempt, (error) => log.stalled(error));
   return {
     async stop() {
       stopping.abort();
       await task.stop();
+      await firstAttempt;
     },
   };
 }
