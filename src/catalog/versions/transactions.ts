@@ -35,6 +35,7 @@ const changeOfOperation: Record<string, ChangeKind> = {
   MergeInsertIntoTable: "table.version.created",
   UpdateTable: "table.version.created",
   DeleteFromTable: "table.version.created",
+  AlterTableBackfillColumns: "table.version.created",
   RestoreTable: "table.restored",
   AlterTableDropColumns: "table.schema.changed",
   AlterTableAddColumns: "table.schema.changed",
