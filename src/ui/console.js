@@ -7,6 +7,7 @@ import { renderAdmin } from "./admin-view.js";
 import { api, connection } from "./api.js";
 import { h } from "./dom.js";
 import { renderJobs } from "./jobs-view.js";
+import { renderEvents } from "./events-view.js";
 import { renderNamespace } from "./namespace-view.js";
 import { parseRoute } from "./routes.js";
 import { renderTable } from "./table-view.js";
@@ -80,12 +81,13 @@ function render(moveFocus) {
   // A fragment that is no route (the skip link's `#main`) keeps the view, or opens the root.
   const route = parseRoute(location.hash) ?? (main.childElementCount === 0 ? { view: "namespace", parts: [] } : null);
   if (route === null) return;
-  const section = route.view === "jobs" || route.view === "admin" ? route.view : "namespace";
+  const section = route.view === "jobs" || route.view === "admin" || route.view === "events" ? route.view : "namespace";
   for (const link of document.querySelectorAll("[data-section]")) {
     if (link.dataset.section === section) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
   if (route.view === "jobs") renderJobs(main);
+  else if (route.view === "events") renderEvents(main);
   else if (route.view === "admin") renderAdmin(main, context);
   else if (route.view === "table") renderTable(main, route.parts, route.tab, context);
   else renderNamespace(main, route.parts, context);

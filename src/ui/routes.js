@@ -1,6 +1,6 @@
 /**
  * The console's locations, kept in the URL fragment so reloads, bookmarks and the back button
- * work: `#/ns/a/b` (a namespace), `#/table/a/b/t` (a table), `#/jobs`, `#/admin`.
+ * work: `#/ns/a/b` (a namespace), `#/table/a/b/t` (a table), `#/jobs`, `#/events`, `#/admin`.
  */
 
 function pathOf(parts) {
@@ -17,6 +17,7 @@ export function tableHref(parts, tab) {
 
 export const jobsHref = "#/jobs";
 export const adminHref = "#/admin";
+export const eventsHref = "#/events";
 
 /** The view a fragment names, or null for fragments that are not routes (e.g. `#main`). */
 export function parseRoute(hash) {
@@ -39,6 +40,8 @@ export function parseRoute(hash) {
       return { view: "jobs" };
     case "admin":
       return { view: "admin" };
+    case "events":
+      return { view: "events" };
     default:
       return { view: "namespace", parts: [] };
   }
