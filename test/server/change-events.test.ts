@@ -4,6 +4,8 @@
 // answers as soon as an event commits.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { purgeChangeEvents } from "../../src/catalog/events/event-retention.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { expectError, expectJson } from "../helpers/test-server.js";
 import { addDatabase, apiKey, startAuthServer } from "../auth/auth-helpers.js";
@@ -177,4 +179,16 @@ test("GET /v1/events with wait → the long poll answers as soon as an event com
   const empty = await events(page.next, defaultReader, "&wait=1");
   assert.deepEqual(empty, { events: [], next: page.next });
   assert.ok(Date.now() - quiet >= 900, "waited its second");
+});
+
+test("events older than the retention are purged → GET /v1/events reads on from the oldest kept, even after a purged cursor", async () => {
+  const before = await now();
+  await expectJson(await post("/v1/namespace/old/create"));
+  await sleep(20);
+  const cutoff = Date.now();
+  await expectJson(await post("/v1/namespace/recent/create"));
+  const purged = await purgeChangeEvents(server.runtime.store, 1000, cutoff + 1000);
+  assert.ok(purged !== undefined && purged > 0, "the purge ran and deleted events");
+  assert.deepEqual((await events("")).events.map((event) => event.subject), ["default/recent"]);
+  assert.deepEqual((await events(before)).events.map((event) => event.subject), ["default/recent"]);
 });
