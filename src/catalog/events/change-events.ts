@@ -2,14 +2,13 @@
  * @module Change events: every committed change of the catalog, as a CloudEvents 1.0 event in the
  * store's outbox (`change_events`). A change writes its event with `recordChange` inside the
  * store transaction that records the change, so the two commit or roll back together. A change
- * the engine commits with no catalog transaction after it (a schema or index change) writes its
- * event with `recordChangeAfterCommit`, its own transaction right after the engine's commit.
+ * Lance commits first (rows, schema, indexes, tags) is recorded, event included, by the
+ * transaction record written right after the engine's commit (`recordCommittedWrite`).
  */
 import { randomUUID } from "node:crypto";
 import { CloudEvent } from "cloudevents";
-import type { Store, StoreTx } from "../../store/store.js";
+import type { StoreTx } from "../../store/store.js";
 import type { NewChangeEvent } from "../../store/rows/change-event-rows.js";
-import { changeEventsLost } from "../../metrics/metrics.js";
 
 /** The prefix of every event type. */
 export const eventTypePrefix = "io.quiver.";
@@ -83,18 +82,4 @@ export function changeEventOf(change: Change, now = new Date()): NewChangeEvent 
 /** Writes `change`'s event with the transaction `tx` that records the change. */
 export async function recordChange(tx: StoreTx, change: Change): Promise<void> {
   await tx.appendChangeEvent(changeEventOf(change));
-}
-
-/**
- * Writes the event of a change already committed where no catalog transaction records it (the
- * engine's own commit): its own transaction, right after. The change stands whatever happens
- * here, so a store failure is counted (`quiver_change_events_lost_total`) rather than turned
- * into a failed answer the caller would retry into a second change.
- */
-export async function recordChangeAfterCommit(store: Store, change: Change): Promise<void> {
-  try {
-    await store.transaction((tx) => recordChange(tx, change));
-  } catch {
-    changeEventsLost.inc();
-  }
 }
