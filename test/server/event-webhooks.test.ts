@@ -11,6 +11,7 @@ import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Webhook } from "standardwebhooks";
 import { arrowStream } from "../helpers/arrow.js";
+import { parsePrometheusText, sumOf } from "../helpers/prometheus-text.js";
 import { type ServeProcess, spawnServe } from "../helpers/cli-process.js";
 import { expectJson, tempRoot } from "../helpers/test-server.js";
 import { testStoreDialect, testStoreUrl } from "../helpers/test-store.js";
@@ -111,6 +112,10 @@ test("--event-webhook: a receiver failing its first tries and a delivering repli
   // delivering dies before any acknowledgement of it.
   const heldId = await hook.held;
   assert.equal(hook.refusedCount(), 3, "the first tries were refused and retried");
+  const { samples } = parsePrometheusText(await (await fetch(`${first.url}/metrics`)).text());
+  assert.equal(sumOf(samples, "quiver_event_deliveries_total", { outcome: "failed" }), 3, "each refusal is counted");
+  assert.equal(sumOf(samples, "quiver_event_deliveries_total", { outcome: "ok" }), 2);
+  assert.ok(samples.some((sample) => sample.name === "quiver_event_delivery_lag_seconds"), "the delivery lag is exported");
   await first.stop("SIGKILL");
   const killedAt = Date.now();
   hook.release();
