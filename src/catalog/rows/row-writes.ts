@@ -151,7 +151,10 @@ export async function updateTable(scope: CatalogScope, request: WithId<UpdateTab
         properties = fromJsonColumn((await scope.store.rows.findTableById(row.id).catch(() => row))?.properties ?? row.properties);
       }
     }
-    const transaction = await recordCommittedWrite(scope, "UpdateTable", request.id, outcome.version, request.branch, { num_updated_rows: outcome.rowsUpdated });
+    const transaction = await recordCommittedWrite(scope, "UpdateTable", request.id, outcome.version, request.branch, {
+      num_updated_rows: outcome.rowsUpdated,
+      ...(request.properties ? { properties_set: Object.keys(request.properties) } : {}),
+    });
     return { updated_rows: outcome.rowsUpdated, rows_updated: outcome.rowsUpdated, version: outcome.version, properties, ...transaction };
   }, refOverrides(subject, ref));
 }
