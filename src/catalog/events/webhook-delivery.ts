@@ -70,8 +70,12 @@ export function startWebhookDelivery(store: Store, settings: WebhookSettings, lo
 }
 
 /** Delivers to every target until `stop` aborts (the process stops, or the lock was lost). */
-async function deliverWhileHeld(store: Store, settings: WebhookSettings, log: DeliveryLog, stop: AbortSignal): Promise<void> {
+async function deliverWhileHeld(store: Store, settings: WebhookSettings, log: DeliveryLog, held: AbortSignal): Promise<void> {
   const webhook = new Webhook(settings.secret);
+  // One target's failure (the store answering no more) stops the others too: the lock is given
+  // up only once none of them delivers any more.
+  const failed = new AbortController();
+  const stop = AbortSignal.any([held, failed.signal]);
   let wake = new AbortController();
   const unsubscribe = store.events.subscribe((change) => {
     if (change.topic === changeEventsTopic || change.topic === "*") wake.abort();
@@ -89,15 +93,21 @@ async function deliverWhileHeld(store: Store, settings: WebhookSettings, log: De
         continue;
       }
       if (!(await deliverOne(webhook, target, next, settings, log, stop))) return;
-      // A lock lost meanwhile: whoever holds it now delivers from the saved position.
-      if (stop.aborted) return;
+      // Saved even when stopping: the target has it. Should the lock have been lost meanwhile,
+      // this at worst moves the position back, and events are sent again, never skipped.
       await store.rows.saveDeliveryPosition(target, next.seq);
       positions.set(target, next.seq);
       await updateLag(store, positions);
     }
   });
   try {
-    await Promise.all(loops);
+    const stopOthers = (error: unknown) => {
+      failed.abort();
+      throw error;
+    };
+    const outcomes = await Promise.allSettled(loops.map((loop) => loop.catch(stopOthers)));
+    const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+    if (failure) throw failure.reason;
   } finally {
     unsubscribe();
   }
