@@ -6,7 +6,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { purgeChangeEvents } from "../../src/catalog/events/event-retention.js";
+import { Field, Int32, Schema } from "apache-arrow-21";
 import { arrowStream } from "../helpers/arrow.js";
+import { schemaBase64, waitForJob } from "../helpers/views.js";
 import { expectError, expectJson } from "../helpers/test-server.js";
 import { addDatabase, apiKey, startAuthServer } from "../auth/auth-helpers.js";
 
@@ -119,6 +121,23 @@ test("every kind of committed change writes one CloudEvent with its type, subjec
   assert.equal(restored?.data.operation, "RestoreTable");
   assert.deepEqual(rename?.data.from, ["shop", "orders"]);
   assert.equal(page.next, String(Number(start) + page.events.length));
+});
+
+test("CreateMaterializedView and its refresh job → view.created, then view.refreshed once the job commits, with its job and rows written", async () => {
+  await expectJson(await post("/v1/namespace/views/create"));
+  await expectJson(await upload("/v1/table/views$source/create", { id: Int32Array.from([1, 2, 3]) }));
+  const start = await now();
+  const sourceQuery = JSON.stringify({ source: ["views", "source"], projections: [["id", "id"]], filter: "id > 1" });
+  const outputSchema = schemaBase64(new Schema([new Field("id", new Int32())]));
+  await expectJson(await post("/v1/materialized_view/views$big/create", { kind: "query", source_query: sourceQuery, output_schema: outputSchema }), 201);
+  const { job_id } = await expectJson(await post("/v1/materialized_view/views$big/refresh"), 202);
+  assert.equal((await waitForJob({ get: (route) => server.get(route, admin) }, job_id)).status, "succeeded");
+  const page = await events(start);
+  assert.deepEqual(page.events.map((event) => [event.type, event.subject]), [
+    ["io.quiver.view.created", "default/views$big"],
+    ["io.quiver.view.refreshed", "default/views$big"],
+  ]);
+  assert.deepEqual([page.events[1]?.data.job_id, page.events[1]?.data.rows_written], [job_id, 2]);
 });
 
 test("a refused or rolled-back change writes no event: insert of another schema → 400 code 20, rename onto a taken name → 409 code 5, insert into a missing table → 404 code 4", async () => {
