@@ -31,6 +31,8 @@ export interface CapabilitySettings {
   showStorage: boolean;
   /** The database the caller addresses, when it is shown. */
   database?: DatabaseInfo;
+  /** `GET /v1/events` is served (the server; not the in-process `dir` client). */
+  changeEvents: boolean;
 }
 
 export function describeCapabilities(settings: CapabilitySettings): Capabilities {
@@ -47,6 +49,7 @@ export function describeCapabilities(settings: CapabilitySettings): Capabilities
       async_jobs: true,
       worker_pools: [...(settings.jobs?.pools ?? ["default"])],
       tracing: tracingOn(),
+      change_events: settings.changeEvents,
     },
     limits: {
       max_json_body_bytes: settings.maxJsonBodyBytes,

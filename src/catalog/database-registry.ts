@@ -20,6 +20,7 @@ import { validateName } from "./identifiers.js";
 import { checkedClientLocation } from "./table-locations.js";
 import { fromJsonColumn, toJsonColumn } from "../store/rows/json-columns.js";
 import { withSpans } from "../tracing/spans.js";
+import { recordChange } from "./events/change-events.js";
 
 export const defaultDatabaseName = "default";
 
@@ -76,13 +77,16 @@ export async function ensureDatabase(storages: Storages, store: Store, dataLocat
     throw error;
   }
   try {
-    await store.rows.insertDatabase({
-      name,
-      storage_root: options.location ? storageRoot : followsDataLocation,
-      managed_versioning: options.managedVersioning ? 1 : 0,
-      properties: "{}",
-      storage_options: toJsonColumn(options.storageOptions ?? {}),
-      created_at: Date.now(),
+    await store.transaction(async (tx) => {
+      await tx.insertDatabase({
+        name,
+        storage_root: options.location ? storageRoot : followsDataLocation,
+        managed_versioning: options.managedVersioning ? 1 : 0,
+        properties: "{}",
+        storage_options: toJsonColumn(options.storageOptions ?? {}),
+        created_at: Date.now(),
+      });
+      await recordChange(tx, { kind: "database.created", database: name, data: { location: storageRoot, managed_versioning: options.managedVersioning ?? false } });
     });
   } catch (error) {
     if (!(error instanceof UniqueViolation)) throw error;

@@ -77,6 +77,8 @@ async function serve(argv: string[]): Promise<void> {
     orphanSweepIntervalMs: options.orphanSweepIntervalMs,
     dropRetentionMs: options.dropRetentionMs,
     dropPurgeIntervalMs: options.dropPurgeIntervalMs,
+    eventWebhooks: options.eventWebhooks,
+    eventRetentionMs: options.eventRetentionMs,
     logger: { level: options.logLevel, stream: log },
   });
   if (tracesUrl) {

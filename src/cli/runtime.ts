@@ -13,6 +13,8 @@ import { defaultOrphanGraceMs } from "../catalog/tables/orphaned-folders.js";
 import { type SweepLog, defaultOrphanSweepIntervalMs, startOrphanSweeper, sweepOnce } from "../catalog/tables/orphan-sweeper.js";
 import { defaultDropPurgeIntervalMs, startDroppedTablePurger } from "../catalog/tables/dropped-table-purger.js";
 import { settlePendingVersions } from "../catalog/versions/version-commit.js";
+import { defaultEventPurgeIntervalMs, defaultEventRetentionMs, startEventRetention } from "../catalog/events/event-retention.js";
+import { type WebhookSettings, startWebhookDelivery } from "../catalog/events/webhook-delivery.js";
 import { sharedContainerReasons } from "../catalog/databases/shared-containers.js";
 import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
@@ -69,6 +71,12 @@ export interface RuntimeConfig {
   dropPurgeIntervalMs?: number;
   /** Serve HTTPS (HTTP/1.1 and HTTP/2) with this certificate and key; default plain HTTP. */
   tls?: TlsFiles;
+  /** Push change events to these webhook targets, signed with the secret; none by default. */
+  eventWebhooks?: WebhookSettings;
+  /** How long change events are kept (default 7 days). */
+  eventRetentionMs?: number;
+  /** Time between two purges of change events past their retention (default 10 minutes). */
+  eventPurgeIntervalMs?: number;
 }
 
 export interface Runtime {
@@ -172,6 +180,17 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     purged: (location) => app.log.info({ location }, "purged a dropped table past its retention"),
     failed: (error) => app.log.warn({ err: error }, "the purge of dropped tables failed; the next one runs on time"),
   });
+  // A retention of 0 keeps change events for ever.
+  const retentionMs = config.eventRetentionMs ?? defaultEventRetentionMs;
+  const eventRetention = startEventRetention(store, retentionMs, retentionMs > 0 ? (config.eventPurgeIntervalMs ?? defaultEventPurgeIntervalMs) : 0, (error) =>
+    app.log.warn({ err: error }, "the purge of change events past their retention failed; the next one runs on time"),
+  );
+  const webhooks = config.eventWebhooks
+    ? startWebhookDelivery(store, config.eventWebhooks, {
+        failed: (target, event, reason, attempt) => app.log.warn({ target, event, reason, attempt }, "a change event was not acknowledged by its webhook target; retrying with backoff"),
+        stalled: (error) => app.log.warn({ err: error }, "change-event delivery stopped on a store failure; it resumes shortly"),
+      })
+    : undefined;
   await warnOfUnappliedManagedVersioning(config, store, app);
   const jobs = startJobSystem(store, registry, jobConfig, { warn: (message, detail) => app.log.warn(detail ?? {}, message) });
   return {
@@ -197,6 +216,8 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
       closed = true;
       await sweeper.stop();
       await purger.stop();
+      await eventRetention.stop();
+      await webhooks?.stop();
       await jobs.stop();
       await app.close();
       await local.close();

@@ -19,6 +19,7 @@ import { configSetting, type Setting, settingGroups, serveSettings } from "./ser
 import { type FlagValues, type SettingValue, readSettings } from "./settings-reader.js";
 import type { StorageFlags } from "./storage-flags.js";
 import type { TlsFiles } from "./tls-files.js";
+import { checkWebhookSecret } from "../catalog/events/webhook-delivery.js";
 
 export interface ServeOptions {
   host: string;
@@ -56,6 +57,10 @@ export interface ServeOptions {
   rateLimits: RateLimitConfig;
   /** How long an `Idempotency-Key` answers its retries, in milliseconds; undefined keeps the default. */
   idempotencyTtlMs: number | undefined;
+  /** Where change events are pushed, with the secret that signs them; none unless set. */
+  eventWebhooks: { targets: string[]; secret: string } | undefined;
+  /** How long change events are kept; undefined keeps the default. */
+  eventRetentionMs: number | undefined;
   /** Values that must never reach a log: secret storage-option values, the store URL's password. */
   secrets: string[];
 }
@@ -80,7 +85,11 @@ ${settingGroups.map((group) => `${group.title}:\n${group.settings.map(usageLine)
 const flagSpecs = Object.fromEntries(
   [configSetting, ...serveSettings].map((setting) => [
     setting.flag.slice(2),
-    setting.kind.type === "boolean" ? { type: "boolean" as const } : setting.kind.type === "map" ? { type: "string" as const, multiple: true } : { type: "string" as const },
+    setting.kind.type === "boolean"
+      ? { type: "boolean" as const }
+      : setting.kind.type === "map" || setting.kind.type === "list"
+        ? { type: "string" as const, multiple: true }
+        : { type: "string" as const },
   ]),
 );
 
@@ -137,7 +146,9 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     orphanSweepIntervalMs: get("orphan_sweep_interval_ms"),
     dropRetentionMs: get("drop_retention"),
     dropPurgeIntervalMs: get("drop_purge_interval"),
-    secrets: [...Object.entries(storageOptions).filter(([key]) => isSecretStorageKey(key)).map(([, value]) => value), ...passwordOf(store)],
+    eventWebhooks: eventWebhooksOf(get),
+    eventRetentionMs: get("event_retention"),
+    secrets: [...Object.entries(storageOptions).filter(([key]) => isSecretStorageKey(key)).map(([, value]) => value), ...passwordOf(store), ...(get<string>("event_webhook_secret") ? [get<string>("event_webhook_secret") as string] : [])],
   };
 }
 
@@ -169,6 +180,19 @@ function authOf(get: <T extends SettingValue>(key: string) => T | undefined): Au
     auth.oidc = { issuer, audience, jwksUrl, roleClaim: get("oidc_role_claim"), databaseClaim: get("oidc_database_claim") };
   }
   return auth;
+}
+
+function eventWebhooksOf(get: <T extends SettingValue>(key: string) => T | undefined): ServeOptions["eventWebhooks"] {
+  const targets = get<string[]>("event_webhook") ?? [];
+  const secret = get<string>("event_webhook_secret");
+  if (targets.length === 0) return undefined;
+  if (!secret) throw new Error("--event-webhook needs --event-webhook-secret: every delivery is signed");
+  for (const target of targets) {
+    const url = URL.canParse(target) ? new URL(target) : undefined;
+    if (url?.protocol !== "http:" && url?.protocol !== "https:") throw new Error(`--event-webhook must be an http(s) URL, got '${target}'`);
+  }
+  checkWebhookSecret(secret);
+  return { targets, secret };
 }
 
 function tlsOf(get: <T extends SettingValue>(key: string) => T | undefined): TlsFiles | undefined {

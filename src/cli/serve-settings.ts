@@ -151,6 +151,21 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
       setting("auto_refresh_interval_ms", integer(0), "how often views are checked; 0 turns auto refresh off", { placeholder: "MS", shownDefault: "5000" }),
     ],
   },
+  {
+    title: "Change events",
+    settings: [
+      setting("event_webhook", { type: "list" }, "POST every change event (CloudEvents JSON, Standard Webhooks signatures) to this URL, at least once and in commit order, from one replica at a time; repeat the flag (or separate with commas) for several", {
+        placeholder: "URL",
+      }),
+      setting("event_webhook_secret", { type: "string" }, "the Standard Webhooks secret the webhook requests are signed with: whsec_ followed by base64; needed with --event-webhook", {
+        placeholder: "SECRET",
+      }),
+      setting("event_retention", { type: "duration" }, "how long change events are kept for GET /v1/events and webhook targets behind: seconds, or with s, m, h or d", {
+        placeholder: "DURATION",
+        shownDefault: "7d",
+      }),
+    ],
+  },
 ];
 
 export const serveSettings: readonly Setting[] = settingGroups.flatMap((group) => group.settings);

@@ -70,7 +70,9 @@ function checked(setting: Setting, raw: RawValue): SettingValue {
       if (typeof value !== "string" || !kind.values.includes(value)) throw new Error(`${source} must be one of ${kind.values.join(", ")}, got ${shown}`);
       return value;
     case "list": {
-      const items = typeof value === "string" && !raw.typed ? value.split(",").map((item) => item.trim()).filter(Boolean) : value;
+      // A repeated flag arrives as an array, each entry itself comma-separated.
+      const texts = Array.isArray(value) && !raw.typed ? value : [value];
+      const items = !raw.typed && texts.every((text) => typeof text === "string") ? texts.flatMap((text) => (text as string).split(",").map((item) => item.trim()).filter(Boolean)) : value;
       if (!Array.isArray(items) || items.some((item) => typeof item !== "string" || item === "")) {
         throw new Error(`${source} must be ${raw.typed ? "an array of names" : "comma-separated names"}, got ${shown}`);
       }

@@ -51,6 +51,7 @@ export class DirTransport implements Transport {
       maxUploadBytes: null,
       showStorage: true,
       database: this.local.catalog.database,
+      changeEvents: false,
     });
   }
 

@@ -136,3 +136,28 @@ export const throttledRequests = new Counter({
   labelNames: ["database", "limit"] as const,
   registers: [metricsRegistry],
 });
+
+export const changeEventsLost = new Counter({
+  name: "quiver_change_events_lost_total",
+  help: "Change events that could not be written after a change the engine had already committed (see docs/change-events.md)",
+  registers: [metricsRegistry],
+});
+
+export const eventDeliveries = new Counter({
+  name: "quiver_event_deliveries_total",
+  help: "Webhook deliveries of change-event batches, by outcome (ok, failed)",
+  labelNames: ["outcome"] as const,
+  registers: [metricsRegistry],
+});
+
+export const eventDeliveryLag = new Gauge({
+  name: "quiver_event_delivery_lag_seconds",
+  help: "Age of the oldest change event no webhook target has acknowledged yet (0 when every target is caught up), as seen by the replica delivering",
+  registers: [metricsRegistry],
+});
+
+export const eventsPurged = new Counter({
+  name: "quiver_change_events_purged_total",
+  help: "Change events deleted after their retention",
+  registers: [metricsRegistry],
+});

@@ -21,6 +21,7 @@ export const Capabilities = Type.Object(
       async_jobs: Type.Boolean({ description: "Long work (view refreshes, backfills, index builds) runs as jobs under /v1/jobs" }),
       worker_pools: Type.Array(Type.String(), { description: "Pools a refresh's `cluster` may name; the first is the default" }),
       tracing: Type.Boolean({ description: "Requests' spans go to an OpenTelemetry collector (`--otel-endpoint`); `traceparent` is read either way" }),
+      change_events: Type.Boolean({ description: "Committed changes are read as CloudEvents from `GET /v1/events` (docs/change-events.md)" }),
     }),
     limits: Type.Object({
       max_json_body_bytes: Nullable(Type.Integer({ description: "Largest JSON request body; null: no wire (the in-process `dir` client)" })),

@@ -29,6 +29,7 @@ import { adminRoutes } from "./routes/admin-routes.js";
 import { oauthRoutes } from "./routes/oauth-routes.js";
 import { consoleRoutes } from "./routes/console-routes.js";
 import { docsRoutes } from "./routes/docs-routes.js";
+import { eventRoutes } from "./routes/event-routes.js";
 import { registerNulCharacterCheck } from "./nul-characters.js";
 import { registerIdentifierBounds, routerParamLimit } from "./identifiers.js";
 import { type Readiness, readinessRoutes } from "./routes/readiness-routes.js";
@@ -122,6 +123,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   capabilitiesRoutes(app, services, gate);
   if (options.readiness) readinessRoutes(app, options.readiness);
   registerOperations(app, services);
+  eventRoutes(app, services);
   if (options.auth) {
     adminRoutes(app, services, options.auth.store, options.auth.dataLocation);
     oauthRoutes(app, services, options.auth.gate);

@@ -19,6 +19,7 @@ import { sharedDataRows } from "./rows/shared-data-rows.js";
 import { rateLimitRows } from "./rows/rate-limit-rows.js";
 import { idempotencyKeyRows } from "./rows/idempotency-key-rows.js";
 import { droppedTableRows } from "./rows/dropped-table-rows.js";
+import { changeEventRows, changeEventsTopic } from "./rows/change-event-rows.js";
 import type { Database } from "./schema.js";
 import type { Store, StoreTx } from "./store.js";
 import type { StoreEvents } from "./store-events.js";
@@ -50,6 +51,7 @@ function bindRows(db: Kysely<Database>, adapter: DialectAdapter): StoreTx {
     ...rateLimitRows(db, adapter.name),
     ...idempotencyKeyRows(db),
     ...droppedTableRows(db),
+    ...changeEventRows(db, adapter.name),
   };
 }
 
@@ -105,8 +107,13 @@ export class KyselyStore implements Store {
 
   private async runTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
+      const appended = new Set<string>();
       try {
-        return await this.db.transaction().execute((trx) => fn(withSpans(bindRows(trx, this.adapter), "store.", this.spanAttributes, "client")));
+        const result = await this.db.transaction().execute((trx) => fn(withSpans(this.noticing(bindRows(trx, this.adapter), appended), "store.", this.spanAttributes, "client")));
+        // PostgreSQL sends its notice from inside the transaction (delivered on commit); SQLite's
+        // in-process notices go out once the commit is done.
+        if (this.adapter.name === "sqlite") for (const database of appended) void this.services.events.publish({ topic: changeEventsTopic, key: database });
+        return result;
       } catch (error) {
         if (attempt < transactionAttempts && this.adapter.isRetryable(error)) {
           await sleep(Math.random() * 10 * 2 ** attempt);
@@ -115,6 +122,18 @@ export class KyselyStore implements Store {
         throw classify(error, this.adapter);
       }
     }
+  }
+
+  /** `rows` that note the database of each change event they append into `appended`. */
+  private noticing(rows: StoreTx, appended: Set<string>): StoreTx {
+    const append = rows.appendChangeEvent;
+    return {
+      ...rows,
+      async appendChangeEvent(event) {
+        await append(event);
+        appended.add(event.database);
+      },
+    };
   }
 
   withLock<T>(key: string, work: LockedWork<T>): Promise<T> {

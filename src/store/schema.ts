@@ -2,7 +2,7 @@
  * @module Row types of the metadata store, one interface per table. Both dialects share them.
  * Booleans are stored as 0/1 integers, maps as JSON text, times as epoch milliseconds.
  */
-import type { ColumnType, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 
 export interface DatabasesTable {
   name: string;
@@ -153,6 +153,27 @@ export interface IdempotencyKeysTable {
   expires_at: number;
 }
 
+/**
+ * One change event in the outbox: `event` is the whole CloudEvent as JSON; the other columns
+ * are copies of its attributes to page and filter by. `seq` follows commit order.
+ */
+export interface ChangeEventsTable {
+  seq: Generated<number>;
+  id: string;
+  database: string;
+  type: string;
+  subject: string;
+  time: number;
+  event: string;
+}
+
+/** How far a push target has acknowledged the outbox: the `seq` of its last event. */
+export interface EventDeliveriesTable {
+  target: string;
+  position: number;
+  updated_at: number;
+}
+
 export interface Database {
   databases: DatabasesTable;
   namespaces: NamespacesTable;
@@ -166,6 +187,8 @@ export interface Database {
   rate_limit_cells: RateLimitCellsTable;
   idempotency_keys: IdempotencyKeysTable;
   dropped_tables: DroppedTablesTable;
+  change_events: ChangeEventsTable;
+  event_deliveries: EventDeliveriesTable;
 }
 
 export type DatabaseRow = Selectable<DatabasesTable>;

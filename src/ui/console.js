@@ -7,6 +7,7 @@ import { renderAdmin } from "./admin-view.js";
 import { api, connection } from "./api.js";
 import { actionSucceeded, h } from "./dom.js";
 import { renderJobs } from "./jobs-view.js";
+import { renderEvents } from "./events-view.js";
 import { renderNamespace } from "./namespace-view.js";
 import { parseRoute } from "./routes.js";
 import { renderTable } from "./table-view.js";
@@ -123,13 +124,14 @@ function render(moveFocus) {
   const route = parseRoute(location.hash) ?? (main.childElementCount === 0 ? { view: "namespace", parts: [] } : null);
   if (route === null) return;
   if (moveFocus) clearMessage();
-  const section = ["jobs", "admin", "home"].includes(route.view) ? route.view : "namespace";
+  const section = ["jobs", "admin", "home", "events"].includes(route.view) ? route.view : "namespace";
   for (const link of document.querySelectorAll("[data-section]")) {
     if (link.dataset.section === section) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
   if (route.view === "jobs") renderJobs(main);
   else if (route.view === "home") renderHome(main, context);
+  else if (route.view === "events") renderEvents(main);
   else if (route.view === "admin") renderAdmin(main, context);
   else if (route.view === "table") renderTable(main, route.parts, route.tab, context);
   else renderNamespace(main, route.parts, context);

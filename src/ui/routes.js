@@ -1,6 +1,6 @@
 /**
  * The console's locations, kept in the URL fragment so reloads, bookmarks and the back button
- * work: `#/ns/a/b` (a namespace), `#/table/a/b/t` (a table), `#/jobs`, `#/admin`.
+ * work: `#/ns/a/b` (a namespace), `#/table/a/b/t` (a table), `#/jobs`, `#/events`, `#/admin`.
  */
 
 function pathOf(parts) {
@@ -18,6 +18,7 @@ export function tableHref(parts, tab) {
 export const jobsHref = "#/jobs";
 export const adminHref = "#/admin";
 export const homeHref = "#/home";
+export const eventsHref = "#/events";
 
 /** The view a fragment names, or null for fragments that are not routes (e.g. `#main`). */
 export function parseRoute(hash) {
@@ -42,6 +43,8 @@ export function parseRoute(hash) {
       return { view: "admin" };
     case "home":
       return { view: "home" };
+    case "events":
+      return { view: "events" };
     default:
       return { view: "namespace", parts: [] };
   }

@@ -176,6 +176,7 @@ export const fixtures: Record<string, Fixture> = {
   DropTable: (env) => fresh(env),
   DeregisterTable: (env) => fresh(env, {}),
   ListDroppedTables: async () => ({ params: { id: "$" } }),
+  ListChangeEvents: async () => ({}),
   UndropTable: async (env) => {
     const { name } = await env.table();
     await env.send("POST", `/v1/table/${name}/drop`);

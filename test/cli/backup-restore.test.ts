@@ -200,14 +200,14 @@ test("restore into a store that holds rows → refused with the tables that hold
 
   const intoItself = await runCli(["restore", "--from", file, "--root", root]);
   assert.equal(intoItself.code, 1);
-  assert.match(intoItself.stderr, /the target store is not empty \(databases: 2 rows.*\); restore only into a new, empty store/);
+  assert.match(intoItself.stderr, /the target store is not empty \(.*databases: 2 rows.*\); restore only into a new, empty store/);
 
   const postgres = await freshPostgresDatabase();
   const first = await runCli(["restore", "--from", file, "--store", postgres]);
   assert.equal(first.code, 0, first.stderr + first.stdout);
   const again = await runCli(["restore", "--from", file, "--store", postgres]);
   assert.equal(again.code, 1);
-  assert.match(again.stderr, /the target store is not empty \(databases: 2 rows/);
+  assert.match(again.stderr, /the target store is not empty \(.*databases: 2 rows/);
   const listed = await runCli(["databases", "list", "--store", postgres]);
   assert.deepEqual(listed.stdout.trim().split("\n").map((line) => line.split(/\s+/)[0]).sort(), ["analytics", "default"]);
 });
@@ -290,6 +290,9 @@ test("restore of a backup from an older schema → loaded at its level, then mig
     header.migrations = (header.migrations ?? []).slice(0, (header.migrations ?? []).indexOf(follow));
     const analytics = records.find((record) => record.table === "databases" && record.row?.name === "analytics");
     (analytics?.row as Record<string, unknown>).storage_root = "/old/root/databases/analytics";
+    // Nor had it the change events of a later migration.
+    records.splice(0, records.length, ...records.filter((record) => record.table !== "change_events"));
+    for (const record of records) if (record.end) delete record.end.change_events;
   });
   const target = tempRoot();
   t.after(() => rmSync(target, { recursive: true, force: true }));

@@ -11,6 +11,8 @@ import { type Setting, serveSettings } from "../../src/cli/serve-settings.js";
 import { runCli, spawnServe } from "../helpers/cli-process.js";
 import { expectJson, tempRoot } from "../helpers/test-server.js";
 
+const webhookSecret = `whsec_${Buffer.from("a secret of twenty-four!!").toString("base64")}`;
+
 /** A value other than the default for each setting, as the file holds it and as a flag spells it. */
 function sampleOf(setting: Setting): { file: unknown; flag: string[] } {
   const kind = setting.kind;
@@ -30,12 +32,15 @@ function sampleOf(setting: Setting): { file: unknown; flag: string[] } {
     case "duration":
       return { file: "12h", flag: [setting.flag, "12h"] };
     case "list":
+      if (setting.key === "event_webhook") return { file: ["http://a.example/hook", "http://b.example/hook"], flag: [setting.flag, "http://a.example/hook", setting.flag, "http://b.example/hook"] };
       return { file: ["fast", "slow"], flag: [setting.flag, "fast,slow"] };
     case "map":
       return { file: { aws_region: "eu-west-3", aws_secret_access_key: "s3cr3t/value" }, flag: [setting.flag, "aws_region=eu-west-3", setting.flag, "aws_secret_access_key=s3cr3t/value"] };
     case "string": {
       const value =
-        setting.key === "store"
+        setting.key === "event_webhook_secret"
+          ? webhookSecret
+          : setting.key === "store"
           ? "postgres://quiver:pw@db.internal:5432/quiver"
           : setting.key === "otel_endpoint"
             ? "http://collector.internal:4318"
@@ -70,7 +75,15 @@ test("a config file sets every option a flag can, to the same effect", (t) => {
   const oidcTrio = { oidc_issuer: "https://i.example", oidc_audience: "quiver", oidc_jwks_url: "https://i.example/jwks" };
   const tlsPair = { tls_cert: "/etc/quiver/cert.pem", tls_key: "/etc/quiver/key.pem" };
   const baseOf = (key: string) =>
-    key.startsWith("oidc_") ? oidcTrio : key.startsWith("tls_") ? tlsPair : key.endsWith("rate_limit_burst") ? { [key.replace(/_burst$/, "")]: "25/s" } : undefined;
+    key.startsWith("oidc_")
+      ? oidcTrio
+      : key.startsWith("tls_")
+        ? tlsPair
+        : key.endsWith("rate_limit_burst")
+          ? { [key.replace(/_burst$/, "")]: "25/s" }
+          : key === "event_webhook"
+            ? { event_webhook_secret: webhookSecret }
+            : undefined;
   for (const setting of serveSettings) {
     const base = baseOf(setting.key);
     const without = parseServeOptions(["--config", writeConfig(folder, base ?? {}, "base.toml")], {});

@@ -10,6 +10,7 @@ import { CatalogError } from "../../model/catalog-error.js";
 import type { DatabaseInfo } from "../catalog-scope.js";
 import { type CreateDatabaseOptions, announceDatabaseChange, ensureDatabase, toDatabaseInfo } from "../database-registry.js";
 import { validateName } from "../identifiers.js";
+import { recordChange } from "../events/change-events.js";
 
 /**
  * Creates a database. Defaults: managed versioning off. Throws 13 for an invalid name, 2
@@ -53,6 +54,7 @@ export async function dropDatabase(storages: Storages, store: Store, dataLocatio
     }
     // Child rows go through ON DELETE CASCADE in the same statement.
     await tx.deleteDatabase(name);
+    await recordChange(tx, { kind: "database.dropped", database: name, data: { cascade: options.cascade ?? false } });
     return toDatabaseInfo(row, dataLocation);
   });
   await announceDatabaseChange(store, name);

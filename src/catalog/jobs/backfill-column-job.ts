@@ -6,6 +6,8 @@
 import { refreshComputedColumn } from "../../engine/computed-columns.js";
 import type { JobHandler } from "./job-handler.js";
 import { PermanentJobError } from "./job-handler.js";
+import { namespaceIdOfKey } from "../identifiers.js";
+import { recordCommittedWrite } from "../versions/transactions.js";
 
 export const backfillColumnHandler: JobHandler = {
   async run(ctx) {
@@ -15,6 +17,11 @@ export const backfillColumnHandler: JobHandler = {
     ctx.checkpoint();
     const result = await refreshComputedColumn(ctx.scope.engine, table.location, column);
     await ctx.saveState({ previous_version: result.previousVersion, version: result.version });
+    await recordCommittedWrite(ctx.scope, "AlterTableBackfillColumns", [...namespaceIdOfKey(table.namespace_path), table.name], result.version, null, {
+      column,
+      num_updated_rows: result.rowsFilled,
+      job_id: ctx.job.id,
+    });
     await ctx.setProgress({ itemsTotal: 1, itemsDone: 1, rowsWritten: result.rowsFilled });
     // The fill is one commit over every row lacking a value, so each assigned row is written or
     // the job fails as a whole: none is left failed or remaining once it succeeds.

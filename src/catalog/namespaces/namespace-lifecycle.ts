@@ -22,7 +22,8 @@ import type { CatalogScope } from "../catalog-scope.js";
 import { discardTableData } from "../discard-table-data.js";
 import { removeDroppedRows } from "../tables/dropped-tables.js";
 import { translating } from "../failures.js";
-import { describeNamespace, namespaceKey, validateNamespaceId } from "../identifiers.js";
+import { describeNamespace, namespaceIdOfKey, namespaceKey, validateNamespaceId } from "../identifiers.js";
+import { recordChange } from "../events/change-events.js";
 import { requireNamespace, requireNoTableNamed } from "../namespace-lookup.js";
 import { pageBounds, toPage } from "../pagination.js";
 
@@ -73,6 +74,7 @@ export async function createNamespace(scope: CatalogScope, request: WithId<Creat
         properties: toJsonColumn(properties),
         created_at: Date.now(),
       });
+      await recordChange(tx, { kind: "namespace.created", database, object: id, data: { properties } });
       return { properties };
     });
   // A concurrent create (in any process) may insert between our check and our insert: decided
@@ -166,5 +168,6 @@ async function deleteNamespaceTree(scope: CatalogScope, tx: StoreTx, database: s
   const tables = await tx.listTablesInTree(database, key);
   const discard = await removeDroppedRows(scope, tx, tables);
   await tx.deleteNamespaceTree(database, key);
+  await recordChange(tx, { kind: "namespace.dropped", database, object: namespaceIdOfKey(key), data: { tables_dropped: tables.length } });
   return discard;
 }

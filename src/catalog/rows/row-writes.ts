@@ -42,7 +42,10 @@ export async function insertIntoTable(scope: CatalogScope, request: WithId<Inser
     const upload = await ipcStreamToFile(body);
     // write
     const outcome = await insertRows(scope.engine, row.location, ref, upload, mode === "Overwrite" ? "overwrite" : "append");
-    const transaction = await recordCommittedWrite(scope, "InsertIntoTable", request.id, outcome.version, request.branch);
+    const transaction = await recordCommittedWrite(scope, "InsertIntoTable", request.id, outcome.version, request.branch, {
+      mode: mode === "Overwrite" ? "overwrite" : "append",
+      num_inserted_rows: outcome.numInsertedRows,
+    });
     return { version: outcome.version, num_inserted_rows: outcome.numInsertedRows, ...transaction };
   }, refOverrides(subject, ref));
 }
@@ -103,7 +106,11 @@ export async function mergeInsertIntoTable(
       num_deleted_rows: outcome.numDeletedRows,
       num_attempts: outcome.numAttempts,
       num_rows: outcome.numRows,
-      ...(await recordCommittedWrite(scope, "MergeInsertIntoTable", request.id, outcome.version, request.branch)),
+      ...(await recordCommittedWrite(scope, "MergeInsertIntoTable", request.id, outcome.version, request.branch, {
+        num_inserted_rows: outcome.numInsertedRows,
+        num_updated_rows: outcome.numUpdatedRows,
+        num_deleted_rows: outcome.numDeletedRows,
+      })),
     };
   }, refOverrides(subject, ref));
 }
@@ -144,7 +151,10 @@ export async function updateTable(scope: CatalogScope, request: WithId<UpdateTab
         properties = fromJsonColumn((await scope.store.rows.findTableById(row.id).catch(() => row))?.properties ?? row.properties);
       }
     }
-    const transaction = await recordCommittedWrite(scope, "UpdateTable", request.id, outcome.version, request.branch);
+    const transaction = await recordCommittedWrite(scope, "UpdateTable", request.id, outcome.version, request.branch, {
+      num_updated_rows: outcome.rowsUpdated,
+      ...(request.properties ? { properties_set: Object.keys(request.properties) } : {}),
+    });
     return { updated_rows: outcome.rowsUpdated, rows_updated: outcome.rowsUpdated, version: outcome.version, properties, ...transaction };
   }, refOverrides(subject, ref));
 }
@@ -160,7 +170,7 @@ export async function deleteFromTable(scope: CatalogScope, request: WithId<Delet
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
     const outcome = await deleteRows(scope.engine, row.location, ref, request.predicate);
-    const transaction = await recordCommittedWrite(scope, "DeleteFromTable", request.id, outcome.version, request.branch);
+    const transaction = await recordCommittedWrite(scope, "DeleteFromTable", request.id, outcome.version, request.branch, { num_deleted_rows: outcome.numDeletedRows });
     return { version: outcome.version, num_deleted_rows: outcome.numDeletedRows, ...transaction };
   }, refOverrides(subject, ref));
 }

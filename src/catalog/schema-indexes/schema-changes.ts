@@ -48,6 +48,7 @@ export async function alterTableAddColumns(scope: CatalogScope, request: WithId<
   });
   // write
   const version = await evolving(scope, request.id, request.branch, (location, ref) => evolution.addColumns(scope.engine, location, ref, columns));
+  await recordCommittedWrite(scope, "AlterTableAddColumns", request.id, version, request.branch, { added: columns.map((column) => column.name) });
   return { version };
 }
 
@@ -67,6 +68,7 @@ export async function alterTableAlterColumns(scope: CatalogScope, request: WithI
     return { path: entry.path, rename: entry.rename ?? undefined, nullable: entry.nullable ?? undefined, dataType: (dataType ?? undefined) as string | Record<string, unknown> | undefined };
   });
   const version = await evolving(scope, request.id, request.branch, (location, ref) => evolution.alterColumns(scope.engine, location, ref, changes));
+  await recordCommittedWrite(scope, "AlterTableAlterColumns", request.id, version, request.branch, { altered: changes.map((change) => change.path) });
   return { version };
 }
 
@@ -74,7 +76,7 @@ export async function alterTableAlterColumns(scope: CatalogScope, request: WithI
 export async function alterTableDropColumns(scope: CatalogScope, request: WithId<AlterTableDropColumnsRequest>): Promise<AlterTableDropColumnsResponse> {
   if (request.columns.length === 0) throw invalidInput("columns must not be empty");
   const version = await evolving(scope, request.id, request.branch, (location, ref) => evolution.dropColumns(scope.engine, location, ref, request.columns));
-  return { version, ...(await recordCommittedWrite(scope, "AlterTableDropColumns", request.id, version, request.branch)) };
+  return { version, ...(await recordCommittedWrite(scope, "AlterTableDropColumns", request.id, version, request.branch, { dropped: request.columns })) };
 }
 
 /**
@@ -86,6 +88,7 @@ export async function updateFieldMetadata(scope: CatalogScope, request: WithId<U
   if (request.updates.length === 0) throw invalidInput("updates must not be empty");
   const changes = request.updates.map((u) => ({ path: u.path, metadata: u.metadata, replace: u.replace ?? false }));
   const result = await evolving(scope, request.id, request.branch, (location, ref) => evolution.updateFieldMetadata(scope.engine, location, ref, changes));
+  await recordCommittedWrite(scope, "UpdateFieldMetadata", request.id, result.version, request.branch, { fields: changes.map((change) => change.path) });
   return { version: result.version, fields: result.fields };
 }
 
@@ -113,6 +116,7 @@ export async function updateTableSchemaMetadata(scope: CatalogScope, request: Wi
     if (Object.keys(added).length === 0) return current;
     // write
     const result = await evolution.addSchemaMetadataKeys(scope.engine, location, ref, added);
+    await recordCommittedWrite(scope, "UpdateTableSchemaMetadata", request.id, result.version, request.branch, { added_keys: Object.keys(added) });
     return result.metadata;
   });
 }

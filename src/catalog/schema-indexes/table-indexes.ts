@@ -87,7 +87,7 @@ export async function createTableIndex(scope: CatalogScope, request: WithId<Crea
     ...refOverrides(subject, ref),
     "index-exists": CatalogError.of("TableIndexAlreadyExists", `${subject} already has an index named '${indexNameOf(spec)}'`),
   });
-  return { index_name: indexNameOf(spec), ...(await recordCommittedWrite(scope, "CreateTableIndex", request.id, version, request.branch)) };
+  return { index_name: indexNameOf(spec), ...(await recordCommittedWrite(scope, "CreateTableIndex", request.id, version, request.branch, { index_name: indexNameOf(spec), column: request.column })) };
 }
 
 /**
@@ -158,7 +158,7 @@ export async function dropTableIndex(scope: CatalogScope, request: WithId<DropTa
     ...refOverrides(subject, ref),
     "index-not-found": CatalogError.of("TableIndexNotFound", `${subject} has no index named '${request.index_name}'`),
   });
-  return recordCommittedWrite(scope, "DropTableIndex", request.id, version, request.branch);
+  return recordCommittedWrite(scope, "DropTableIndex", request.id, version, request.branch, { index_name: request.index_name });
 }
 
 /**

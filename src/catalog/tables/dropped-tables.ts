@@ -21,6 +21,7 @@ import { requireNamespace } from "../namespace-lookup.js";
 import { pageAfter, pageBounds } from "../pagination.js";
 import { keepFoldersStillRead } from "../shared-table-data.js";
 import { requireNoNamespaceNamed } from "../table-lookup.js";
+import { recordChange } from "../events/change-events.js";
 
 /**
  * Inside a drop's transaction: removes the tables' rows. Under a retention they are kept as
@@ -29,6 +30,14 @@ import { requireNoNamespaceNamed } from "../table-lookup.js";
  */
 export async function removeDroppedRows(scope: CatalogScope, tx: StoreTx, tables: readonly TableRow[], droppedBy?: string): Promise<string[]> {
   const retention = scope.dropRetentionMs ?? 0;
+  for (const table of tables) {
+    await recordChange(tx, {
+      kind: "table.dropped",
+      database: table.database,
+      object: [...namespaceIdOfKey(table.namespace_path), table.name],
+      data: { location: table.location, ...(retention > 0 ? { dropped_id: table.id, purge_at: new Date(Date.now() + retention).toISOString() } : {}) },
+    });
+  }
   if (retention > 0) {
     const droppedAt = Date.now();
     for (const table of tables) await tx.keepDroppedTable(table, { dropped_at: droppedAt, purge_at: droppedAt + retention, dropped_by: droppedBy ?? null });
@@ -103,6 +112,7 @@ export async function undropTable(
         if (owner) throw CatalogError.of("TableAlreadyExists", `the dropped table's folder was registered again as table '${owner.name}'`);
         const restored = await tx.undropTable(chosen.id);
         if (!restored) throw CatalogError.of("TableNotFound", `no dropped ${describeTable(request.id)} is kept`);
+        await recordChange(tx, { kind: "table.undropped", database, object: request.id, data: { dropped_id: chosen.id, location: restored.location } });
         return restored;
       });
     } catch (error) {

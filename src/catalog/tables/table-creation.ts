@@ -22,6 +22,7 @@ import { translating } from "../failures.js";
 import { describeTable, namespaceKey, splitTableId } from "../identifiers.js";
 import { newTableLocation, resolveClientLocation } from "../table-locations.js";
 import { findTable, requireLocationFree, requireNoNamespaceNamed } from "../table-lookup.js";
+import { type ChangeKind, recordChange } from "../events/change-events.js";
 
 type WithId<T> = T & { id: string[] };
 
@@ -32,12 +33,16 @@ export function alreadyExists(id: readonly string[]): CatalogError {
   return CatalogError.of("TableAlreadyExists", `${describeTable(id)} already exists`);
 }
 
-/** Inserts a new table row; a concurrent insert of the same name is TableAlreadyExists (5). */
+/**
+ * Inserts a new table row with its change event (`kind`, default `table.created`); a concurrent
+ * insert of the same name is TableAlreadyExists (5).
+ */
 export async function insertTableRow(
   tx: StoreTx,
   scope: CatalogScope,
   id: readonly string[],
   row: { id: string; location: string; managed: boolean; properties: Record<string, string>; storageOptions: Record<string, string> },
+  kind: ChangeKind = "table.created",
 ): Promise<void> {
   const { namespace, name } = splitTableId(id);
   if (await findTable(tx, scope.database.name, id)) throw alreadyExists(id);
@@ -55,6 +60,7 @@ export async function insertTableRow(
     created_at: now,
     updated_at: now,
   });
+  await recordChange(tx, { kind, database: scope.database.name, object: id, data: { location: row.location, properties: row.properties } });
 }
 
 /** Runs a transaction whose unique-key clash means another writer created the table first. */
@@ -82,7 +88,7 @@ export async function declareTableIn(tx: StoreTx, scope: CatalogScope, request: 
   const location = request.location ? await resolveClientLocation(scope.storages, scope.database, request.location) : placed.location;
   if (request.location) await requireLocationFree(tx, scope.database.name, scope.database.storageRoot, location);
   const properties = request.properties ?? {};
-  await insertTableRow(tx, scope, request.id, { id: placed.id, location, managed: !request.location, properties, storageOptions: {} });
+  await insertTableRow(tx, scope, request.id, { id: placed.id, location, managed: !request.location, properties, storageOptions: {} }, "table.declared");
   return { location, storage_options: {}, properties, managed_versioning: scope.database.managedVersioning };
 }
 
@@ -127,6 +133,12 @@ export async function createTable(
         const current = await tx.lockTableRow(existing.id);
         const next = { ...fromJsonColumn(current?.properties ?? existing.properties), ...(request.properties ?? {}) };
         await tx.updateTable(existing.id, { properties: toJsonColumn(next), updated_at: Date.now() });
+        await recordChange(tx, {
+          kind: hasData ? "table.version.created" : "table.created",
+          database,
+          object: id,
+          data: hasData ? { operation: "CreateTable", mode: "overwrite", version } : { location: existing.location, properties: next, version },
+        });
         return next;
       });
       return { location: existing.location, version, storage_options: fromJsonColumn(existing.storage_options), properties: merged };
@@ -177,8 +189,9 @@ export async function registerTable(scope: CatalogScope, request: WithId<Registe
       // write
       if (existing) {
         await tx.updateTable(existing.id, { location, managed_location: 0, properties: toJsonColumn(properties), updated_at: Date.now() });
+        await recordChange(tx, { kind: "table.registered", database, object: id, data: { location, properties, replaced: true } });
       } else {
-        await insertTableRow(tx, scope, id, { id: newTableLocation(scope.database).id, location, managed: false, properties, storageOptions: {} });
+        await insertTableRow(tx, scope, id, { id: newTableLocation(scope.database).id, location, managed: false, properties, storageOptions: {} }, "table.registered");
       }
     }),
   );

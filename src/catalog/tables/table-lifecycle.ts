@@ -25,6 +25,7 @@ import { requireNoNamespaceNamed, requireTable } from "../table-lookup.js";
 import { refOf, refOverrides, requireBranch } from "../table-refs.js";
 import { recordCommittedWrite } from "../versions/transactions.js";
 import { translating } from "../failures.js";
+import { recordChange } from "../events/change-events.js";
 import { describeNamespace, describeTable, namespaceIdOfKey, namespaceKey, validateName, validateNamespaceId } from "../identifiers.js";
 
 type WithId<T> = T & { id: string[] };
@@ -51,6 +52,7 @@ async function forgetTable(scope: CatalogScope, request: WithId<DeregisterTableR
     scope.store.transaction(async (tx) => {
       const row = await requireTable(tx, scope.database.name, request.id);
       await tx.deleteTable(row.id);
+      await recordChange(tx, { kind: "table.deregistered", database: scope.database.name, object: request.id, data: { location: row.location } });
       return row;
     }),
   );
@@ -107,6 +109,7 @@ export async function renameTable(scope: CatalogScope, request: WithId<RenameTab
         await requireNoNamespaceNamed(tx, database, targetId, newName);
         // write
         await tx.updateTable(row.id, { namespace_path: targetKey, name: newName, updated_at: Date.now() });
+        await recordChange(tx, { kind: "table.renamed", database, object: [...targetId, newName], data: { from: request.id } });
       });
     } catch (error) {
       if (error instanceof UniqueViolation) throw CatalogError.of("TableAlreadyExists", `a table named '${newName}' already exists`);

@@ -20,13 +20,46 @@ import type { StoreTx } from "../../store/store.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
+import { type ChangeKind, recordChange } from "../events/change-events.js";
+import { changeEventsLost } from "../../metrics/metrics.js";
 
 const terminalStatuses: ReadonlySet<TransactionStatus> = new Set(["Succeeded", "Failed", "Canceled"]);
 
 /**
+ * The change event of each operation whose transaction record is its catalog record: the record
+ * and the event are written by `recordTransaction` in one transaction. Versions committed
+ * through the catalog are left out: `insertVersionEntry` writes one event per version.
+ */
+const changeOfOperation: Record<string, ChangeKind> = {
+  InsertIntoTable: "table.version.created",
+  MergeInsertIntoTable: "table.version.created",
+  UpdateTable: "table.version.created",
+  DeleteFromTable: "table.version.created",
+  AlterTableBackfillColumns: "table.version.created",
+  RestoreTable: "table.restored",
+  AlterTableDropColumns: "table.schema.changed",
+  AlterTableAddColumns: "table.schema.changed",
+  AlterTableAlterColumns: "table.schema.changed",
+  UpdateFieldMetadata: "table.schema.changed",
+  UpdateTableSchemaMetadata: "table.schema.changed",
+  CreateTableIndex: "table.index.created",
+  DropTableIndex: "table.index.dropped",
+  CompactTable: "table.maintained",
+  CleanupTableVersions: "table.maintained",
+  OptimizeTableIndices: "table.maintained",
+  BatchDeleteTableVersions: "table.versions.deleted",
+  CreateTableTag: "table.tag.created",
+  UpdateTableTag: "table.tag.updated",
+  DeleteTableTag: "table.tag.deleted",
+  CreateTableBranch: "table.branch.created",
+  DeleteTableBranch: "table.branch.deleted",
+};
+
+/**
  * Records a transaction for a write and returns its id. Call it with the `tx` of the write so the
  * record commits (or rolls back) with it. `properties` should name what was done, e.g.
- * `{ table: "ns$t", version: "3" }`; the operation name is added as `operation`.
+ * `{ table: "ns$t", version: "3" }`; the operation name is added as `operation`. A change of a
+ * table also writes its change event in `tx`, with `properties` and `eventData` as its data.
  */
 export async function recordTransaction(
   tx: StoreTx,
@@ -34,6 +67,7 @@ export async function recordTransaction(
   operation: string,
   properties: Record<string, string> = {},
   status: TransactionStatus = "Succeeded",
+  eventData: Record<string, unknown> = {},
 ): Promise<string> {
   const id = randomUUID();
   const now = Date.now();
@@ -46,12 +80,24 @@ export async function recordTransaction(
     created_at: now,
     updated_at: now,
   });
+  const kind = changeOfOperation[operation];
+  if (kind !== undefined && status === "Succeeded" && properties.table !== undefined) {
+    const { table, version, ...rest } = properties;
+    await recordChange(tx, {
+      kind,
+      database,
+      object: table.split("$"),
+      data: { operation, ...(version !== undefined ? { version: Number(version) } : {}), ...rest, ...eventData, transaction_id: id },
+    });
+  }
   return id;
 }
 
 /**
- * Records a write that has already committed in Lance and returns `{ transaction_id }`. The data
- * is in, so this must not fail the request: a store failure leaves the answer without an id.
+ * Records a write that has already committed in Lance and returns `{ transaction_id }`: the
+ * transaction record and the change event (with `eventData`, e.g. row counts) in one store
+ * transaction right after the engine's commit. The data is in, so this must not fail the
+ * request: a store failure leaves the answer without an id, and the event is counted lost.
  */
 export async function recordCommittedWrite(
   scope: CatalogScope,
@@ -59,12 +105,14 @@ export async function recordCommittedWrite(
   table: readonly string[],
   version: number,
   branch?: string | null,
+  eventData: Record<string, unknown> = {},
 ): Promise<{ transaction_id?: string }> {
   const properties: Record<string, string> = { table: table.join("$"), version: String(version) };
   if (branch) properties.branch = branch;
   try {
-    return { transaction_id: await recordTransaction(scope.store.rows, scope.database.name, operation, properties) };
+    return { transaction_id: await scope.store.transaction((tx) => recordTransaction(tx, scope.database.name, operation, properties, "Succeeded", eventData)) };
   } catch {
+    if (changeOfOperation[operation] !== undefined) changeEventsLost.inc();
     return {};
   }
 }

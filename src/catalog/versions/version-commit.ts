@@ -43,6 +43,7 @@ import { clientLocationUnder } from "../table-locations.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch, subjectOf } from "../table-refs.js";
 import { parseNamingScheme, toTableVersion } from "./version-records.js";
+import { recordChange } from "../events/change-events.js";
 
 export type VersionEntry = Omit<CreateTableVersionRequest, "id" | "identity" | "context"> & { id: string[] };
 
@@ -121,6 +122,12 @@ export async function insertVersionEntry(tx: StoreTx, scope: CatalogScope, entry
     transaction_id: transactionId,
   };
   await tx.insertTableVersion(record);
+  await recordChange(tx, {
+    kind: "table.version.created",
+    database: scope.database.name,
+    object: entry.id,
+    data: { operation: "CreateTableVersion", version: entry.version, ...(branch ? { branch } : {}), transaction_id: transactionId },
+  });
   return { id: entry.id, record, table };
 }
 
@@ -251,7 +258,16 @@ export async function finalizeCommitted(scope: CatalogScope, planned: PlannedVer
 async function undoCommitted(scope: CatalogScope, planned: PlannedVersion[], placed: PlannedVersion[], transactionId: string): Promise<void> {
   for (const item of placed) await removeFile(scope.storages, item.record.manifest_path);
   await scope.store.transaction(async (tx) => {
-    for (const item of planned) await tx.deleteTableVersions(item.record.table_id, item.record.branch, [item.record.version]);
+    for (const item of planned) {
+      await tx.deleteTableVersions(item.record.table_id, item.record.branch, [item.record.version]);
+      // Its creation's event is out already: consumers learn the version did not stand.
+      await recordChange(tx, {
+        kind: "table.version.undone",
+        database: scope.database.name,
+        object: item.id,
+        data: { version: item.record.version, ...(item.record.branch ? { branch: item.record.branch } : {}), transaction_id: transactionId },
+      });
+    }
     await tx.updateTransaction(transactionId, { status: "Failed", updated_at: Date.now() });
   });
 }

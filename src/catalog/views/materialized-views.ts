@@ -108,7 +108,7 @@ export async function createMaterializedView(
     const version = await io.createViewTable(placed.location, schema);
     try {
       const jobId = await creatingTable(scope, id, async (tx) => {
-        await insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties: {}, storageOptions: {} });
+        await insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties: {}, storageOptions: {} }, "view.created");
         const now = Date.now();
         await tx.insertMaterializedView({
           table_id: placed.id,

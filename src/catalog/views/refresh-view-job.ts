@@ -16,7 +16,8 @@ import { type RowBudget, type ViewQuerySpec, ViewIO, diffSortedIds } from "../..
 import type { MaterializedViewRow, JobRow } from "../../store/job-schema.js";
 import type { TableRow } from "../../store/schema.js";
 import type { StoreTx } from "../../store/store.js";
-import { namespaceKey } from "../identifiers.js";
+import { namespaceIdOfKey, namespaceKey } from "../identifiers.js";
+import { recordChange } from "../events/change-events.js";
 import { type JobContext, type JobHandler, PermanentJobError } from "../jobs/job-handler.js";
 
 interface RefreshState {
@@ -101,12 +102,20 @@ export const refreshViewHandler: JobHandler = {
     await ctx.checkpointNow();
     const viewVersion = await io.version(table.location);
     const counts = await rows.countJobItems(ctx.job.id);
-    await rows.updateMaterializedView(table.id, {
-      refreshed_source_table: state.source_table as string,
-      refreshed_source_version: state.source_version as number,
-      refreshed_definition_sha: state.source_fingerprint as string,
-      refreshed_view_version: viewVersion,
-      updated_at: Date.now(),
+    await ctx.scope.store.transaction(async (tx) => {
+      await tx.updateMaterializedView(table.id, {
+        refreshed_source_table: state.source_table as string,
+        refreshed_source_version: state.source_version as number,
+        refreshed_definition_sha: state.source_fingerprint as string,
+        refreshed_view_version: viewVersion,
+        updated_at: Date.now(),
+      });
+      await recordChange(tx, {
+        kind: "view.refreshed",
+        database: ctx.scope.database.name,
+        object: [...namespaceIdOfKey(table.namespace_path), table.name],
+        data: { job_id: ctx.job.id, mode: state.mode, version: viewVersion, source_version: state.source_version, rows_written: counts.rowsWritten, rows_deleted: state.rows_deleted ?? 0 },
+      });
     });
     const manifest = manifestOf(params, view);
     return {

@@ -56,6 +56,7 @@ export function capabilitiesRoutes(app: FastifyInstance, services: ServerService
       maxUploadBytes: services.maxUploadBytes,
       showStorage: identified,
       database,
+      changeEvents: true,
     });
   });
 }

@@ -1,0 +1,68 @@
+/**
+ * The change-events page: the newest change events the connection may see (`GET /v1/events`,
+ * docs/change-events.md), newest first, kept live with the feed's long poll while the page is
+ * open. Events are read from the oldest kept, so only the last ones are shown.
+ */
+import { ApiError, call } from "./api.js";
+import { dataTable, errorBox, h, replaceChildren } from "./dom.js";
+
+/** How many events the page keeps and shows. */
+const SHOWN = 200;
+/** Seconds one long poll waits for an event. */
+const WAIT = 25;
+
+const HEADERS = ["Time", "Type", "Subject", "Data"];
+
+function row(event) {
+  const type = String(event.type ?? "").replace(/^io\.quiver\./, "");
+  const { database: _database, id: _id, ...data } = event.data ?? {};
+  const summary = Object.entries(data)
+    .map(([key, value]) => `${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`)
+    .join(", ");
+  return [new Date(event.time).toLocaleString(), h("code", { title: event.type }, type), h("code", {}, event.subject ?? ""), h("span", { class: "muted" }, summary)];
+}
+
+export function renderEvents(main) {
+  const status = h("p", { class: "muted", role: "status" }, "Reading events…");
+  const list = h("div");
+  const live = h("input", { type: "checkbox", id: "events-live", checked: true });
+  replaceChildren(
+    main,
+    h("h2", { class: "view-title", tabindex: -1 }, "Change events"),
+    h("p", { class: "muted" }, "Every committed change of the databases this connection may read, newest first."),
+    h("p", {}, h("label", { for: "events-live" }, live, " Follow new events")),
+    status,
+    list,
+  );
+  const events = [];
+  let cursor = "";
+  const show = () => replaceChildren(list, dataTable("Change events", HEADERS, events.slice().reverse().map(row), { empty: "none yet." }));
+  // The page is left once its list is no longer in the document: its polling stops then.
+  const open = () => list.isConnected;
+  const read = async (wait) => {
+    const page = await call("GET", "/v1/events", { query: { after: cursor || undefined, limit: 1000, wait: wait || undefined } });
+    cursor = page.next;
+    events.push(...page.events);
+    events.splice(0, Math.max(0, events.length - SHOWN));
+    return page.events.length;
+  };
+  (async () => {
+    try {
+      while (open() && (await read(0)) > 0);
+      show();
+      status.textContent = `${events.length} most recent event(s).`;
+      while (open()) {
+        if (!live.checked) {
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          continue;
+        }
+        if ((await read(WAIT)) > 0 && open()) {
+          show();
+          status.textContent = `${events.length} most recent event(s); the newest at ${new Date().toLocaleTimeString()}.`;
+        }
+      }
+    } catch (error) {
+      if (open()) replaceChildren(list, errorBox(error instanceof ApiError ? error : new ApiError(0, null, String(error)), "Reading change events"));
+    }
+  })();
+}
