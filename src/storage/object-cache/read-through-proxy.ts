@@ -36,7 +36,7 @@ export interface ReadThroughProxy {
 const describingHeaders = ["last-modified", "content-type", "x-ms-blob-type", "x-ms-creation-time", "x-goog-generation", "x-goog-metageneration", "x-amz-version-id"];
 
 /** Request headers that make a read something other than a plain one; such reads go to the store. */
-const conditionalHeaders = ["if-match", "if-none-match", "if-modified-since", "if-unmodified-since", "x-ms-range", "x-ms-lease-id"];
+const conditionalHeaders = ["if-match", "if-none-match", "if-modified-since", "if-unmodified-since", "x-ms-lease-id"];
 
 class ObjectChanged extends Error {}
 
@@ -252,7 +252,8 @@ export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockC
   }
 
   async function serveCached(incoming: IncomingMessage, response: ServerResponse, routed: RoutedRequest, kind: RequestKind): Promise<void> {
-    const range = parseRange(incoming.headers.range);
+    // Azure takes its range in either header; the SDKs send `x-ms-range`.
+    const range = parseRange(incoming.headers.range ?? (incoming.headers["x-ms-range"] as string | undefined));
     if (range === "other") return passThrough(incoming, response, routed, kind);
     const objectPath = routed.objectPath as string;
     let identity = cache.identityOf(dialect.store, objectPath);
