@@ -61,13 +61,41 @@ export class BlockCache {
   /** The newest known version of each object, by store and path. */
   private readonly identities = new Map<string, ObjectIdentity>();
   private totalBytes = 0;
+  /**
+   * The most recently read blocks' bytes, already checked against their checksum, so a hot block
+   * is not read and hashed from disk again on every read; bounded, least recently used first.
+   */
+  private readonly hot = new Map<string, Buffer>();
+  private hotBytes = 0;
+  private readonly maxHotBytes: number;
 
   private constructor(
     readonly dir: string,
     readonly maxBytes: number,
     readonly blockSize: number,
     private readonly observer: BlockCacheObserver,
-  ) {}
+  ) {
+    this.maxHotBytes = Math.min(64 * 1024 * 1024, Math.floor(maxBytes / 4));
+  }
+
+  private keepHot(file: string, payload: Buffer): void {
+    if (payload.length > this.maxHotBytes) return;
+    this.forgetHot(file);
+    this.hot.set(file, payload);
+    this.hotBytes += payload.length;
+    for (const [other, bytes] of this.hot) {
+      if (this.hotBytes <= this.maxHotBytes) break;
+      this.hot.delete(other);
+      this.hotBytes -= bytes.length;
+    }
+  }
+
+  private forgetHot(file: string): void {
+    const bytes = this.hot.get(file);
+    if (!bytes) return;
+    this.hot.delete(file);
+    this.hotBytes -= bytes.length;
+  }
 
   /** Opens (creating) the cache in `dir` and rebuilds its index from the blocks found there. */
   static async open(dir: string, maxBytes: number, blockSize: number, observer: BlockCacheObserver): Promise<BlockCache> {
@@ -111,6 +139,13 @@ export class BlockCache {
     const file = this.fileOf(identity, block);
     const entry = this.index.get(file);
     if (!entry) return undefined;
+    const hot = this.hot.get(file);
+    if (hot) {
+      this.index.delete(file);
+      this.index.set(file, entry);
+      this.keepHot(file, hot);
+      return hot;
+    }
     let bytes: Buffer;
     try {
       bytes = await readFile(file);
@@ -126,6 +161,7 @@ export class BlockCache {
     }
     this.index.delete(file);
     this.index.set(file, entry);
+    this.keepHot(file, parsed.payload);
     // The file's time keeps the order across restarts; a failure only loses recency.
     const now = new Date();
     void utimes(file, now, now).catch(() => undefined);
@@ -152,6 +188,7 @@ export class BlockCache {
   }
 
   private drop(file: string): void {
+    this.forgetHot(file);
     const entry = this.index.get(file);
     if (!entry) return;
     this.index.delete(file);
