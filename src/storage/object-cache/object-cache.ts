@@ -51,7 +51,8 @@ function dialectOf(scheme: string, options: StorageOptions): StoreDialect | unde
 
 export class ObjectCache {
   private blocks: Promise<BlockCache> | undefined;
-  private readonly proxies = new Map<string, ReadThroughProxy>();
+  /** Proxies by root and options: a root configured again with the same options keeps its proxy. */
+  private readonly proxies = new Map<string, { proxy: Promise<ReadThroughProxy>; dialect: StoreDialect }>();
 
   constructor(
     readonly settings: ObjectCacheSettings,
@@ -71,23 +72,29 @@ export class ObjectCache {
 
   /**
    * The options the engine opens locations under `root` (an object-store URI of `scheme`) with:
-   * `options` with the endpoint pointed at this root's proxy, started now (a root configured again
-   * gets a new one). `options` unchanged when the cache is off or cannot serve the root's credential.
+   * `options` with the endpoint pointed at this root's proxy. A root configured again with the same
+   * options keeps its proxy; with other options it gets a new one, and the old one keeps serving
+   * the engine's connections opened with it until the cache closes. `options` unchanged when the
+   * cache is off or cannot serve the root's credential.
    */
   async engineOptionsFor(root: string, scheme: string, options: StorageOptions): Promise<StorageOptions> {
     if (!this.enabled) return options;
-    const dialect = dialectOf(scheme, options);
-    if (!dialect) return options;
-    const proxy = await startReadThroughProxy(dialect, await this.blockCache(), this.observer, requestTimeoutOf(options));
-    await this.proxies.get(root)?.close();
-    this.proxies.set(root, proxy);
-    return dialect.engineOptions(proxy.origin);
+    const key = JSON.stringify([root, Object.entries(options).sort(([a], [b]) => a.localeCompare(b))]);
+    let entry = this.proxies.get(key);
+    if (!entry) {
+      const dialect = dialectOf(scheme, options);
+      if (!dialect) return options;
+      entry = { dialect, proxy: this.blockCache().then((blocks) => startReadThroughProxy(dialect, blocks, this.observer, requestTimeoutOf(options))) };
+      this.proxies.set(key, entry);
+      entry.proxy.catch(() => this.proxies.delete(key as string));
+    }
+    return entry.dialect.engineOptions((await entry.proxy).origin);
   }
 
   /** Stops every proxy. */
   async close(): Promise<void> {
     const proxies = [...this.proxies.values()];
     this.proxies.clear();
-    await Promise.all(proxies.map((proxy) => proxy.close()));
+    await Promise.all(proxies.map(async ({ proxy }) => (await proxy.catch(() => undefined))?.close()));
   }
 }

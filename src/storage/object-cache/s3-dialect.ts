@@ -50,10 +50,16 @@ export class S3Dialect implements StoreDialect {
   constructor(private readonly options: StorageOptions) {
     this.settings = s3SettingsOf(options);
     const { accessKeyId, secretAccessKey, sessionToken } = this.settings;
+    // Without static keys, the SDK's default chain (environment, profile, instance role), built
+    // once: it caches what it fetched and refreshes it before expiry.
+    let chain: Promise<() => Promise<Credentials>> | undefined;
     const credentials: Credentials | (() => Promise<Credentials>) =
       accessKeyId && secretAccessKey
         ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) }
-        : async () => (await import("@aws-sdk/credential-provider-node")).defaultProvider()();
+        : async () => {
+            chain ??= import("@aws-sdk/credential-provider-node").then(({ defaultProvider }) => defaultProvider());
+            return (await chain)();
+          };
     this.signer = new SignatureV4({ service: "s3", region: this.settings.region, credentials, sha256: NodeSha256, uriEscapePath: false, applyChecksum: true });
     this.store = `s3:${this.settings.endpoint ?? `aws:${this.settings.region}`}`;
   }
