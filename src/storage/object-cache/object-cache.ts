@@ -14,8 +14,6 @@ import { type ReadThroughProxy, startReadThroughProxy } from "./read-through-pro
 import { S3Dialect } from "./s3-dialect.js";
 import type { StoreDialect } from "./store-dialect.js";
 
-export type { RequestKind };
-
 /** Where and how large the cache is. */
 export interface ObjectCacheSettings {
   /** The folder holding the blocks; kept across restarts. */

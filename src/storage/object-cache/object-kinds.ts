@@ -7,9 +7,6 @@
 /** The kinds of store request the cache counts; `deletion` files count as `data`. */
 export type RequestKind = "data" | "index" | "manifest" | "listing" | "other";
 
-/** The request kinds, for metrics that start every series at zero. */
-export const requestKinds: readonly RequestKind[] = ["data", "index", "manifest", "listing", "other"];
-
 /**
  * The kind of the object at `key` (a path inside a table's folder, or any object name). Data,
  * deletion and index files carry a fresh unique name per write; a version manifest
