@@ -9,6 +9,8 @@ import { engineCallDuration } from "../metrics/metrics.js";
 import { withTimedMethods } from "../metrics/timed.js";
 import { normalizeLocation } from "../storage/locations.js";
 import { Storages, type Vending } from "../storage/storages.js";
+import { ObjectCache, type ObjectCacheSettings } from "../storage/object-cache/object-cache.js";
+import { objectCacheObserver } from "../metrics/object-cache-metrics.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
@@ -52,6 +54,8 @@ export interface LocalRootOptions {
   vending?: Vending;
   /** How long dropped tables stay restorable; absent or 0 deletes at once. */
   dropRetentionMs?: number;
+  /** The read-through cache of object-store reads; absent: none (the engine reads the store itself). */
+  objectCache?: ObjectCacheSettings;
 }
 
 /** Where table data lives when no data location is given. */
@@ -63,7 +67,7 @@ export function defaultDataLocation(root: string): string {
 export async function openLocalRoot(root: string, options: LocalRootOptions = {}): Promise<LocalRoot> {
   const dir = path.resolve(root);
   const dataLocation = normalizeLocation(options.data ?? defaultDataLocation(dir));
-  const storages = new Storages();
+  const storages = new Storages(options.objectCache ? new ObjectCache(options.objectCache, objectCacheObserver) : undefined);
   await storages.configure(dataLocation, options.storageOptions ?? {});
   await storages.for(dir).preparePrefix(dir);
   const store = await openStore(options.store, path.join(dir, metadataFileName));
@@ -76,6 +80,7 @@ export async function openLocalRoot(root: string, options: LocalRootOptions = {}
     if (closed) return;
     closed = true;
     engine.close();
+    await storages.close();
     await store.close();
   };
   try {

@@ -4,6 +4,7 @@
  * Quiver through here.
  */
 import { randomUUID } from "node:crypto";
+import path from "node:path";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import type { AuthStore } from "../auth/auth-store.js";
 import { type CatalogRegistry, databaseStorageRoot, defaultDatabaseName, hasOwnLocation } from "../catalog/database-registry.js";
@@ -23,6 +24,7 @@ import { requireConditionalCreates, setConditionalCreateProbe } from "../storage
 import { type Storages, type Vending, defaultVending } from "../storage/storages.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import { joinLocation } from "../storage/locations.js";
+import { type ObjectCacheSettings, defaultCacheBytes } from "../storage/object-cache/object-cache.js";
 import { defaultStoreTimeoutSeconds, setStoreTimeout, storeTimeout } from "../storage/store-timeout.js";
 import type { Store } from "../store/store.js";
 import { type AuthConfig, buildAuthGate, checkAuthExposure } from "./auth-runtime.js";
@@ -40,6 +42,11 @@ export interface RuntimeConfig {
   data?: string;
   /** Lance's storage options for `data`. */
   storageOptions?: StorageOptions;
+  /**
+   * The local read-through cache of the engine's object-store reads: its folder (default
+   * `<root>/cache`) and bound in bytes (default 10 GiB; 0 turns it off).
+   */
+  objectCache?: { dir?: string | undefined; maxBytes?: number | undefined; blockSize?: number };
   /** What clients receive to open tables themselves; default scoped credentials for an hour. */
   vending?: Vending;
   /** Write to object stores that fail the conditional-create probe (concurrent commits may lose data). */
@@ -116,6 +123,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     storageOptions: config.storageOptions,
     vending: config.vending,
     dropRetentionMs: config.dropRetentionMs,
+    objectCache: objectCacheSettingsOf(config),
   });
   const { root, store, engine, storages, registry } = local;
   restrictMetadataFileAccess(root);
@@ -222,6 +230,16 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
       await app.close();
       await local.close();
     },
+  };
+}
+
+/** The object cache's settings: `<root>/cache`, 10 GiB, unless the config says otherwise. */
+function objectCacheSettingsOf(config: RuntimeConfig): ObjectCacheSettings {
+  const given = config.objectCache ?? {};
+  return {
+    dir: path.resolve(given.dir ?? path.join(config.root, "cache")),
+    maxBytes: given.maxBytes ?? defaultCacheBytes,
+    ...(given.blockSize === undefined ? {} : { blockSize: given.blockSize }),
   };
 }
 

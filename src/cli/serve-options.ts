@@ -40,6 +40,10 @@ export interface ServeOptions {
   /** Seconds a request waits for an object store; undefined leaves the default. */
   storeTimeoutSeconds: number | undefined;
   storage: StorageFlags;
+  /** The object cache's folder; undefined keeps `<root>/cache`. */
+  cacheDir: string | undefined;
+  /** The object cache's bound in bytes (0: off); undefined keeps the default. */
+  cacheBytes: number | undefined;
   vending: Vending;
   /** Write to object stores that fail the conditional-create probe. */
   allowUnsafeObjectStore: boolean;
@@ -119,6 +123,8 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     commitAttempts: get("commit_attempts"),
     storeTimeoutSeconds: get("store_timeout"),
     storage: { data: get("data"), options: storageOptions },
+    cacheDir: get("cache_dir"),
+    cacheBytes: get("cache_size"),
     vending: {
       mode: get<VendingMode>("vend_credentials") ?? defaultVending.mode,
       ttlSeconds: get("credential_ttl") ?? defaultVending.ttlSeconds,

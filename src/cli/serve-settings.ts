@@ -105,6 +105,14 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
         placeholder: "SECONDS",
         shownDefault: String(defaultStoreTimeoutSeconds),
       }),
+      setting("cache_dir", { type: "string" }, "folder of the local read-through cache of object-store table data (data, deletion and index files, version manifests), kept across restarts", {
+        placeholder: "DIR",
+        shownDefault: "<root>/cache",
+      }),
+      setting("cache_size", { type: "size", min: 0 }, "bound on the object cache's bytes on disk, in bytes or with KiB, MiB, GiB; least recently used blocks are evicted past it; 0 turns the cache off", {
+        placeholder: "SIZE",
+        shownDefault: "10GiB",
+      }),
       setting("allow_unsafe_object_store", { type: "boolean" }, "write to an object store that ignores conditional creates, where concurrent commits can lose data"),
       setting("managed_versioning", { type: "boolean" }, "clients commit versions through the catalog (sets the mode of the default database when it is created)"),
       setting("orphan_sweep_interval_ms", integer(0), "how often table folders no catalog row refers to (left by a crash) are removed, on one replica at a time; 0: only at start-up", {

@@ -13,6 +13,7 @@ import type { TableStorage } from "./table-storage.js";
 import { guardMinter, guardStorage } from "./outage-guard.js";
 import { withStoreTimeout } from "./store-timeout.js";
 import { withSpans } from "../tracing/spans.js";
+import type { ObjectCache } from "./object-cache/object-cache.js";
 
 export type { StorageOptions };
 
@@ -32,6 +33,8 @@ interface ConfiguredRoot {
   options: StorageOptions;
   /** The same with the store timeout's bounds: what the server's own requests use. */
   serverOptions: StorageOptions;
+  /** What the server's engine opens tables with: the server's options, pointed at the object cache when it is on. */
+  engineOptions: StorageOptions;
   storage: TableStorage;
   minter: CredentialMinter | undefined;
 }
@@ -85,6 +88,9 @@ export class Storages {
   /** Minted credentials are reused while more than half their lifetime is left: minting may call the provider. */
   private readonly minted = new Map<string, StorageOptions>();
 
+  /** `cache`, when given, serves the engine's reads of immutable objects under every object-store root. */
+  constructor(private readonly cache?: ObjectCache) {}
+
   /** The URI schemes of the object-store roots configured now (sorted, each once). */
   configuredSchemes(): string[] {
     return [...new Set(this.roots.map(({ root }) => schemeOf(root) ?? ""))].filter(Boolean).sort();
@@ -100,7 +106,9 @@ export class Storages {
     const normalized = normalizeLocation(root);
     const backend = await backendOf(normalized);
     const serverOptions = withStoreTimeout(options);
-    const entry = { root: normalized, options, serverOptions, storage: tracedStorage(guardStorage(backend.open(serverOptions)), schemeOf(normalized) ?? ""), minter: guardMinter(backend.minter(serverOptions)) };
+    const lanceOptions = lanceOptionsOf(serverOptions);
+    const engineOptions = this.cache ? await this.cache.engineOptionsFor(normalized, backend.scheme, lanceOptions) : lanceOptions;
+    const entry = { root: normalized, options, serverOptions, engineOptions, storage: tracedStorage(guardStorage(backend.open(serverOptions)), schemeOf(normalized) ?? ""), minter: guardMinter(backend.minter(serverOptions)) };
     this.roots = [...this.roots.filter((other) => other.root !== normalized), entry].sort((a, b) => b.root.length - a.root.length);
   }
 
@@ -128,10 +136,15 @@ export class Storages {
 
   /**
    * The storage options the server's Lance needs to open `location` (none for a local folder),
-   * bounded by the store timeout.
+   * bounded by the store timeout, and pointed at the object cache's proxy when the cache is on.
    */
   optionsFor(location: string): StorageOptions {
-    return isUri(location) ? lanceOptionsOf(this.rootOf(location).serverOptions) : {};
+    return isUri(location) ? this.rootOf(location).engineOptions : {};
+  }
+
+  /** Stops what serves the engine's reads (the object cache's proxies). */
+  async close(): Promise<void> {
+    await this.cache?.close();
   }
 
   /** Whether credentials can be minted for locations under `location` (`scoped` vending). */

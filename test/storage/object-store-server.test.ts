@@ -76,9 +76,9 @@ describe("a namespace client on an az:// data location", () => {
     assert.match(described.location, /^az:\/\//);
     assert.deepEqual(await namesUnder(described.location).then((names) => names.filter((name) => !name.startsWith("_transactions"))), ["_indices", "_versions", "data"]);
     assert.deepEqual(
-      filesUnder(server.root).filter((file) => !file.startsWith("quiver.sqlite")),
+      filesUnder(server.root).filter((file) => !file.startsWith("quiver.sqlite") && !file.startsWith("cache/")),
       [],
-      "nothing but the metadata store on local disk",
+      "nothing but the metadata store and the object cache's copies on local disk",
     );
   });
 
