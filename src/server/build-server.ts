@@ -59,10 +59,11 @@ export interface BuildServerOptions {
 }
 
 /**
- * The capability level announced to the LanceDB Cloud client (spec/clients.md §2.7): 0.3.0
- * means batched multi-vector queries and structured full-text queries, and no multipart upload.
+ * The capability level announced to the LanceDB Cloud client (spec/clients.md §2.7): 0.4.0
+ * means batched multi-vector queries, structured full-text queries and multipart writes (0.5.0
+ * would add blob reads, which are not served).
  */
-const announcedServerVersion = "0.3.0";
+const announcedServerVersion = "0.4.0";
 
 export async function buildServer(options: BuildServerOptions): Promise<FastifyInstance> {
   const fastifyOptions = {

@@ -17,6 +17,7 @@ import { jobRows } from "./rows/job-rows.js";
 import { viewRows } from "./rows/view-rows.js";
 import { sharedDataRows } from "./rows/shared-data-rows.js";
 import { rateLimitRows } from "./rows/rate-limit-rows.js";
+import { multipartWriteRows } from "./rows/multipart-write-rows.js";
 import { idempotencyKeyRows } from "./rows/idempotency-key-rows.js";
 import { droppedTableRows } from "./rows/dropped-table-rows.js";
 import type { Database } from "./schema.js";
@@ -49,6 +50,7 @@ function bindRows(db: Kysely<Database>, adapter: DialectAdapter): StoreTx {
     ...rateLimitRows(db, adapter.name),
     ...idempotencyKeyRows(db),
     ...droppedTableRows(db),
+    ...multipartWriteRows(db),
   };
 }
 

@@ -16,6 +16,7 @@ import type { SharedDataRows } from "./rows/shared-data-rows.js";
 import type { RateLimitRows } from "./rows/rate-limit-rows.js";
 import type { IdempotencyKeyRows } from "./rows/idempotency-key-rows.js";
 import type { DroppedTableRows } from "./rows/dropped-table-rows.js";
+import type { MultipartWriteRows } from "./rows/multipart-write-rows.js";
 import type { StoreEvents } from "./store-events.js";
 import type { StoreLocks } from "./store-locks.js";
 
@@ -34,7 +35,8 @@ export interface StoreTx
     SharedDataRows,
     RateLimitRows,
     IdempotencyKeyRows,
-    DroppedTableRows {}
+    DroppedTableRows,
+    MultipartWriteRows {}
 
 /** How a dialect's opener opens a store. */
 export interface OpenStoreOptions {
