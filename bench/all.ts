@@ -40,6 +40,14 @@ add("ingest, 50k rows × 64-dim, REST ÷ in-process", path.viaRest.ingestMBps, "
 
 const memory = await measureMemory(uploadMiB);
 add(`upload of ${uploadMiB} MiB of Arrow: peak RSS above idle`, memory.uploadPeakAboveIdleMiB, "MiB", undefined, "≤ 256 MiB", memory.uploadPeakAboveIdleMiB <= 256);
+add(
+  `multipart upload of ${uploadMiB} MiB in 64 MiB parts, one complete: peak RSS above idle`,
+  memory.multipartPeakAboveIdleMiB,
+  "MiB",
+  undefined,
+  "≤ half the upload",
+  memory.multipartPeakAboveIdleMiB <= uploadMiB / 2,
+);
 add(`query result of ${memory.resultMiB.toFixed(0)} MiB streamed: peak RSS above idle`, memory.queryPeakAboveIdleMiB, "MiB", undefined, "≤ 256 MiB", memory.queryPeakAboveIdleMiB <= 256);
 
 const catalog = await measureCatalogRequests();

@@ -126,6 +126,10 @@ export class Catalog {
   abortMultipartWrite(request: WithId<M.AbortMultipartWriteRequest>) {
     return multipartWrites.abortMultipartWrite(this.scope, request);
   }
+  /** The bytes the staged parts of an upload take: what completing it holds in memory. */
+  stagedMultipartBytes(uploadId: string | null | undefined) {
+    return multipartWrites.stagedMultipartBytes(this.scope, uploadId);
+  }
   /** Aborts the multipart writes whose time ran out; answers how many went. */
   expireMultipartWrites() {
     return multipartWrites.expireMultipartWrites(this.scope);

@@ -53,6 +53,8 @@ export interface RuntimeConfig {
   commitAttempts?: number;
   /** Largest Arrow upload of one request in bytes (default 1 GiB). */
   maxUploadBytes?: number;
+  /** The memory uploads in flight may hold together (`--upload-memory`); default half the machine's memory. */
+  uploadMemoryBytes?: number;
   /** How long a request waits for an object store before it answers 503 (default 10 s; see `store-timeout.ts`). */
   storeTimeoutMs?: number;
   /** Table folders without a catalog row are removed once unchanged this long (default 1 hour). */
@@ -140,6 +142,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     auth: { gate, store: authStore, dataLocation: local.dataLocation },
     readiness,
     maxUploadBytes: config.maxUploadBytes,
+    uploadMemoryBytes: config.uploadMemoryBytes,
     metrics: { countJobsByStatus: () => store.rows.countJobsByStatus() },
     readDeadlineMs: storeTimeout(),
     rateLimits: config.rateLimits,

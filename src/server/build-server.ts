@@ -1,6 +1,7 @@
 /**
  * @module Builds the Quiver HTTP app without listening, so the CLI and tests start the same app.
  */
+import { UploadMemoryBudget, defaultUploadMemoryBytes, releaseUploadMemory } from "./upload-memory.js";
 import { randomUUID } from "node:crypto";
 import type { Http2SecureServer } from "node:http2";
 import Fastify, { type FastifyHttp2SecureOptions, type FastifyInstance, type FastifyServerOptions } from "fastify";
@@ -44,6 +45,8 @@ export interface BuildServerOptions {
   readiness?: Readiness;
   /** Largest Arrow upload of one request in bytes; default 1 GiB. */
   maxUploadBytes?: number | undefined;
+  /** The memory uploads in flight may hold together, in bytes; default half the machine's memory. */
+  uploadMemoryBytes?: number | undefined;
   /** What `GET /metrics` reads from the store when scraped (the jobs gauge). */
   metrics?: MetricsSources;
   /** How long a read operation may take before it answers 503 code 17 (see `read-deadline.ts`); none without it. */
@@ -85,6 +88,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     registry: options.registry,
     operations: new OperationRegistry(),
     maxUploadBytes: options.maxUploadBytes ?? defaultMaxUploadBytes,
+    uploadMemory: new UploadMemoryBudget(options.uploadMemoryBytes ?? defaultUploadMemoryBytes()),
     resolveCatalog: (request) => (gate ? gate.catalogFor(request) : resolveCatalog(request, options.registry)),
     authorize: options.authorize ?? (gate ? (request, catalog, op) => gate.authorize(request, catalog, op) : async () => undefined),
     readDeadlineMs: options.readDeadlineMs,
@@ -107,6 +111,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   registerUnreadBodyHandling(app);
   registerNulCharacterCheck(app);
   registerIdentifierBounds(app);
+  // What an upload held of the memory budget is given back once it is answered or cut off.
+  app.addHook("onResponse", async (request) => releaseUploadMemory(services.uploadMemory, request));
+  app.addHook("onRequestAbort", async (request) => releaseUploadMemory(services.uploadMemory, request));
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
     reply.header("phalanx-version", announcedServerVersion);

@@ -169,6 +169,13 @@ export async function expireMultipartWrites(scope: CatalogScope, now = Date.now(
   return removed;
 }
 
+/** The bytes an upload's staged parts take (what completing it holds in memory); 0 when unknown. */
+export async function stagedMultipartBytes(scope: CatalogScope, uploadId: string | null | undefined): Promise<number> {
+  if (!uploadId) return 0;
+  const parts = await scope.store.rows.listMultipartParts(uploadId);
+  return parts.reduce((sum, part) => sum + part.bytes, 0);
+}
+
 function requireUploadId(uploadId: string | null | undefined): string {
   if (!uploadId) throw invalidInput("upload_id is required");
   return uploadId;
