@@ -107,6 +107,35 @@ test("multipart writes through the LanceDB client", async (t) => {
     assert.equal(await table.countRows(), 4);
   });
 
+  await t.test("CompleteMultipartWrite after a completion cut short past Lance's commit → that version again, the rows once", async () => {
+    const table = await db.createTable("cut_after", [{ id: 0n, value: 0 }]);
+    const store = server.runtime.store;
+    const { upload_id: uploadId } = await expectJson<{ upload_id: string }>(await post(`${server.url}/v1/table/cut_after/multipart_write/create/`));
+    await expectJson(await post(`${server.url}/v1/table/cut_after/insert/?upload_id=${uploadId}&upload_part_id=a`, arrowStream({ id: new BigInt64Array([1n, 2n]), value: new Float64Array([1, 2]) })));
+    const parts = await store.rows.listMultipartParts(uploadId);
+    const { version } = await expectJson<{ version: number }>(await post(`${server.url}/v1/table/cut_after/multipart_write/complete/?upload_id=${uploadId}`));
+    // As a process killed right after the commit leaves it: still completing, its parts recorded.
+    await store.rows.updateMultipartWrite(uploadId, { state: "completing", base_version: version - 1, version: null });
+    for (const part of parts) await store.rows.putMultipartPart(part);
+    const again = await expectJson<{ version: number }>(await post(`${server.url}/v1/table/cut_after/multipart_write/complete/?upload_id=${uploadId}`));
+    assert.equal(again.version, version);
+    assert.equal(await table.countRows(), 3);
+  });
+
+  await t.test("CompleteMultipartWrite after a completion cut short before Lance's commit → commits the parts once; AbortMultipartWrite meanwhile → 409, code 19", async () => {
+    const table = await db.createTable("cut_before", [{ id: 0n, value: 0 }]);
+    const before = await table.version();
+    const { upload_id: uploadId } = await expectJson<{ upload_id: string }>(await post(`${server.url}/v1/table/cut_before/multipart_write/create/`));
+    await expectJson(await post(`${server.url}/v1/table/cut_before/insert/?upload_id=${uploadId}&upload_part_id=a`, arrowStream({ id: new BigInt64Array([1n, 2n]), value: new Float64Array([1, 2]) })));
+    await server.runtime.store.rows.updateMultipartWrite(uploadId, { state: "completing", base_version: before });
+    // The client's trailing-slash routes answer permanent conflicts 400 with the real code (docs/errors.md).
+    await expectError(await post(`${server.url}/v1/table/cut_before/multipart_write/abort/?upload_id=${uploadId}`), 400, 19);
+    await expectError(await post(`${server.url}/v1/table/cut_before/multipart_write/abort?upload_id=${uploadId}`), 409, 19);
+    const { version } = await expectJson<{ version: number }>(await post(`${server.url}/v1/table/cut_before/multipart_write/complete/?upload_id=${uploadId}`));
+    assert.equal(version, before + 1);
+    assert.equal(await table.countRows(), 3);
+  });
+
   await t.test("multipart add with mode overwrite → one version holding only the new rows", async () => {
     const table = await db.createTable("replaced", [{ id: 0n, value: 0 }]);
     const before = await table.version();
