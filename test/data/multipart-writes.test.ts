@@ -13,6 +13,8 @@ import { test } from "node:test";
 import { Table, tableFromArrays } from "apache-arrow";
 import { arrowStream } from "../helpers/arrow.js";
 import { spawnServeOnFreshRoot, spawnServe } from "../helpers/cli-process.js";
+import { joinLocation } from "../../src/storage/locations.js";
+import type { Storages } from "../../src/storage/storages.js";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
 
 const lancedb = await import("@lancedb/lancedb");
@@ -41,11 +43,26 @@ async function requestsOf(url: string, operation: string): Promise<number> {
 
 async function tableLocation(url: string, name: string): Promise<string> {
   const described = await expectJson<{ location: string }>(await fetch(`${url}/v1/table/${name}/describe`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }));
-  return described.location.replace(/^file:\/\//, "");
+  return described.location;
 }
 
-function stagedFiles(location: string): string[] {
-  const folder = path.join(location, "_uploads");
+/** The staged part files of every upload of the table at `location`, through the server's storage (local folder or object store). */
+async function stagedFiles(storages: Storages, location: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (prefix: string): Promise<void> => {
+    for (const entry of await storages.for(prefix).list(prefix)) {
+      const child = joinLocation(prefix, entry.name);
+      if (entry.kind === "prefix") await walk(child);
+      else if (entry.name.endsWith(".arrow")) found.push(child);
+    }
+  };
+  await walk(joinLocation(location, "_uploads"));
+  return found;
+}
+
+/** The same, for a server in another process on a local folder. */
+function stagedLocalFiles(location: string): string[] {
+  const folder = path.join(location.replace(/^file:\/\//, ""), "_uploads");
   return existsSync(folder) ? readdirSync(folder, { recursive: true }).map(String).filter((name) => name.endsWith(".arrow")) : [];
 }
 
@@ -66,7 +83,7 @@ test("multipart writes through the LanceDB client", async (t) => {
     assert.equal(await table.version(), before + 1);
     assert.equal(await table.countRows(), rows + 1);
     assert.equal(await table.countRows("id = 3500000"), 1);
-    assert.deepEqual(stagedFiles(await tableLocation(server.url, "big")), [], "the staged parts are gone once committed");
+    assert.deepEqual(await stagedFiles(server.runtime.storages, await tableLocation(server.url, "big")), [], "the staged parts are gone once committed");
   });
 
   await t.test("concurrent multipart adds to one table → every row of each, one version each", async () => {
@@ -87,10 +104,10 @@ test("multipart writes through the LanceDB client", async (t) => {
     const location = await tableLocation(server.url, "aborted");
     const { upload_id: uploadId } = await expectJson<{ upload_id: string }>(await post(`${server.url}/v1/table/aborted/multipart_write/create/`));
     await expectJson(await post(`${server.url}/v1/table/aborted/insert/?upload_id=${uploadId}&upload_part_id=p1`, arrowStream({ id: new BigInt64Array([7n, 8n]), value: new Float64Array([1, 2]) }, { lz4: true })));
-    assert.equal(stagedFiles(location).length, 1, "the part is staged on disk, not held in memory");
+    assert.equal((await stagedFiles(server.runtime.storages, location)).length, 1, "the part is staged on disk, not held in memory");
     assert.equal(await table.countRows(), 1, "a staged part is not visible");
     await expectJson(await post(`${server.url}/v1/table/aborted/multipart_write/abort/?upload_id=${uploadId}`));
-    assert.deepEqual(stagedFiles(location), []);
+    assert.deepEqual(await stagedFiles(server.runtime.storages, location), []);
     assert.equal(await table.countRows(), 1);
     assert.equal(await table.version(), version);
     await expectError(await post(`${server.url}/v1/table/aborted/multipart_write/complete/?upload_id=${uploadId}`), 400, 13);
@@ -136,6 +153,19 @@ test("multipart writes through the LanceDB client", async (t) => {
     assert.equal(await table.countRows(), 3);
   });
 
+  await t.test("a multipart write with ?branch= on every request → its rows on the branch only; a part without the branch → 400, code 13", async () => {
+    const table = await db.createTable("forked", [{ id: 0n, value: 0 }]);
+    await expectJson(await server.post("/v1/table/forked/branches/create", { name: "dev" }));
+    const { upload_id: uploadId } = await expectJson<{ upload_id: string }>(await post(`${server.url}/v1/table/forked/multipart_write/create/?branch=dev`));
+    const part = arrowStream({ id: new BigInt64Array([5n, 6n]), value: new Float64Array([5, 6]) }, { lz4: true });
+    await expectError(await post(`${server.url}/v1/table/forked/insert/?upload_id=${uploadId}&upload_part_id=a`, part), 400, 13);
+    await expectJson(await post(`${server.url}/v1/table/forked/insert/?upload_id=${uploadId}&upload_part_id=a&branch=dev`, part));
+    await expectJson(await post(`${server.url}/v1/table/forked/multipart_write/complete/?upload_id=${uploadId}&branch=dev`));
+    const onBranch = await expectJson<number>(await server.post("/v1/table/forked/count_rows", { branch: "dev" }));
+    assert.equal(onBranch, 3);
+    assert.equal(await table.countRows(), 1);
+  });
+
   await t.test("multipart add with mode overwrite → one version holding only the new rows", async () => {
     const table = await db.createTable("replaced", [{ id: 0n, value: 0 }]);
     const before = await table.version();
@@ -162,7 +192,7 @@ test("A server SIGKILLed between two parts and restarted → CompleteMultipartWr
   const db = await lancedb.connect("db://demo", { apiKey: "any", hostOverride: second.url });
   const table = await db.openTable("kept");
   assert.equal(await table.countRows(), 4);
-  assert.deepEqual(stagedFiles(await tableLocation(second.url, "kept")), []);
+  assert.deepEqual(stagedLocalFiles(await tableLocation(second.url, "kept")), []);
 });
 
 test("Five concurrent uploads of 60 MB under a 102 MiB upload budget (300 MB against 512 MiB, scaled) → each 200 or 503 code 17 with Retry-After, the server up", async (t) => {
