@@ -53,7 +53,7 @@ export interface RuntimeConfig {
   commitAttempts?: number;
   /** Largest Arrow upload of one request in bytes (default 1 GiB). */
   maxUploadBytes?: number;
-  /** The memory uploads in flight may hold together (`--upload-memory`); default half the machine's memory. */
+  /** The memory uploads in flight may hold together (`--upload-memory`); default a quarter of the machine's memory. */
   uploadMemoryBytes?: number;
   /** How long a request waits for an object store before it answers 503 (default 10 s; see `store-timeout.ts`). */
   storeTimeoutMs?: number;

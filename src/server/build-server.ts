@@ -45,7 +45,7 @@ export interface BuildServerOptions {
   readiness?: Readiness;
   /** Largest Arrow upload of one request in bytes; default 1 GiB. */
   maxUploadBytes?: number | undefined;
-  /** The memory uploads in flight may hold together, in bytes; default half the machine's memory. */
+  /** The memory uploads in flight may hold together, in bytes; default a quarter of the machine's memory. */
   uploadMemoryBytes?: number | undefined;
   /** What `GET /metrics` reads from the store when scraped (the jobs gauge). */
   metrics?: MetricsSources;

@@ -11,12 +11,16 @@ import type { FastifyRequest } from "fastify";
 import { CatalogError } from "../model/catalog-error.js";
 import { describeSize } from "./upload-limit.js";
 
-/** The default budget: this fraction of the machine's memory. */
-export const defaultUploadMemoryFraction = 0.5;
+/**
+ * The default budget: this fraction of the machine's memory. Writing an upload takes about three
+ * times its bytes at the peak (docs/performance.md, "Upload memory"), so a quarter keeps the
+ * uploads a full budget admits within the machine's memory.
+ */
+export const defaultUploadMemoryFraction = 0.25;
 
 /**
  * What an upload is counted for per byte received. The bytes are what grows with the upload and
- * what the operator can reason about; the re-framed copy and the engine's own buffers come on top
+ * what the operator can reason about; the re-framed copy and the engine's own copies come on top
  * (docs/performance.md, "Upload memory"), which the default budget leaves room for.
  */
 export const heldPerUploadedByte = 1;
