@@ -11,6 +11,8 @@ import { openLocalRoot } from "../catalog/local-root.js";
 import { restrictMetadataFileAccess } from "./metadata-file-access.js";
 import { defaultOrphanGraceMs } from "../catalog/tables/orphaned-folders.js";
 import { type SweepLog, defaultOrphanSweepIntervalMs, startOrphanSweeper, sweepOnce } from "../catalog/tables/orphan-sweeper.js";
+import { expireMultipartWrites, multipartExpiryIntervalMs } from "../catalog/rows/multipart-writes.js";
+import { startPeriodicTask } from "../catalog/periodic-task.js";
 import { defaultDropPurgeIntervalMs, startDroppedTablePurger } from "../catalog/tables/dropped-table-purger.js";
 import { settlePendingVersions } from "../catalog/versions/version-commit.js";
 import { sharedContainerReasons } from "../catalog/databases/shared-containers.js";
@@ -175,6 +177,15 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     purged: (location) => app.log.info({ location }, "purged a dropped table past its retention"),
     failed: (error) => app.log.warn({ err: error }, "the purge of dropped tables failed; the next one runs on time"),
   });
+  // Multipart writes a client never completed nor aborted are aborted after their time.
+  const uploadExpiry = startPeriodicTask(
+    multipartExpiryIntervalMs,
+    async () => {
+      const expired = await expireMultipartWrites({ store, storages });
+      if (expired > 0) app.log.info({ expired }, "aborted multipart writes past their time");
+    },
+    (error) => app.log.warn({ err: error }, "aborting expired multipart writes failed; the next run is on time"),
+  );
   await warnOfUnappliedManagedVersioning(config, store, app);
   const jobs = startJobSystem(store, registry, jobConfig, { warn: (message, detail) => app.log.warn(detail ?? {}, message) });
   return {
@@ -200,6 +211,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
       closed = true;
       await sweeper.stop();
       await purger.stop();
+      await uploadExpiry.stop();
       await jobs.stop();
       await app.close();
       await local.close();

@@ -113,6 +113,18 @@ test("multipart writes through the LanceDB client", async (t) => {
     await expectError(await post(`${server.url}/v1/table/aborted/multipart_write/complete/?upload_id=${uploadId}`), 400, 13);
   });
 
+  await t.test("an upload past its time → aborted by the next CreateMultipartWrite: no files; CompleteMultipartWrite → 400, code 13", async () => {
+    const table = await db.createTable("expired", [{ id: 0n, value: 0 }]);
+    const location = await tableLocation(server.url, "expired");
+    const { upload_id: uploadId } = await expectJson<{ upload_id: string }>(await post(`${server.url}/v1/table/expired/multipart_write/create/`));
+    await expectJson(await post(`${server.url}/v1/table/expired/insert/?upload_id=${uploadId}&upload_part_id=p1`, arrowStream({ id: new BigInt64Array([7n]), value: new Float64Array([1]) })));
+    await server.runtime.store.rows.updateMultipartWrite(uploadId, { expires_at: Date.now() - 1 });
+    await expectJson(await post(`${server.url}/v1/table/expired/multipart_write/create/`));
+    assert.deepEqual(await stagedFiles(server.runtime.storages, location), []);
+    await expectError(await post(`${server.url}/v1/table/expired/multipart_write/complete/?upload_id=${uploadId}`), 400, 13);
+    assert.equal(await table.countRows(), 1);
+  });
+
   await t.test("CompleteMultipartWrite sent twice → the same version, the rows once", async () => {
     const table = await db.createTable("twice", [{ id: 0n, value: 0 }]);
     const { upload_id: uploadId } = await expectJson<{ upload_id: string }>(await post(`${server.url}/v1/table/twice/multipart_write/create/`));

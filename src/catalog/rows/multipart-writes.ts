@@ -149,11 +149,15 @@ export async function abortMultipartWrite(scope: CatalogScope, request: WithId<A
   });
 }
 
+/** How often a serving process aborts the uploads whose time ran out. */
+export const multipartExpiryIntervalMs = 10 * 60 * 1000;
+
 /**
  * Aborts the uploads whose time ran out (their staged files deleted), and forgets committed ones
- * past their time. Any replica may run it; an upload being worked on is left for the next run.
+ * past their time, in every database of the store. Any replica may run it; an upload being worked
+ * on is left for the next run.
  */
-export async function expireMultipartWrites(scope: CatalogScope, now = Date.now()): Promise<number> {
+export async function expireMultipartWrites(scope: Pick<CatalogScope, "store" | "storages">, now = Date.now()): Promise<number> {
   const expired = await scope.store.rows.listExpiredMultipartWrites(now, 100);
   let removed = 0;
   for (const write of expired) {
@@ -238,7 +242,7 @@ async function findFinishedCommit(scope: CatalogScope, table: TableRow, write: M
   return undefined;
 }
 
-async function removeStagedParts(scope: CatalogScope, location: string, uploadId: string): Promise<void> {
+async function removeStagedParts(scope: Pick<CatalogScope, "storages">, location: string, uploadId: string): Promise<void> {
   const folder = uploadFolderOf(location, uploadId);
   await scope.storages.for(folder).deletePrefix(folder);
 }
