@@ -76,11 +76,11 @@ export async function stageMultipartPart(
   request: { id: string[]; upload_id: string; upload_part_id?: string | null; branch?: string | null; overwrite: boolean },
   body: ArrowStreamBody,
 ): Promise<InsertIntoTableResponse> {
+  const partId = request.upload_part_id || randomUUID();
+  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(partId)) throw invalidInput("upload_part_id may use only letters, digits, '_', '.' and '-' (at most 128)");
   const table = await loadTable(scope, request.id);
   const write = await openUpload(scope, table, request.upload_id, request.branch);
   const upload = await translating(describeTable(request.id), () => ipcStreamToFile(body));
-  const partId = request.upload_part_id || randomUUID();
-  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(partId)) throw invalidInput("upload_part_id may use only letters, digits, '_', '.' and '-' (at most 128)");
   const object = joinLocation(uploadFolderOf(table.location, write.upload_id), `${partId}.arrow`);
   await scope.storages.for(object).put(object, upload.file);
   const now = Date.now();
