@@ -28,6 +28,11 @@ export const unsupportedRoutes: readonly UnsupportedRoute[] = [
   { method: "GET", path: "/v1/table/{id}/blob/{column}/{row_id}/bytes", feature: blobs },
   { method: "POST", path: "/v1/functions/create", feature: functions },
   { method: "POST", path: "/v1/functions/get", feature: functions },
+  // The 0.39 client's function registry: per function, and listed per namespace.
+  { method: "POST", path: "/v1/function/{name}/create", feature: functions },
+  { method: "POST", path: "/v1/function/{name}/describe", feature: functions },
+  { method: "POST", path: "/v1/function/{name}/drop", feature: functions },
+  { method: "GET", path: "/v1/namespace/{id}/function/list", feature: functions },
 ];
 
 const matchers = unsupportedRoutes.map((route) => ({

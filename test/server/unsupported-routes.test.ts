@@ -16,6 +16,10 @@ const clientRoutes: { method: "GET" | "POST"; path: string; names: RegExp }[] = 
   { method: "GET", path: "/v1/table/t/blob/image/42/bytes?version=1", names: /blob reads/ },
   { method: "POST", path: "/v1/functions/create", names: /functions .*Enterprise/ },
   { method: "POST", path: "/v1/functions/get", names: /functions .*Enterprise/ },
+  { method: "POST", path: "/v1/function/embed_text/create", names: /functions .*Enterprise/ },
+  { method: "POST", path: "/v1/function/embed_text/describe", names: /functions .*Enterprise/ },
+  { method: "POST", path: "/v1/function/embed_text/drop", names: /functions .*Enterprise/ },
+  { method: "GET", path: "/v1/namespace/team/function/list", names: /functions .*Enterprise/ },
 ];
 
 test("client routes Quiver does not serve → 406, code 0, naming the feature", async (t) => {
