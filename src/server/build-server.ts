@@ -1,7 +1,6 @@
 /**
  * @module Builds the Quiver HTTP app without listening, so the CLI and tests start the same app.
  */
-import { UploadMemoryBudget, defaultUploadMemoryBytes, releaseUploadMemory } from "./upload-memory.js";
 import { randomUUID } from "node:crypto";
 import type { Http2SecureServer } from "node:http2";
 import Fastify, { type FastifyHttp2SecureOptions, type FastifyInstance, type FastifyServerOptions } from "fastify";
@@ -18,6 +17,7 @@ import { registerOperations } from "./route-kit.js";
 import { registerUnusedConnectionDrop } from "./unused-connections.js";
 import { registerUnreadBodyHandling } from "./unread-body.js";
 import { defaultMaxUploadBytes } from "./upload-limit.js";
+import { UploadMemoryBudget, defaultUploadMemoryBytes, releaseUploadMemory } from "./upload-memory.js";
 import { registerValidation } from "./validation.js";
 import { defaultIdempotencyTtlMs, idempotencyLeaseMs } from "../catalog/idempotency-keys.js";
 import { serviceRoutes } from "./routes/service-routes.js";
