@@ -113,6 +113,18 @@ test("multipart writes through the LanceDB client", async (t) => {
     await expectError(await post(`${server.url}/v1/table/aborted/multipart_write/complete/?upload_id=${uploadId}`), 400, 13);
   });
 
+  await t.test("CompleteMultipartWrite of parts of another schema → 400, code 20, nothing committed; AbortMultipartWrite then → no files", async () => {
+    const table = await db.createTable("mismatch", [{ id: 0n, value: 0 }]);
+    const version = await table.version();
+    const location = await tableLocation(server.url, "mismatch");
+    const { upload_id: uploadId } = await expectJson<{ upload_id: string }>(await post(`${server.url}/v1/table/mismatch/multipart_write/create/`));
+    await expectJson(await post(`${server.url}/v1/table/mismatch/insert/?upload_id=${uploadId}&upload_part_id=p1`, arrowStream({ id: new BigInt64Array([7n]), other: new Float64Array([1]) })));
+    await expectError(await post(`${server.url}/v1/table/mismatch/multipart_write/complete/?upload_id=${uploadId}`), 400, 20);
+    await expectJson(await post(`${server.url}/v1/table/mismatch/multipart_write/abort/?upload_id=${uploadId}`));
+    assert.deepEqual(await stagedFiles(server.runtime.storages, location), []);
+    assert.equal(await table.version(), version);
+  });
+
   await t.test("an upload past its time → aborted by the next CreateMultipartWrite: no files; CompleteMultipartWrite → 400, code 13", async () => {
     const table = await db.createTable("expired", [{ id: 0n, value: 0 }]);
     const location = await tableLocation(server.url, "expired");

@@ -112,9 +112,16 @@ export async function completeMultipartWrite(scope: CatalogScope, request: WithI
           if (parts.length === 0) throw invalidInput(`upload '${uploadId}' has no parts to commit`);
           const base = await scope.engine.describeTable(table.location, ref).then((snapshot) => snapshot.version, () => 0);
           await scope.store.rows.updateMultipartWrite(uploadId, { state: "completing", base_version: base, num_rows: numRows });
-          const upload = await mergedParts(scope, parts);
-          const outcome = await insertRows(scope.engine, table.location, ref, upload, write.overwrite ? "overwrite" : "append");
-          version = outcome.version;
+          try {
+            const upload = await mergedParts(scope, parts);
+            version = (await insertRows(scope.engine, table.location, ref, upload, write.overwrite ? "overwrite" : "append")).version;
+          } catch (error) {
+            // A write the engine refused committed nothing: the upload is open again, so the
+            // client's abort (or the expiry) can remove its parts.
+            const committed = await findFinishedCommit(scope, table, { ...write, base_version: base }, numRows).catch(() => "unknown" as const);
+            if (committed === undefined) await scope.store.rows.updateMultipartWrite(uploadId, { state: "open", base_version: null });
+            throw error;
+          }
         }
         await scope.store.rows.updateMultipartWrite(uploadId, { state: "committed", version, num_rows: numRows });
         await removeStagedParts(scope, table.location, uploadId);
@@ -154,17 +161,18 @@ export const multipartExpiryIntervalMs = 10 * 60 * 1000;
 
 /**
  * Aborts the uploads whose time ran out (their staged files deleted), and forgets committed ones
- * past their time, in every database of the store. Any replica may run it; an upload being worked
- * on is left for the next run.
+ * past their time, in every database of the store. Any replica may run it; an upload being
+ * completed now is left for the next run.
  */
 export async function expireMultipartWrites(scope: Pick<CatalogScope, "store" | "storages">, now = Date.now()): Promise<number> {
   const expired = await scope.store.rows.listExpiredMultipartWrites(now, 100);
   let removed = 0;
   for (const write of expired) {
+    // Under the upload's lock no completion is running: one left `completing` was cut short, and
+    // past its time its rows are either committed already or given up with the rest.
     const done = await scope.store.tryWithLock(lockOf(write.upload_id), async () => {
       const table = await scope.store.rows.findTableById(write.table_id);
-      if (table && write.state !== "completing") await removeStagedParts(scope, table.location, write.upload_id);
-      if (write.state === "completing") return false;
+      if (table) await removeStagedParts(scope, table.location, write.upload_id);
       await scope.store.rows.deleteMultipartWrite(write.upload_id);
       return true;
     });
