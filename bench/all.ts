@@ -36,11 +36,20 @@ const add = (figure: string, measured: number, unit: string, baseline: number | 
 const started = Date.now();
 const path = await measureRequestPath(50_000, 64, 300);
 add("point query p50 (`id = k`, limit 1), REST ÷ in-process", path.viaRest.point.p50, "ms", path.inProcess.point.p50, "≤ 1.3", path.viaRest.point.p50 / path.inProcess.point.p50 <= 1.3);
+add("whole-table scan with projection and filter (QueryTable), REST ÷ in-process", path.viaRest.scanMBps, "MB/s", path.inProcess.scanMBps, "≥ 0.8", path.viaRest.scanMBps / path.inProcess.scanMBps >= 0.8);
 add("top-10 vector search p50, REST ÷ in-process", path.viaRest.vector.p50, "ms", path.inProcess.vector.p50, "≤ 1.3", path.viaRest.vector.p50 / path.inProcess.vector.p50 <= 1.3);
 add("ingest, 50k rows × 64-dim, REST ÷ in-process", path.viaRest.ingestMBps, "MB/s", path.inProcess.ingestMBps, "≥ 0.8", path.viaRest.ingestMBps / path.inProcess.ingestMBps >= 0.8);
 
 const memory = await measureMemory(uploadMiB);
 add(`upload of ${uploadMiB} MiB of Arrow: peak RSS above idle`, memory.uploadPeakAboveIdleMiB, "MiB", undefined, "≤ 256 MiB", memory.uploadPeakAboveIdleMiB <= 256);
+add(
+  `multipart upload of ${uploadMiB} MiB in 64 MiB parts, one complete: peak RSS above idle`,
+  memory.multipartPeakAboveIdleMiB,
+  "MiB",
+  undefined,
+  "≤ half the upload",
+  memory.multipartPeakAboveIdleMiB <= uploadMiB / 2,
+);
 add(`query result of ${memory.resultMiB.toFixed(0)} MiB streamed: peak RSS above idle`, memory.queryPeakAboveIdleMiB, "MiB", undefined, "≤ 256 MiB", memory.queryPeakAboveIdleMiB <= 256);
 
 const catalog = await measureCatalogRequests();

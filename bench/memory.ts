@@ -23,6 +23,24 @@ export interface MemoryFigures {
   resultMiB: number;
   queryPeakAboveIdleMiB: number;
   querySeconds: number;
+  /** The same rows through the multipart path: 64 MiB parts, then one complete. */
+  multipartPeakAboveIdleMiB: number;
+  multipartSeconds: number;
+}
+
+const partMiB = 64;
+
+/** A POST with an empty body, answered with JSON. */
+function postJson(url: string, route: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${url}${route}`, { method: "POST" }, (response) => {
+      let text = "";
+      response.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+      response.on("end", () => (response.statusCode === 200 ? resolve(JSON.parse(text) as Record<string, unknown>) : reject(new Error(`${route}: ${response.statusCode} ${text}`))));
+    });
+    request.on("error", reject);
+    request.end();
+  });
 }
 
 /** The process and every descendant (a server may run its work in a child). */
@@ -126,7 +144,33 @@ export async function measureMemory(uploadMiB: number): Promise<MemoryFigures> {
     const resultBytes = await drainQuery(server.url, "/v1/table/big/query", { k: 2 ** 53, vector: null });
     const querySeconds = (performance.now() - started) / 1000;
     const queryPeakAboveIdleMiB = peakMiB(queryPid) - queryIdleMiB;
-    return { uploadMiB, idleMiB, uploadPeakAboveIdleMiB, uploadSeconds, resultMiB: resultBytes / 1024 / 1024, queryPeakAboveIdleMiB, querySeconds };
+    // The multipart path, on a restarted server too: parts staged, then committed as one version.
+    await server.stop("SIGTERM");
+    server = await spawnServe(["--port", "0", "--root", root, "--log-level", "warn"]);
+    const multipartPid = server.child.pid as number;
+    await drainQuery(server.url, "/v1/table/warm/query", { k: 10, vector: null });
+    const multipartIdleMiB = residentMiB(multipartPid);
+    resetPeak(multipartPid);
+    started = performance.now();
+    const { upload_id: uploadId } = await postJson(server.url, "/v1/table/warm/multipart_write/create");
+    const partBatches = Math.round((partMiB * 1024 * 1024) / (batchRows * (dim * 4 + 4)));
+    for (let sent = 0; sent < batches; sent += partBatches) {
+      await send(server.url, `/v1/table/warm/insert?upload_id=${String(uploadId)}&upload_part_id=p${sent}`, uploadStream(Math.min(partBatches, batches - sent)));
+    }
+    await postJson(server.url, `/v1/table/warm/multipart_write/complete?upload_id=${String(uploadId)}`);
+    const multipartSeconds = (performance.now() - started) / 1000;
+    const multipartPeakAboveIdleMiB = peakMiB(multipartPid) - multipartIdleMiB;
+    return {
+      uploadMiB,
+      idleMiB,
+      uploadPeakAboveIdleMiB,
+      uploadSeconds,
+      resultMiB: resultBytes / 1024 / 1024,
+      queryPeakAboveIdleMiB,
+      querySeconds,
+      multipartPeakAboveIdleMiB,
+      multipartSeconds,
+    };
   } finally {
     await server?.stop("SIGKILL");
     rmSync(root, { recursive: true, force: true });

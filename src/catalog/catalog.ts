@@ -15,6 +15,7 @@ import { type MaintenanceTask, runTableMaintenance } from "./maintenance/table-m
 import * as tableListing from "./namespaces/list-tables.js";
 import * as namespaceLifecycle from "./namespaces/namespace-lifecycle.js";
 import * as tableReads from "./queries/table-reads.js";
+import * as multipartWrites from "./rows/multipart-writes.js";
 import * as rowWrites from "./rows/row-writes.js";
 import * as queueIndexJobs from "./schema-indexes/queue-index-jobs.js";
 import * as schemaChanges from "./schema-indexes/schema-changes.js";
@@ -115,6 +116,23 @@ export class Catalog {
   // Rows and queries
   insertIntoTable(request: WithId<M.InsertIntoTableRequest>, body: ArrowStreamBody) {
     return rowWrites.insertIntoTable(this.scope, request, body);
+  }
+  createMultipartWrite(request: WithId<M.CreateMultipartWriteRequest>) {
+    return multipartWrites.createMultipartWrite(this.scope, request);
+  }
+  completeMultipartWrite(request: WithId<M.CompleteMultipartWriteRequest>) {
+    return multipartWrites.completeMultipartWrite(this.scope, request);
+  }
+  abortMultipartWrite(request: WithId<M.AbortMultipartWriteRequest>) {
+    return multipartWrites.abortMultipartWrite(this.scope, request);
+  }
+  /** The bytes the staged parts of an upload take: what completing it holds in memory. */
+  stagedMultipartBytes(uploadId: string | null | undefined) {
+    return multipartWrites.stagedMultipartBytes(this.scope, uploadId);
+  }
+  /** Aborts the multipart writes whose time ran out; answers how many went. */
+  expireMultipartWrites() {
+    return multipartWrites.expireMultipartWrites(this.scope);
   }
   mergeInsertIntoTable(request: WithId<M.MergeInsertIntoTableRequest>, body: ArrowStreamBody) {
     return rowWrites.mergeInsertIntoTable(this.scope, request, body);

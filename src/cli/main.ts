@@ -72,6 +72,7 @@ async function serve(argv: string[]): Promise<void> {
     vending: options.vending,
     allowUnsafeObjectStore: options.allowUnsafeObjectStore,
     maxUploadBytes: options.maxUploadBytes,
+    uploadMemoryBytes: options.uploadMemoryBytes,
     rateLimits: options.rateLimits,
     idempotencyTtlMs: options.idempotencyTtlMs,
     jobs: options.jobs,

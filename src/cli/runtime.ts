@@ -12,6 +12,8 @@ import { openLocalRoot } from "../catalog/local-root.js";
 import { restrictMetadataFileAccess } from "./metadata-file-access.js";
 import { defaultOrphanGraceMs } from "../catalog/tables/orphaned-folders.js";
 import { type SweepLog, defaultOrphanSweepIntervalMs, startOrphanSweeper, sweepOnce } from "../catalog/tables/orphan-sweeper.js";
+import { expireMultipartWrites, multipartExpiryIntervalMs } from "../catalog/rows/multipart-writes.js";
+import { startPeriodicTask } from "../catalog/periodic-task.js";
 import { defaultDropPurgeIntervalMs, startDroppedTablePurger } from "../catalog/tables/dropped-table-purger.js";
 import { settlePendingVersions } from "../catalog/versions/version-commit.js";
 import { defaultEventPurgeIntervalMs, defaultEventRetentionMs, startEventRetention } from "../catalog/events/event-retention.js";
@@ -62,6 +64,8 @@ export interface RuntimeConfig {
   commitAttempts?: number;
   /** Largest Arrow upload of one request in bytes (default 1 GiB). */
   maxUploadBytes?: number;
+  /** The memory uploads in flight may hold together (`--upload-memory`); default a quarter of the machine's memory. */
+  uploadMemoryBytes?: number;
   /** How long a request waits for an object store before it answers 503 (default 10 s; see `store-timeout.ts`). */
   storeTimeoutMs?: number;
   /** Table folders without a catalog row are removed once unchanged this long (default 1 hour). */
@@ -156,6 +160,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     auth: { gate, store: authStore, dataLocation: local.dataLocation },
     readiness,
     maxUploadBytes: config.maxUploadBytes,
+    uploadMemoryBytes: config.uploadMemoryBytes,
     metrics: { countJobsByStatus: () => store.rows.countJobsByStatus() },
     readDeadlineMs: storeTimeout(),
     rateLimits: config.rateLimits,
@@ -199,6 +204,15 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
         stalled: (error) => app.log.warn({ err: error }, "change-event delivery stopped on a store failure; it resumes shortly"),
       })
     : undefined;
+  // Multipart writes a client never completed nor aborted are aborted after their time.
+  const uploadExpiry = startPeriodicTask(
+    multipartExpiryIntervalMs,
+    async () => {
+      const expired = await expireMultipartWrites({ store, storages });
+      if (expired > 0) app.log.info({ expired }, "aborted multipart writes past their time");
+    },
+    (error) => app.log.warn({ err: error }, "aborting expired multipart writes failed; the next run is on time"),
+  );
   await warnOfUnappliedManagedVersioning(config, store, app);
   const jobs = startJobSystem(store, registry, jobConfig, { warn: (message, detail) => app.log.warn(detail ?? {}, message) });
   return {
@@ -226,6 +240,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
       await purger.stop();
       await eventRetention.stop();
       await webhooks?.stop();
+      await uploadExpiry.stop();
       await jobs.stop();
       await app.close();
       await local.close();

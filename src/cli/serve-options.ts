@@ -57,6 +57,8 @@ export interface ServeOptions {
   dropPurgeIntervalMs: number | undefined;
   /** Largest Arrow upload of one request, in bytes. */
   maxUploadBytes: number;
+  /** The memory uploads in flight may hold together, in bytes; undefined keeps the default. */
+  uploadMemoryBytes: number | undefined;
   /** Request rate limits per caller and per database; none unless set. */
   rateLimits: RateLimitConfig;
   /** How long an `Idempotency-Key` answers its retries, in milliseconds; undefined keeps the default. */
@@ -132,6 +134,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     },
     allowUnsafeObjectStore: get("allow_unsafe_object_store") ?? false,
     maxUploadBytes: get("max_upload_size") ?? defaultMaxUploadBytes,
+    uploadMemoryBytes: get("upload_memory"),
     rateLimits: {
       principal: rateLimitOf("--rate-limit", get("rate_limit"), get("rate_limit_burst")),
       database: rateLimitOf("--database-rate-limit", get("database_rate_limit"), get("database_rate_limit_burst")),

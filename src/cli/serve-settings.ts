@@ -65,6 +65,10 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
         placeholder: "SIZE",
         shownDefault: "1GiB",
       }),
+      setting("upload_memory", { type: "size", min: 1 }, "bytes the uploads in flight may hold together (a completing multipart write counts its parts); over it: 503 code 17 with Retry-After", {
+        placeholder: "SIZE",
+        shownDefault: "a quarter of the machine's memory",
+      }),
       setting("rate_limit", { type: "string" }, "requests each API key or token may make, e.g. 100/s (or 6000/m); anonymous callers count per address; over it: 429 code 21", {
         placeholder: "RATE",
       }),

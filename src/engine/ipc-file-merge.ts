@@ -31,6 +31,11 @@ function parseFile(buffer: Buffer): ParsedFile {
   return { buffer, footer, blocks: [...footer.recordBatches()], footerStart };
 }
 
+/** The schema of an IPC file, from its footer (no batch is read). */
+export function schemaOfIpcFooter(buffer: Buffer): Schema {
+  return parseFile(buffer).footer.schema;
+}
+
 /** The rows of an IPC file, from its batches' metadata (no body is read). */
 export function rowsOfIpcFile(buffer: Buffer): number {
   const { blocks } = parseFile(buffer);

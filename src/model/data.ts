@@ -9,12 +9,16 @@ export const InsertIntoTableQuery = Type.Object({
   ...delimiterField,
   branch: Type.Optional(Type.String({ minLength: 1 })),
   mode: Type.Optional(Type.String({ description: "Append (default) | Overwrite" })),
+  upload_id: Type.Optional(Type.String({ minLength: 1, description: "Stage the rows as a part of this multipart write instead of committing them" })),
+  upload_part_id: Type.Optional(Type.String({ minLength: 1, description: "The part's id within the multipart write; the same part sent again replaces it" })),
 });
 export type InsertIntoTableQuery = Static<typeof InsertIntoTableQuery>;
 
 export const InsertIntoTableRequest = RequestModel("InsertIntoTableRequest", {
   branch: Type.Optional(Nullable(Type.String())),
   mode: Type.Optional(Nullable(Type.String({ default: "append" }))),
+  upload_id: Type.Optional(Nullable(Type.String())),
+  upload_part_id: Type.Optional(Nullable(Type.String())),
 });
 export type InsertIntoTableRequest = Static<typeof InsertIntoTableRequest>;
 
@@ -97,3 +101,43 @@ export const DeleteFromTableResponse = ResponseModel("DeleteFromTableResponse", 
   num_deleted_rows: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 export type DeleteFromTableResponse = Static<typeof DeleteFromTableResponse>;
+
+/** The query string of the multipart write routes: the branch, and the upload (complete, abort). */
+export const MultipartWriteQuery = Type.Object({
+  ...delimiterField,
+  branch: Type.Optional(Type.String({ minLength: 1 })),
+  upload_id: Type.Optional(Type.String({ minLength: 1 })),
+});
+
+export const CreateMultipartWriteRequest = RequestModel("CreateMultipartWriteRequest", {
+  branch: Type.Optional(Nullable(Type.String())),
+});
+export type CreateMultipartWriteRequest = Static<typeof CreateMultipartWriteRequest>;
+
+export const CreateMultipartWriteResponse = ResponseModel("CreateMultipartWriteResponse", {
+  upload_id: Type.String({ description: "Names the upload in each part's `insert?upload_id=` and in complete or abort" }),
+  expires_at: Type.Optional(Type.Integer({ description: "When an upload not completed is aborted, in epoch milliseconds" })),
+});
+export type CreateMultipartWriteResponse = Static<typeof CreateMultipartWriteResponse>;
+
+export const CompleteMultipartWriteRequest = RequestModel("CompleteMultipartWriteRequest", {
+  branch: Type.Optional(Nullable(Type.String())),
+  upload_id: Type.Optional(Nullable(Type.String())),
+});
+export type CompleteMultipartWriteRequest = Static<typeof CompleteMultipartWriteRequest>;
+
+export const CompleteMultipartWriteResponse = ResponseModel("CompleteMultipartWriteResponse", {
+  version: Version,
+  num_inserted_rows: Type.Optional(Type.Integer({ minimum: 0 })),
+  transaction_id: Type.Optional(Type.String()),
+});
+export type CompleteMultipartWriteResponse = Static<typeof CompleteMultipartWriteResponse>;
+
+export const AbortMultipartWriteRequest = RequestModel("AbortMultipartWriteRequest", {
+  branch: Type.Optional(Nullable(Type.String())),
+  upload_id: Type.Optional(Nullable(Type.String())),
+});
+export type AbortMultipartWriteRequest = Static<typeof AbortMultipartWriteRequest>;
+
+export const AbortMultipartWriteResponse = ResponseModel("AbortMultipartWriteResponse", {});
+export type AbortMultipartWriteResponse = Static<typeof AbortMultipartWriteResponse>;

@@ -14,7 +14,6 @@ export interface UnsupportedRoute {
 }
 
 const lsm = "LSM tables (write specs, flushes, compactions and their statistics) are a LanceDB Enterprise feature this server does not serve";
-const multipart = "multipart writes are not served by this server (see features.multipart_writes at /v1/capabilities); send the rows in single insert requests";
 const blobs = "blob reads (fetch_blobs, blob bytes) are not served by this server; read blob columns with QueryTable";
 const functions = "functions are a LanceDB Enterprise feature this server does not serve";
 
@@ -25,13 +24,15 @@ export const unsupportedRoutes: readonly UnsupportedRoute[] = [
   { method: "POST", path: "/v1/table/{id}/get_lsm_stats", feature: lsm },
   { method: "POST", path: "/v1/table/{id}/flush_lsm", feature: lsm },
   { method: "POST", path: "/v1/table/{id}/compact_lsm", feature: lsm },
-  { method: "POST", path: "/v1/table/{id}/multipart_write/create", feature: multipart },
-  { method: "POST", path: "/v1/table/{id}/multipart_write/complete", feature: multipart },
-  { method: "POST", path: "/v1/table/{id}/multipart_write/abort", feature: multipart },
   { method: "POST", path: "/v1/table/{id}/fetch_blobs", feature: blobs },
   { method: "GET", path: "/v1/table/{id}/blob/{column}/{row_id}/bytes", feature: blobs },
   { method: "POST", path: "/v1/functions/create", feature: functions },
   { method: "POST", path: "/v1/functions/get", feature: functions },
+  // The 0.39 client's function registry: per function, and listed per namespace.
+  { method: "POST", path: "/v1/function/{name}/create", feature: functions },
+  { method: "POST", path: "/v1/function/{name}/describe", feature: functions },
+  { method: "POST", path: "/v1/function/{name}/drop", feature: functions },
+  { method: "GET", path: "/v1/namespace/{id}/function/list", feature: functions },
 ];
 
 const matchers = unsupportedRoutes.map((route) => ({

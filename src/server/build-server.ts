@@ -18,6 +18,7 @@ import { registerOperations } from "./route-kit.js";
 import { registerUnusedConnectionDrop } from "./unused-connections.js";
 import { registerUnreadBodyHandling } from "./unread-body.js";
 import { defaultMaxUploadBytes } from "./upload-limit.js";
+import { UploadMemoryBudget, defaultUploadMemoryBytes, releaseUploadMemory } from "./upload-memory.js";
 import { registerValidation } from "./validation.js";
 import { defaultIdempotencyTtlMs, idempotencyLeaseMs } from "../catalog/idempotency-keys.js";
 import { serviceRoutes } from "./routes/service-routes.js";
@@ -46,6 +47,8 @@ export interface BuildServerOptions {
   readiness?: Readiness;
   /** Largest Arrow upload of one request in bytes; default 1 GiB. */
   maxUploadBytes?: number | undefined;
+  /** The memory uploads in flight may hold together, in bytes; default a quarter of the machine's memory. */
+  uploadMemoryBytes?: number | undefined;
   /** What `GET /metrics` reads from the store when scraped (the jobs gauge). */
   metrics?: MetricsSources;
   /** How long a read operation may take before it answers 503 code 17 (see `read-deadline.ts`); none without it. */
@@ -61,10 +64,11 @@ export interface BuildServerOptions {
 }
 
 /**
- * The capability level announced to the LanceDB Cloud client (spec/clients.md §2.7): 0.3.0
- * means batched multi-vector queries and structured full-text queries, and no multipart upload.
+ * The capability level announced to the LanceDB Cloud client (spec/clients.md §2.7): 0.4.0
+ * means batched multi-vector queries, structured full-text queries and multipart writes (0.5.0
+ * would add blob reads, which are not served).
  */
-const announcedServerVersion = "0.3.0";
+const announcedServerVersion = "0.4.0";
 
 export async function buildServer(options: BuildServerOptions): Promise<FastifyInstance> {
   const fastifyOptions = {
@@ -86,6 +90,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     registry: options.registry,
     operations: new OperationRegistry(),
     maxUploadBytes: options.maxUploadBytes ?? defaultMaxUploadBytes,
+    uploadMemory: new UploadMemoryBudget(options.uploadMemoryBytes ?? defaultUploadMemoryBytes()),
     resolveCatalog: (request) => (gate ? gate.catalogFor(request) : resolveCatalog(request, options.registry)),
     authorize: options.authorize ?? (gate ? (request, catalog, op) => gate.authorize(request, catalog, op) : async () => undefined),
     readDeadlineMs: options.readDeadlineMs,
@@ -109,6 +114,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   registerUnreadBodyHandling(app);
   registerNulCharacterCheck(app);
   registerIdentifierBounds(app);
+  // What an upload held of the memory budget is given back once it is answered or cut off.
+  app.addHook("onResponse", async (request) => releaseUploadMemory(services.uploadMemory, request));
+  app.addHook("onRequestAbort", async (request) => releaseUploadMemory(services.uploadMemory, request));
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
     reply.header("phalanx-version", announcedServerVersion);

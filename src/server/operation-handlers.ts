@@ -14,6 +14,8 @@ import { principalOf } from "./auth/auth-gate.js";
 import { isCloudClientRequest } from "./cloud-client.js";
 import { parsePathId } from "./identifiers.js";
 import { accepted, runsAsJob } from "./job-switch.js";
+import type { ServerServices } from "./services.js";
+import { holdUploadMemory } from "./upload-memory.js";
 
 export interface OperationCall {
   name: OperationName;
@@ -28,6 +30,7 @@ export interface OperationCall {
   query: Record<string, unknown>;
   http: FastifyRequest;
   reply: FastifyReply;
+  services: ServerServices;
 }
 
 export type OperationHandler = (call: OperationCall) => Promise<unknown>;
@@ -117,6 +120,12 @@ export const customHandlers: Partial<Record<OperationName, OperationHandler>> = 
   dropTableIndex: ({ catalog, request, http, reply }) => {
     const { wait, ...drop } = request as RequestFor<"dropTableIndex"> & { wait?: boolean };
     return runsAsJob(http, undefined, wait) ? accepted(reply, catalog.dropTableIndexJob(drop)) : catalog.dropTableIndex(drop);
+  },
+  // Completing holds every staged part at once: the memory budget must admit them first.
+  completeMultipartWrite: async ({ catalog, request, http, services }) => {
+    const completion = request as RequestFor<"completeMultipartWrite">;
+    holdUploadMemory(services.uploadMemory, http, await catalog.stagedMultipartBytes(completion.upload_id));
+    return catalog.completeMultipartWrite(completion);
   },
   getJob: ({ catalog, request }) => catalog.describeJob(request as RequestFor<"describeJob">),
   compactTable: maintenance("compact"),

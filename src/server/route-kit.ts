@@ -15,6 +15,7 @@ import { defaultDelimiter, parsePathId, reconcileBodyId } from "./identifiers.js
 import { type OperationHandler, catalogMethodHandler, customHandlers } from "./operation-handlers.js";
 import type { ServerServices } from "./services.js";
 import { limitedUpload, refuseDeclaredOversize, uploadErrorOr } from "./upload-limit.js";
+import { budgetErrorOr, budgetedUpload } from "./upload-memory.js";
 
 /** Fastify's form of an OpenAPI path template: `{id}` becomes `:id`. */
 export function fastifyPath(path: string): string {
@@ -76,14 +77,14 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
       const body = jsonBody ? (http.body as Record<string, unknown>) : {};
       const id = jsonBody && "id" in params ? reconcileBodyId(pathId, body.id) : pathId;
       const request = catalogRequestOf(entry, { id, delimiter, body, query, params });
-      if (entry.body === "arrow") http.body = limitedUpload(http, arrowBody(http.body), services.maxUploadBytes);
+      if (entry.body === "arrow") http.body = budgetedUpload(services.uploadMemory, http, limitedUpload(http, arrowBody(http.body), services.maxUploadBytes));
       if (await startIdempotent(http, reply, entry, catalog, services)) return reply;
       const answer = async () => {
         let result: unknown;
         try {
-          result = await handler({ name, entry, catalog, request, id, delimiter, body, query, http, reply });
+          result = await handler({ name, entry, catalog, request, id, delimiter, body, query, http, reply, services });
         } catch (error) {
-          throw uploadErrorOr(http, error);
+          throw budgetErrorOr(http, uploadErrorOr(http, error));
         }
         if (reply.sent || answerConditionally(http, reply, { name, catalog, id, answer: result })) return reply;
         return await shapeResponse(reply, entry, result);

@@ -9,12 +9,15 @@ import type { IdempotencySettings } from "../catalog/idempotency-keys.js";
 import type { ServedOperation } from "../model/operations/operation-entry.js";
 import type { OperationRegistry } from "./operation-registry.js";
 import type { RateLimiter } from "./rate-limits.js";
+import type { UploadMemoryBudget } from "./upload-memory.js";
 
 export interface ServerServices {
   registry: CatalogRegistry;
   operations: OperationRegistry;
   /** Largest Arrow upload of one request, in bytes (see upload-limit.ts). */
   maxUploadBytes: number;
+  /** The memory uploads in flight may hold together (see upload-memory.ts). */
+  uploadMemory: UploadMemoryBudget;
   resolveCatalog(request: FastifyRequest): Promise<Catalog>;
   /** Throws 16 or 15 when the caller may not run `operation` on `catalog`'s database. */
   authorize(request: FastifyRequest, catalog: Catalog, operation: ServedOperation): Promise<void>;

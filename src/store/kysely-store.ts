@@ -17,6 +17,7 @@ import { jobRows } from "./rows/job-rows.js";
 import { viewRows } from "./rows/view-rows.js";
 import { sharedDataRows } from "./rows/shared-data-rows.js";
 import { rateLimitRows } from "./rows/rate-limit-rows.js";
+import { multipartWriteRows } from "./rows/multipart-write-rows.js";
 import { idempotencyKeyRows } from "./rows/idempotency-key-rows.js";
 import { droppedTableRows } from "./rows/dropped-table-rows.js";
 import { changeEventRows, changeEventsTopic } from "./rows/change-event-rows.js";
@@ -52,6 +53,7 @@ function bindRows(db: Kysely<Database>, adapter: DialectAdapter): StoreTx {
     ...idempotencyKeyRows(db),
     ...droppedTableRows(db),
     ...changeEventRows(db, adapter.name),
+    ...multipartWriteRows(db),
   };
 }
 

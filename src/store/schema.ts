@@ -174,6 +174,36 @@ export interface EventDeliveriesTable {
   updated_at: number;
 }
 
+/**
+ * A multipart write: `open` while parts arrive, `completing` once its commit began (on top of
+ * `base_version`), `committed` with the `version` it made; kept until `expires_at`.
+ */
+export interface MultipartWritesTable {
+  upload_id: string;
+  database: string;
+  table_id: string;
+  /** The branch written; null for main. */
+  branch: string | null;
+  /** 1 when a part asked for `mode=overwrite`: the completion then replaces every row. */
+  overwrite: number;
+  state: "open" | "completing" | "committed";
+  base_version: number | null;
+  version: number | null;
+  num_rows: number | null;
+  created_at: number;
+  expires_at: number;
+}
+
+/** One staged part of a multipart write: an Arrow IPC file at `object` beside the table's data. */
+export interface MultipartPartsTable {
+  upload_id: string;
+  part_id: string;
+  object: string;
+  num_rows: number;
+  bytes: number;
+  created_at: number;
+}
+
 export interface Database {
   databases: DatabasesTable;
   namespaces: NamespacesTable;
@@ -189,6 +219,8 @@ export interface Database {
   dropped_tables: DroppedTablesTable;
   change_events: ChangeEventsTable;
   event_deliveries: EventDeliveriesTable;
+  multipart_writes: MultipartWritesTable;
+  multipart_parts: MultipartPartsTable;
 }
 
 export type DatabaseRow = Selectable<DatabasesTable>;

@@ -17,6 +17,7 @@ import type { RateLimitRows } from "./rows/rate-limit-rows.js";
 import type { IdempotencyKeyRows } from "./rows/idempotency-key-rows.js";
 import type { DroppedTableRows } from "./rows/dropped-table-rows.js";
 import type { ChangeEventRows } from "./rows/change-event-rows.js";
+import type { MultipartWriteRows } from "./rows/multipart-write-rows.js";
 import type { StoreEvents } from "./store-events.js";
 import type { StoreLocks } from "./store-locks.js";
 
@@ -36,7 +37,8 @@ export interface StoreTx
     RateLimitRows,
     IdempotencyKeyRows,
     DroppedTableRows,
-    ChangeEventRows {}
+    ChangeEventRows,
+    MultipartWriteRows {}
 
 /** How a dialect's opener opens a store. */
 export interface OpenStoreOptions {

@@ -22,7 +22,7 @@ test("GetCapabilities on a default server → 200: version, every operation of t
   assert.deepEqual(document.operations, tableOperationIds);
   assert.ok(document.operations.includes("QueryTable"));
   assert.deepEqual(document.auth, { mode: "none" });
-  assert.deepEqual(document.features, { order_by: true, vectorless_queries: true, multipart_writes: false, async_jobs: true, worker_pools: ["default"], change_events: true, tracing: false });
+  assert.deepEqual(document.features, { order_by: true, vectorless_queries: true, multipart_writes: true, async_jobs: true, worker_pools: ["default"], change_events: true, tracing: false });
   assert.equal(document.limits.max_json_body_bytes, jsonBodyLimit);
   assert.equal(document.limits.max_name_length, 256);
   assert.equal(document.limits.max_identifier_length, 4096);

@@ -12,13 +12,14 @@ const clientRoutes: { method: "GET" | "POST"; path: string; names: RegExp }[] = 
   { method: "POST", path: "/v1/table/t/get_lsm_stats/", names: /LSM .*Enterprise/ },
   { method: "POST", path: "/v1/table/t/flush_lsm/", names: /LSM .*Enterprise/ },
   { method: "POST", path: "/v1/table/t/compact_lsm/", names: /LSM .*Enterprise/ },
-  { method: "POST", path: "/v1/table/ns%24t/multipart_write/create", names: /multipart writes/ },
-  { method: "POST", path: "/v1/table/t/multipart_write/complete?upload_id=u", names: /multipart writes/ },
-  { method: "POST", path: "/v1/table/t/multipart_write/abort?upload_id=u", names: /multipart writes/ },
   { method: "POST", path: "/v1/table/t/fetch_blobs/", names: /blob reads/ },
   { method: "GET", path: "/v1/table/t/blob/image/42/bytes?version=1", names: /blob reads/ },
   { method: "POST", path: "/v1/functions/create", names: /functions .*Enterprise/ },
   { method: "POST", path: "/v1/functions/get", names: /functions .*Enterprise/ },
+  { method: "POST", path: "/v1/function/embed_text/create", names: /functions .*Enterprise/ },
+  { method: "POST", path: "/v1/function/embed_text/describe", names: /functions .*Enterprise/ },
+  { method: "POST", path: "/v1/function/embed_text/drop", names: /functions .*Enterprise/ },
+  { method: "GET", path: "/v1/namespace/team/function/list", names: /functions .*Enterprise/ },
 ];
 
 test("client routes Quiver does not serve → 406, code 0, naming the feature", async (t) => {

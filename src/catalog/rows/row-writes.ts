@@ -24,6 +24,7 @@ import { describeTable } from "../identifiers.js";
 import { type WithId, loadTable } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
 import type { ArrowStreamBody } from "../tables/table-creation.js";
+import { stageMultipartPart } from "./multipart-writes.js";
 
 /**
  * InsertIntoTable: appends the rows of an Arrow IPC stream (LZ4 buffers accepted), or with
@@ -34,6 +35,10 @@ export async function insertIntoTable(scope: CatalogScope, request: WithId<Inser
   // validate
   const mode = parseMode(request.mode, InsertModes);
   if (mode === null) throw invalidInput(`mode must be one of ${InsertModes.join(", ")}; got ${JSON.stringify(request.mode)}`);
+  // A part of a multipart write is staged, not committed (multipart-writes.ts).
+  if (request.upload_id) {
+    return stageMultipartPart(scope, { id: request.id, upload_id: request.upload_id, upload_part_id: request.upload_part_id, branch: request.branch, overwrite: mode === "Overwrite" }, body);
+  }
   const subject = describeTable(request.id);
   const ref = refOf({ branch: request.branch });
   return translating(subject, async () => {

@@ -21,9 +21,67 @@ export const dataOperations = {
     target: "table",
     body: "arrow",
     querySchema: M.InsertIntoTableQuery,
-    query: ["mode", "branch"],
+    query: ["mode", "branch", "upload_id", "upload_part_id"],
     request: M.InsertIntoTableRequest,
     response: json(M.InsertIntoTableResponse),
+  }),
+
+  /**
+   * CreateMultipartWrite (LanceDB client extension): opens an upload whose parts arrive as
+   * `insert?upload_id=` requests, staged beside the table's data, until complete or abort.
+   * Throws 1, 4.
+   */
+  createMultipartWrite: operation({
+    operationId: "CreateMultipartWrite",
+    summary: "Open a multipart write: parts arrive as inserts naming its upload_id",
+    tag: "Data",
+    access: "write",
+    methods: ["POST"],
+    path: "/v1/table/{id}/multipart_write/create",
+    target: "table",
+    body: "none",
+    querySchema: M.MultipartWriteQuery,
+    query: ["branch"],
+    request: M.CreateMultipartWriteRequest,
+    response: json(M.CreateMultipartWriteResponse),
+  }),
+
+  /**
+   * CompleteMultipartWrite (LanceDB client extension): commits every staged part as one
+   * version; completing again answers the same version. Throws 1, 4, 13, 19, 20, 22.
+   */
+  completeMultipartWrite: operation({
+    operationId: "CompleteMultipartWrite",
+    summary: "Commit every part of a multipart write as one version",
+    tag: "Data",
+    access: "write",
+    methods: ["POST"],
+    path: "/v1/table/{id}/multipart_write/complete",
+    target: "table",
+    body: "none",
+    querySchema: M.MultipartWriteQuery,
+    query: ["branch", "upload_id"],
+    request: M.CompleteMultipartWriteRequest,
+    response: json(M.CompleteMultipartWriteResponse),
+  }),
+
+  /**
+   * AbortMultipartWrite (LanceDB client extension): forgets an upload and deletes its staged
+   * parts; nothing is committed. Throws 1, 4, 13, 19 (already committed).
+   */
+  abortMultipartWrite: operation({
+    operationId: "AbortMultipartWrite",
+    summary: "Discard a multipart write and its staged parts",
+    tag: "Data",
+    access: "write",
+    methods: ["POST"],
+    path: "/v1/table/{id}/multipart_write/abort",
+    target: "table",
+    body: "none",
+    querySchema: M.MultipartWriteQuery,
+    query: ["branch", "upload_id"],
+    request: M.AbortMultipartWriteRequest,
+    response: json(M.AbortMultipartWriteResponse),
   }),
 
   /**

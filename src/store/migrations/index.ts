@@ -17,6 +17,7 @@ import * as m0010 from "./0010-idempotency-keys.js";
 import * as m0011 from "./0011-rate-limits.js";
 import * as m0012 from "./0012-dropped-tables.js";
 import * as m0013 from "./0013-change-events.js";
+import * as m0014 from "./0014-multipart-writes.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   "0011-rate-limits": m0011,
   "0012-dropped-tables": m0012,
   "0013-change-events": m0013,
+  "0014-multipart-writes": m0014,
 };
 
 /** Every migration this build knows, in order. */
