@@ -41,6 +41,7 @@ export function toDatabaseInfo(row: DatabaseRow, dataLocation: string): Database
     name: row.name,
     storageRoot: databaseStorageRoot(row, dataLocation),
     managedVersioning: row.managed_versioning === 1,
+    readConsistencyMs: row.read_consistency_ms === null || row.read_consistency_ms === undefined ? null : Number(row.read_consistency_ms),
     properties: fromJsonColumn(row.properties),
     storageOptions: fromJsonColumn(row.storage_options),
   };
@@ -55,6 +56,8 @@ export interface CreateDatabaseOptions {
   location?: string;
   /** Storage options for `location`; default the server's for its data location. */
   storageOptions?: StorageOptions;
+  /** See `DatabaseSettings.readConsistencyMs`; default null (a look at the store on every read). */
+  readConsistencyMs?: number | null;
 }
 
 /**
@@ -82,12 +85,25 @@ export async function ensureDatabase(storages: Storages, store: Store, dataLocat
       properties: "{}",
       storage_options: toJsonColumn(options.storageOptions ?? {}),
       created_at: Date.now(),
+      read_consistency_ms: checkedReadConsistency(options.readConsistencyMs),
     });
   } catch (error) {
     if (!(error instanceof UniqueViolation)) throw error;
   }
   await announceDatabaseChange(store, name);
   return toDatabaseInfo((await store.rows.findDatabase(name)) as DatabaseRow, dataLocation);
+}
+
+/** The longest read-consistency interval accepted: a day (reads older than that help no one). */
+export const maxReadConsistencyMs = 86_400_000;
+
+/** A read-consistency interval as stored: null or a whole number of milliseconds up to a day (else 13). */
+export function checkedReadConsistency(value: number | null | undefined): number | null {
+  if (value === undefined || value === null) return null;
+  if (!Number.isInteger(value) || value < 0 || value > maxReadConsistencyMs) {
+    throw invalidInput(`read_consistency_interval_ms must be a whole number of milliseconds from 0 to ${maxReadConsistencyMs}, or null; got ${value}`);
+  }
+  return value;
 }
 
 /** Checks and configures a database's own storage root; answers it normalized. */

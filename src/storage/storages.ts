@@ -33,6 +33,8 @@ interface ConfiguredRoot {
   serverOptions: StorageOptions;
   storage: TableStorage;
   minter: CredentialMinter | undefined;
+  /** Counts the root's configurations with different options: what engine sessions are keyed by. */
+  generation: number;
 }
 
 /** The URI schemes Quiver serves besides local folders. */
@@ -93,8 +95,12 @@ export class Storages {
     if (!isUri(root)) return;
     const normalized = normalizeLocation(root);
     const backend = await backendOf(normalized);
+    const previous = this.roots.find((other) => other.root === normalized);
+    // The same options again (every process re-reads a database's settings now and then) keep the root as it is.
+    if (previous && JSON.stringify(previous.options) === JSON.stringify(options)) return;
     const serverOptions = withStoreTimeout(options);
-    const entry = { root: normalized, options, serverOptions, storage: guardStorage(backend.open(serverOptions)), minter: guardMinter(backend.minter(serverOptions)) };
+    const generation = (previous?.generation ?? 0) + 1;
+    const entry = { root: normalized, options, serverOptions, storage: guardStorage(backend.open(serverOptions)), minter: guardMinter(backend.minter(serverOptions)), generation };
     this.roots = [...this.roots.filter((other) => other.root !== normalized), entry].sort((a, b) => b.root.length - a.root.length);
   }
 
@@ -126,6 +132,14 @@ export class Storages {
    */
   optionsFor(location: string): StorageOptions {
     return isUri(location) ? lanceOptionsOf(this.rootOf(location).serverOptions) : {};
+  }
+
+  /**
+   * Which configuration of its root serves `location` (0 for a local folder): it changes whenever
+   * the root's options (its credentials) change, so what was opened with the old ones is let go.
+   */
+  credentialGeneration(location: string): number {
+    return isUri(location) ? this.rootOf(location).generation : 0;
   }
 
   /** Whether credentials can be minted for locations under `location` (`scoped` vending). */

@@ -190,6 +190,11 @@ export const fixtures: Record<string, Fixture> = {
   // Admin API: the matrix's credentials belong to database `default`.
   ListDatabases: async () => ({}),
   CreateDatabase: async (env) => ({ body: { name: env.name("db") } }),
+  UpdateDatabaseSettings: async (env) => {
+    const database = env.name("db");
+    await addDatabase(env.server, database);
+    return { params: { database }, body: { read_consistency_interval_ms: 1000 } };
+  },
   DropDatabase: async (env) => {
     const database = env.name("db");
     await addDatabase(env.server, database);

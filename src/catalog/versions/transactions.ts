@@ -3,6 +3,8 @@
  * version area records one and answers its id as `transaction_id`; `recordTransaction` lets any
  * other write do the same inside its own store transaction.
  */
+import { noteCommitted } from "../table-heads.js";
+import { findTable } from "../table-lookup.js";
 import { randomUUID } from "node:crypto";
 import { parseMode } from "../../model/modes.js";
 import {
@@ -50,7 +52,8 @@ export async function recordTransaction(
 }
 
 /**
- * Records a write that has already committed in Lance and returns `{ transaction_id }`. The data
+ * Records a write that has already committed in Lance (the table's head, see `table-heads.ts`,
+ * and a transaction) and returns `{ transaction_id }`. The data
  * is in, so this must not fail the request: a store failure leaves the answer without an id.
  */
 export async function recordCommittedWrite(
@@ -60,6 +63,8 @@ export async function recordCommittedWrite(
   version: number,
   branch?: string | null,
 ): Promise<{ transaction_id?: string }> {
+  const row = await findTable(scope.store.rows, scope.database.name, table).catch(() => undefined);
+  if (row) await noteCommitted(scope.store.rows, row.id, branch, version);
   const properties: Record<string, string> = { table: table.join("$"), version: String(version) };
   if (branch) properties.branch = branch;
   try {

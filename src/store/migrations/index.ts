@@ -16,6 +16,7 @@ import * as m0009 from "./0009-databases-follow-data-location.js";
 import * as m0010 from "./0010-idempotency-keys.js";
 import * as m0011 from "./0011-rate-limits.js";
 import * as m0012 from "./0012-dropped-tables.js";
+import * as m0013 from "./0013-table-heads.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   "0010-idempotency-keys": m0010,
   "0011-rate-limits": m0011,
   "0012-dropped-tables": m0012,
+  "0013-table-heads": m0013,
 };
 
 /** Every migration this build knows, in order. */
