@@ -193,6 +193,7 @@ export class CatalogRegistry {
     // A database another process created with its own location is served here too.
     await configureDatabaseRoot(this.engine.storages, row);
     const database = toDatabaseInfo(row, this.dataLocation);
+    this.engine.assignDatabase(database.name, database.storageRoot);
     // The same settings keep the same catalog, so work holding it sees no change.
     if (cached && sameDatabase(cached.catalog.scope.database, database)) {
       this.catalogs.set(name, { catalog: cached.catalog, loadedAt });

@@ -10,7 +10,7 @@ import { EngineError, classifyEngineError } from "./engine-errors.js";
 import { type NativeConnection, type NativeSession, type NativeTable, native } from "./lance-native.js";
 import { toJsonSchema } from "./lance-schema-json.js";
 import { type ReadFreshness, TableHandles, lookEveryRead } from "./table-handles.js";
-import { isUri, joinLocation } from "../storage/locations.js";
+import { isInsideLocation, isUri, joinLocation, normalizeLocation } from "../storage/locations.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import type { Storages } from "../storage/storages.js";
 
@@ -75,6 +75,8 @@ export class Engine {
   private readonly sessions = new Map<string, PooledSession>();
   private readonly handles = new TableHandles((location, branch, session) => this.openLatest(location, branch, session));
   private readonly sessionCaches: { indexBytes: bigint | null; metadataBytes: bigint | null };
+  /** Each database's storage root, longest first: whose session a write without `ref.database` opens in. */
+  private databaseRoots: { root: string; database: string }[] = [];
   /** The last snapshot described through each table handle, for as long as the handle lives. */
   private readonly snapshots = new WeakMap<NativeTable, TableSnapshot>();
   readonly commitAttempts: number;
@@ -108,7 +110,7 @@ export class Engine {
   async createTable(location: string, upload: DecodedUpload, mode: "create" | "overwrite", storageOptions?: StorageOptions, database?: string): Promise<number> {
     const { dir, name } = splitLocation(location);
     this.handles.noteWrite(location);
-    const connection = await this.connection(dir, database);
+    const connection = await this.connection(dir, database ?? this.databaseAt(location));
     const table = await this.call(() =>
       upload.numBatches === 0
         ? connection.createEmptyTable(name, upload.file, mode, [], storageOptions ?? null)
@@ -123,7 +125,7 @@ export class Engine {
     const { dir, name } = splitLocation(location);
     // Opened for the newest version, the table may be written: this process's next read looks.
     if ((ref.version === undefined || ref.version === null) && !ref.tag) this.handles.noteWrite(location);
-    const connection = await this.connection(dir, ref.database);
+    const connection = await this.connection(dir, ref.database ?? this.databaseAt(location));
     let table = await this.call(() => connection.openTable(name, [], storageOptions ?? null));
     if (ref.branch) {
       const branches = await this.call(() => table.branches());
@@ -142,7 +144,7 @@ export class Engine {
    */
   async readTable(location: string, ref: TableRef = {}): Promise<NativeTable> {
     if ((ref.version !== undefined && ref.version !== null) || ref.tag) return this.openTable(location, ref);
-    const database = ref.database ?? "";
+    const database = ref.database ?? this.databaseAt(location);
     const session = `${database}\u0000${this.storages.credentialGeneration(location)}`;
     return this.call(() => this.handles.latest(location, ref.branch || null, ref.tableId, ref.freshness ?? lookEveryRead, session));
   }
@@ -191,7 +193,7 @@ export class Engine {
   async shallowClone(location: string, source: string, from: { version?: number | null; tag?: string | null }, database?: string): Promise<number> {
     const { dir, name } = splitLocation(location);
     this.handles.noteWrite(location);
-    const connection = await this.connection(dir, database);
+    const connection = await this.connection(dir, database ?? this.databaseAt(location));
     const table = await this.call(() => connection.cloneTable(name, source, [], from.version ?? null, from.tag ?? null, true));
     return this.call(() => table.version());
   }
@@ -208,6 +210,27 @@ export class Engine {
   async removeTableData(location: string): Promise<void> {
     this.handles.forget(location);
     await this.storages.for(location).deletePrefix(location);
+  }
+
+  /**
+   * Says that the tables under `storageRoot` are database `database`'s: writes there open in its
+   * session even where the caller names no database.
+   */
+  assignDatabase(database: string, storageRoot: string): void {
+    const root = normalizeLocation(storageRoot);
+    if (this.databaseRoots.some((entry) => entry.root === root && entry.database === database)) return;
+    this.databaseRoots = [...this.databaseRoots.filter((entry) => entry.database !== database), { root, database }].sort((a, b) => b.root.length - a.root.length);
+  }
+
+  /** The database whose storage root holds `location`, or "" when none was assigned. */
+  private databaseAt(location: string): string {
+    const normalized = normalizeLocation(location);
+    return this.databaseRoots.find(({ root }) => isInsideLocation(root, normalized))?.database ?? "";
+  }
+
+  /** The Lance sessions open now, one per database: their credential generation and what their caches hold. */
+  sessionStats(): { database: string; generation: number; bytes: number; items: number }[] {
+    return [...this.sessions].map(([database, { generation, session }]) => ({ database, generation, bytes: Number(session.sizeBytes()), items: session.approxNumItems() }));
   }
 
   close(): void {

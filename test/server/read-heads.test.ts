@@ -131,3 +131,14 @@ test("UpdateDatabaseSettings refuses an interval out of range with 400, code 13,
   assert.equal(missing.status, 404);
   assert.equal(((await missing.json()) as { code: number }).code, 1);
 });
+
+test("DropTable then CreateTable of the same name → a new location, and reads show only the new table's rows", async () => {
+  const db = await lancedb.connect("db://managed", { apiKey: "any", hostOverride: first.url });
+  const location = async () => (await expectJson(await first.post("/v1/table/again/describe", {}, { "x-lancedb-database": "managed" }))).location as string;
+  await db.createTable("again", rowsFrom(0, 2));
+  const before = await location();
+  await db.dropTable("again");
+  const recreated = await db.createTable("again", rowsFrom(100, 1));
+  assert.notEqual(await location(), before, "a dropped table's location is never given again");
+  assert.deepEqual(await idsOf(recreated), [100]);
+});
