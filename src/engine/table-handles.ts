@@ -4,7 +4,8 @@
  * instead is brought forward only when something may have changed, loading only what changed:
  * - when the caller knows the branch's newest version (`ReadFreshness.knownVersion`, from the
  *   catalog) and says nothing is committed but through it (`complete`), a handle at that version
- *   answers with no look at the store, and a handle behind it checks out exactly that version;
+ *   answers with no look at the store (or one per `lookIntervalMs`, when set), and a handle
+ *   behind it checks out exactly that version;
  * - otherwise the handle asks Lance whether a newer version was committed (`checkoutLatest`: one
  *   look at the versions folder), on every read, or at most once per `lookIntervalMs`;
  * - a write opened at the location by this process since the handle last looked always makes the
@@ -22,7 +23,10 @@ export interface ReadFreshness {
   knownVersion: number | null;
   /** Whether no commit of the branch can be newer than `knownVersion` (every commit goes through the caller). */
   complete: boolean;
-  /** How long a look at the store is trusted when `knownVersion` says nothing newer; 0 looks on every read. */
+  /**
+   * How long a look at the store is trusted when `knownVersion` says nothing newer; 0 looks on
+   * every read, or, when `complete`, never (the known version is the newest).
+   */
   lookIntervalMs: number;
   /** Told the version a look at the store found: a caller may remember it. */
   onLooked?: ((version: number) => unknown) | undefined;
@@ -127,10 +131,13 @@ export class TableHandles {
     const at = entry.version;
     const unchangedHere = entry.writes === writes && at !== undefined;
     if (unchangedHere && known !== null && freshness.complete) {
-      if (known <= at) return;
-      await table.checkout(known);
-      entry.version = known;
-      return;
+      if (known > at) {
+        await table.checkout(known);
+        entry.version = known;
+        return;
+      }
+      // An interval, where one is set, still bounds how long a commit that bypassed the caller goes unseen.
+      if (freshness.lookIntervalMs === 0 || now - entry.lookedAt < freshness.lookIntervalMs) return;
     }
     const behindKnown = known !== null && (at === undefined || known > at);
     if (unchangedHere && !behindKnown && freshness.lookIntervalMs > 0 && now - entry.lookedAt < freshness.lookIntervalMs) return;
