@@ -142,9 +142,15 @@ export class TableHandles {
     const behindKnown = known !== null && (at === undefined || known > at);
     if (unchangedHere && !behindKnown && freshness.lookIntervalMs > 0 && now - entry.lookedAt < freshness.lookIntervalMs) return;
     await table.checkoutLatest();
-    entry.version = await table.version();
     entry.lookedAt = now;
     entry.writes = writes;
+    // A read that looks every time has no use for the version it found (the next read looks
+    // again, and the head is only a lower bound): asking would cost every read another call.
+    if (!freshness.complete && freshness.lookIntervalMs === 0) {
+      entry.version = undefined;
+      return;
+    }
+    entry.version = await table.version();
     void freshness.onLooked?.(entry.version);
   }
 
