@@ -40,12 +40,17 @@ interface KeptHandle {
   lastUsed: number;
   /** The catalog's table the handle was opened for, when the caller said. */
   tableId: string | undefined;
+  location: string;
   /** The version the handle is at, once known. */
   version: number | undefined;
   /** When the handle last looked at the store for the newest version. */
   lookedAt: number;
   /** The location's write count (`TableHandles.noteWrite`) when the handle last looked. */
   writes: number;
+  /** The look at the store in flight, if any. */
+  looking: Promise<void> | undefined;
+  /** The look that starts once the one in flight ends: what reads arriving meanwhile wait for. */
+  nextLook: Promise<void> | undefined;
 }
 
 /** Locations whose last write is remembered one by one; beyond, every handle looks once more. */
@@ -110,7 +115,7 @@ export class TableHandles {
     }
     const writes = this.writesAt(location);
     const opened = this.open(location, branch, session);
-    const entry: KeptHandle = { table: opened, lastUsed: now, tableId, version: undefined, lookedAt: now, writes };
+    const entry: KeptHandle = { table: opened, lastUsed: now, tableId, location, version: undefined, lookedAt: now, writes, looking: undefined, nextLook: undefined };
     this.kept.delete(key);
     this.kept.set(key, entry);
     // A failed open (no dataset yet, a missing branch) is not kept: the next read tries again.
@@ -141,8 +146,38 @@ export class TableHandles {
     }
     const behindKnown = known !== null && (at === undefined || known > at);
     if (unchangedHere && !behindKnown && freshness.lookIntervalMs > 0 && now - entry.lookedAt < freshness.lookIntervalMs) return;
+    await this.look(entry, table, freshness);
+  }
+
+  /**
+   * Brings the handle to the newest version on the store, sharing the look with reads that arrive
+   * together: a read joins a look that starts after it arrived (never one already under way, which
+   * may have listed before a commit the read must see), so concurrent reads of one table cost at
+   * most two looks at a time instead of one each.
+   */
+  private look(entry: KeptHandle, table: NativeTable, freshness: ReadFreshness): Promise<void> {
+    const start = (): Promise<void> => {
+      const looking = this.lookNow(entry, table, freshness).finally(() => {
+        if (entry.looking === looking) entry.looking = undefined;
+      });
+      entry.looking = looking;
+      return looking;
+    };
+    if (entry.looking === undefined) return start();
+    entry.nextLook ??= entry.looking
+      .catch(() => undefined)
+      .then(() => {
+        entry.nextLook = undefined;
+        return start();
+      });
+    return entry.nextLook;
+  }
+
+  private async lookNow(entry: KeptHandle, table: NativeTable, freshness: ReadFreshness): Promise<void> {
+    const lookedAt = Date.now();
+    const writes = this.writesAt(entry.location);
     await table.checkoutLatest();
-    entry.lookedAt = now;
+    entry.lookedAt = lookedAt;
     entry.writes = writes;
     // A read that looks every time has no use for the version it found (the next read looks
     // again, and the head is only a lower bound): asking would cost every read another call.

@@ -89,16 +89,20 @@ test("a write through one replica of a managed-versioning database is read by th
   assert.deepEqual(await idsOf(viaFirst), [0, 1, 10, 11]);
 });
 
-test("a database's read-consistency interval: direct commits by a namespace client are read at once by default, and within the interval once it is set", async () => {
+test("a database's read-consistency interval: direct commits by a namespace client are read at once by default (16 reads at once sharing their looks), and within the interval once it is set", async () => {
   const server = first;
   const writer = await lancedb.connectNamespace("rest", { uri: server.url });
   const reader = await lancedb.connect("db://default", { apiKey: "any", hostOverride: server.url });
   const written = await writer.createTable("direct", rowsFrom(0, 2));
   const read = await reader.openTable("direct");
   assert.equal(await read.countRows(), 2);
-  // Default: every read looks, so a direct commit is read at once.
+  // Default: every read looks, so a direct commit is read at once, by every read; reads that
+  // arrive together share their looks.
   await written.add(rowsFrom(10, 1));
-  assert.equal(await read.countRows(), 3);
+  proxy.reset();
+  const together = await Promise.all(Array.from({ length: 16 }, () => read.countRows()));
+  assert.deepEqual(together, Array.from({ length: 16 }, () => 3));
+  assert.ok(listings(proxy) < 8, `16 reads at once made ${listings(proxy)} listings`);
 
   const intervalMs = 1500;
   const setting = await expectJson(await server.post("/v1/admin/databases/default/settings", { read_consistency_interval_ms: intervalMs }));

@@ -3,7 +3,7 @@
  * AlterTableAlterColumns, AlterTableDropColumns, UpdateFieldMetadata,
  * UpdateTableSchemaMetadata. Each commits a new version and answers it.
  */
-import { noteCommitted } from "../table-heads.js";
+import { noteCommitted, refreshHead } from "../table-heads.js";
 import * as evolution from "../../engine/schema-evolution.js";
 import type {
   AlterTableAddColumnsRequest,
@@ -30,9 +30,10 @@ async function evolving<T extends number | { version: number } | Record<string, 
   return translating(subject, async () => {
     const row = await loadTableWithData(scope, id);
     const outcome = await fn(row.location, ref);
-    // A change that commits a version says which; one that commits none (metadata) leaves the head.
+    // A change that says which version it committed raises the head to it; one that does not (schema metadata) has the head looked up.
     const version = typeof outcome === "number" ? outcome : typeof outcome.version === "number" ? outcome.version : undefined;
     if (version !== undefined) await noteCommitted(scope.store.rows, row.id, branch, version);
+    else if (!branch || branch === "main") await refreshHead(scope, row.id);
     return outcome;
   }, refOverrides(subject, ref));
 }
