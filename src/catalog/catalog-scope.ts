@@ -15,6 +15,11 @@ export interface DatabaseInfo {
   storageOptions: StorageOptions;
   /** Clients must commit versions through the catalog (spec/concepts.md §6.3). */
   managedVersioning: boolean;
+  /**
+   * How long a read may answer from its kept table handle without looking at the store for commits
+   * made outside Quiver (ms); null looks on every read.
+   */
+  readConsistencyMs: number | null;
   properties: Record<string, string>;
 }
 

@@ -43,6 +43,7 @@ export function toDatabaseInfo(row: DatabaseRow, dataLocation: string): Database
     name: row.name,
     storageRoot: databaseStorageRoot(row, dataLocation),
     managedVersioning: row.managed_versioning === 1,
+    readConsistencyMs: row.read_consistency_ms === null || row.read_consistency_ms === undefined ? null : Number(row.read_consistency_ms),
     properties: fromJsonColumn(row.properties),
     storageOptions: fromJsonColumn(row.storage_options),
   };
@@ -57,6 +58,8 @@ export interface CreateDatabaseOptions {
   location?: string;
   /** Storage options for `location`; default the server's for its data location. */
   storageOptions?: StorageOptions;
+  /** See `DatabaseSettings.readConsistencyMs`; default null (a look at the store on every read). */
+  readConsistencyMs?: number | null;
 }
 
 /**
@@ -85,6 +88,7 @@ export async function ensureDatabase(storages: Storages, store: Store, dataLocat
         properties: "{}",
         storage_options: toJsonColumn(options.storageOptions ?? {}),
         created_at: Date.now(),
+        read_consistency_ms: checkedReadConsistency(options.readConsistencyMs),
       });
       await recordChange(tx, { kind: "database.created", database: name, data: { location: storageRoot, managed_versioning: options.managedVersioning ?? false } });
     });
@@ -93,6 +97,18 @@ export async function ensureDatabase(storages: Storages, store: Store, dataLocat
   }
   await announceDatabaseChange(store, name);
   return toDatabaseInfo((await store.rows.findDatabase(name)) as DatabaseRow, dataLocation);
+}
+
+/** The longest read-consistency interval accepted: a day (reads older than that help no one). */
+export const maxReadConsistencyMs = 86_400_000;
+
+/** A read-consistency interval as stored: null or a whole number of milliseconds up to a day (else 13). */
+export function checkedReadConsistency(value: number | null | undefined): number | null {
+  if (value === undefined || value === null) return null;
+  if (!Number.isInteger(value) || value < 0 || value > maxReadConsistencyMs) {
+    throw invalidInput(`read_consistency_interval_ms must be a whole number of milliseconds from 0 to ${maxReadConsistencyMs}, or null; got ${value}`);
+  }
+  return value;
 }
 
 /** Checks and configures a database's own storage root; answers it normalized. */
@@ -182,6 +198,7 @@ export class CatalogRegistry {
     // A database another process created with its own location is served here too.
     await configureDatabaseRoot(this.engine.storages, row);
     const database = toDatabaseInfo(row, this.dataLocation);
+    this.engine.assignDatabase(database.name, database.storageRoot);
     // The same settings keep the same catalog, so work holding it sees no change.
     if (cached && sameDatabase(cached.catalog.scope.database, database)) {
       this.catalogs.set(name, { catalog: cached.catalog, loadedAt });

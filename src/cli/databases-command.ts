@@ -1,26 +1,47 @@
 /**
- * @module `quiver databases create|list|drop`: database (tenant) administration on a root.
+ * @module `quiver databases create|list|set|drop`: database (tenant) administration on a root.
  */
-import { createDatabase, dropDatabase, listDatabases } from "../catalog/databases/database-admin.js";
+import { createDatabase, dropDatabase, listDatabases, updateDatabaseSettings } from "../catalog/databases/database-admin.js";
 import { sharedContainerReason } from "../catalog/databases/shared-containers.js";
 import { parseAdminArgs, withStore } from "./admin-store.js";
 import { parseStorageFlags, storageFlagSpecs } from "./storage-flags.js";
 import { storeTargetUsage } from "./store-flag.js";
 
-export const databasesUsage = `Usage: quiver databases <create|list|drop> [options]
+export const databasesUsage = `Usage: quiver databases <create|list|set|drop> [options]
 
-  quiver databases create NAME [--managed-versioning] [--data LOCATION] [--storage-option K=V ...] [--root DIR | --store URL]
+  quiver databases create NAME [--managed-versioning] [--data LOCATION] [--storage-option K=V ...]
+                          [--read-consistency-interval MS] [--root DIR | --store URL]
   quiver databases list [--root DIR | --store URL]
+  quiver databases set NAME --read-consistency-interval MS|strong [--root DIR | --store URL]
   quiver databases drop NAME [--cascade] [--root DIR | --store URL]
 
 ${storeTargetUsage}
   --data LOCATION       where this database's tables live (a folder or an object-store URI); default
                         the server's data location (env QUIVER_DATA, as for quiver serve) + NAME
   --storage-option K=V  Lance's storage options for --data, repeatable; kept in the metadata store
+  --read-consistency-interval MS
+                        reads may answer from a kept table handle for MS milliseconds without looking
+                        at the store for commits made outside Quiver (clients writing directly);
+                        'strong' (the default) looks on every read. Commits through Quiver are seen
+                        at once either way
   --cascade    drop a database that still holds namespaces or tables, with its data`;
 
+/** The value of --read-consistency-interval: milliseconds, or 'strong' for none. */
+function readConsistencyOf(text: string | undefined): number | null | undefined {
+  if (text === undefined) return undefined;
+  if (text === "strong") return null;
+  if (!/^\d+$/.test(text)) throw new Error(`--read-consistency-interval must be a whole number of milliseconds or 'strong', got '${text}'`);
+  return Number(text);
+}
+
 export async function databasesCommand(argv: string[]): Promise<void> {
-  const { values, positionals } = parseAdminArgs(argv, { "managed-versioning": { type: "boolean" }, cascade: { type: "boolean" }, ...storageFlagSpecs });
+  const { values, positionals } = parseAdminArgs(argv, {
+    "managed-versioning": { type: "boolean" },
+    cascade: { type: "boolean" },
+    "read-consistency-interval": { type: "string" },
+    ...storageFlagSpecs,
+  });
+  const readConsistencyMs = readConsistencyOf(values["read-consistency-interval"] as string | undefined);
   const [action, name] = positionals;
   if (values.help || !action) {
     console.log(databasesUsage);
@@ -31,7 +52,12 @@ export async function databasesCommand(argv: string[]): Promise<void> {
       case "create": {
         if (!name) throw new Error("quiver databases create needs a NAME");
         const own = parseStorageFlags(values as { data?: string; "storage-option"?: string[] }, {});
-        const info = await createDatabase(storages, store, dataLocation, name, { managedVersioning: values["managed-versioning"] === true, location: own.data, storageOptions: own.options });
+        const info = await createDatabase(storages, store, dataLocation, name, {
+          managedVersioning: values["managed-versioning"] === true,
+          location: own.data,
+          storageOptions: own.options,
+          readConsistencyMs: readConsistencyMs ?? null,
+        });
         console.log(info.name);
         // Said here as under `quiver serve`'s default vending; --vend-shared-containers there changes it.
         const reason = await sharedContainerReason(storages, store, info, dataLocation);
@@ -39,8 +65,18 @@ export async function databasesCommand(argv: string[]): Promise<void> {
         return;
       }
       case "list":
-        for (const info of await listDatabases(store, dataLocation)) console.log(`${info.name}\tmanaged_versioning=${info.managedVersioning}\t${info.storageRoot}`);
+        for (const info of await listDatabases(store, dataLocation)) {
+          const consistency = info.readConsistencyMs === null ? "strong" : `${info.readConsistencyMs}ms`;
+          console.log(`${info.name}\tmanaged_versioning=${info.managedVersioning}\tread_consistency=${consistency}\t${info.storageRoot}`);
+        }
         return;
+      case "set": {
+        if (!name) throw new Error("quiver databases set needs a NAME");
+        if (readConsistencyMs === undefined) throw new Error("quiver databases set needs --read-consistency-interval MS|strong");
+        const info = await updateDatabaseSettings(store, dataLocation, name, { readConsistencyMs });
+        console.log(`${info.name}\tread_consistency=${info.readConsistencyMs === null ? "strong" : `${info.readConsistencyMs}ms`}`);
+        return;
+      }
       case "drop": {
         if (!name) throw new Error("quiver databases drop needs a NAME");
         await dropDatabase(storages, store, dataLocation, name, { cascade: values.cascade === true });

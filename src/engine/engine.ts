@@ -7,10 +7,10 @@ import type { JsonArrowSchema } from "../model/schema-json.js";
 import { type DecodedUpload, readingUpload, schemaOfIpcFile } from "./arrow-ipc.js";
 import { defaultCommitAttempts } from "./commit-retry.js";
 import { EngineError, classifyEngineError } from "./engine-errors.js";
-import { type NativeConnection, type NativeTable, native } from "./lance-native.js";
+import { type NativeConnection, type NativeSession, type NativeTable, native } from "./lance-native.js";
 import { toJsonSchema } from "./lance-schema-json.js";
-import { TableHandles } from "./table-handles.js";
-import { isUri, joinLocation } from "../storage/locations.js";
+import { type ReadFreshness, TableHandles, lookEveryRead } from "./table-handles.js";
+import { isInsideLocation, isUri, joinLocation, normalizeLocation } from "../storage/locations.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import type { Storages } from "../storage/storages.js";
 
@@ -23,6 +23,13 @@ export interface TableRef {
    * location (dropped, then re-created there, perhaps by another replica) is not used for it.
    */
   tableId?: string | undefined;
+  /**
+   * The database (tenant) the table belongs to: its tables are opened in a session of its own, so
+   * Lance's index and metadata caches and the kept handles are never shared with another's.
+   */
+  database?: string | undefined;
+  /** For reads of the newest version: what the caller knows of it (default: look every read). */
+  freshness?: ReadFreshness | undefined;
 }
 
 export interface TableSnapshot {
@@ -41,14 +48,35 @@ export interface EngineOptions {
   storages: Storages;
   /** Attempts of a write whose commits keep conflicting, the first included (default 6). */
   commitAttempts?: number;
+  /** Bytes of Lance's index cache per session (one per database and credential generation); Lance's default when absent. */
+  indexCacheBytes?: number;
+  /** Bytes of Lance's metadata cache per session; Lance's default when absent. */
+  metadataCacheBytes?: number;
+}
+
+/** A connection and the credential generation of the root it was opened with. */
+interface PooledConnection {
+  generation: number;
+  connection: Promise<NativeConnection>;
+}
+
+/** A Lance session (its index and metadata caches) of one database under one credential generation. */
+interface PooledSession {
+  generation: number;
+  session: NativeSession;
 }
 
 export class Engine {
-  /** Connections whose tables look for a newer version before every call: for writes. */
-  private readonly connections = new Map<string, Promise<NativeConnection>>();
+  /** Connections whose tables look for a newer version before every call: for writes. Keyed by database and directory. */
+  private readonly connections = new Map<string, PooledConnection>();
   /** Connections whose tables look only when told to: for the kept read handles. */
-  private readonly readConnections = new Map<string, Promise<NativeConnection>>();
-  private readonly handles = new TableHandles((location, branch) => this.openLatest(location, branch));
+  private readonly readConnections = new Map<string, PooledConnection>();
+  /** Lance sessions by database: connections of one database share its caches, and no other database does. */
+  private readonly sessions = new Map<string, PooledSession>();
+  private readonly handles = new TableHandles((location, branch, session) => this.openLatest(location, branch, session));
+  private readonly sessionCaches: { indexBytes: bigint | null; metadataBytes: bigint | null };
+  /** Each database's storage root, longest first: whose session a write without `ref.database` opens in. */
+  private databaseRoots: { root: string; database: string }[] = [];
   /** The last snapshot described through each table handle, for as long as the handle lives. */
   private readonly snapshots = new WeakMap<NativeTable, TableSnapshot>();
   readonly commitAttempts: number;
@@ -57,6 +85,10 @@ export class Engine {
   constructor(options: EngineOptions) {
     this.storages = options.storages;
     this.commitAttempts = options.commitAttempts ?? defaultCommitAttempts;
+    this.sessionCaches = {
+      indexBytes: options.indexCacheBytes === undefined ? null : BigInt(options.indexCacheBytes),
+      metadataBytes: options.metadataCacheBytes === undefined ? null : BigInt(options.metadataCacheBytes),
+    };
   }
 
   /** Runs a native call and turns its failure into an EngineError. */
@@ -75,9 +107,10 @@ export class Engine {
   }
 
   /** Writes a new dataset (mode "create") or replaces the rows of one ("overwrite"). */
-  async createTable(location: string, upload: DecodedUpload, mode: "create" | "overwrite", storageOptions?: StorageOptions): Promise<number> {
+  async createTable(location: string, upload: DecodedUpload, mode: "create" | "overwrite", storageOptions?: StorageOptions, database?: string): Promise<number> {
     const { dir, name } = splitLocation(location);
-    const connection = await this.connection(dir);
+    this.handles.noteWrite(location);
+    const connection = await this.connection(dir, database ?? this.databaseAt(location));
     const table = await this.call(() =>
       upload.numBatches === 0
         ? connection.createEmptyTable(name, upload.file, mode, [], storageOptions ?? null)
@@ -90,7 +123,9 @@ export class Engine {
   async openTable(location: string, ref: TableRef = {}, storageOptions?: StorageOptions): Promise<NativeTable> {
     if (!(await this.datasetExists(location))) throw new EngineError("dataset-not-found", `no Lance dataset at ${location}`);
     const { dir, name } = splitLocation(location);
-    const connection = await this.connection(dir);
+    // Opened for the newest version, the table may be written: this process's next read looks.
+    if ((ref.version === undefined || ref.version === null) && !ref.tag) this.handles.noteWrite(location);
+    const connection = await this.connection(dir, ref.database ?? this.databaseAt(location));
     let table = await this.call(() => connection.openTable(name, [], storageOptions ?? null));
     if (ref.branch) {
       const branches = await this.call(() => table.branches());
@@ -109,14 +144,17 @@ export class Engine {
    */
   async readTable(location: string, ref: TableRef = {}): Promise<NativeTable> {
     if ((ref.version !== undefined && ref.version !== null) || ref.tag) return this.openTable(location, ref);
-    return this.call(() => this.handles.latest(location, ref.branch || null, ref.tableId));
+    const database = ref.database ?? this.databaseAt(location);
+    const session = `${database}\u0000${this.storages.credentialGeneration(location)}`;
+    return this.call(() => this.handles.latest(location, ref.branch || null, ref.tableId, ref.freshness ?? lookEveryRead, session));
   }
 
   /** Opens the newest version of `branch` on a connection that checks for newer ones only when asked. */
-  private async openLatest(location: string, branch: string | null): Promise<NativeTable> {
+  private async openLatest(location: string, branch: string | null, session: string): Promise<NativeTable> {
     if (!(await this.datasetExists(location))) throw new EngineError("dataset-not-found", `no Lance dataset at ${location}`);
     const { dir, name } = splitLocation(location);
-    const connection = await this.connectionOf(this.readConnections, dir, {});
+    const database = session.slice(0, session.indexOf("\u0000"));
+    const connection = await this.connectionOf(this.readConnections, dir, database, {});
     const table = await connection.openTable(name, [], null);
     return branch ? (await table.branches()).checkout(branch, null) : table;
   }
@@ -152,16 +190,18 @@ export class Engine {
    * source's `version` or `tag` (latest when neither) that reads the source's data files in
    * place. Returns the clone's version.
    */
-  async shallowClone(location: string, source: string, from: { version?: number | null; tag?: string | null }): Promise<number> {
+  async shallowClone(location: string, source: string, from: { version?: number | null; tag?: string | null }, database?: string): Promise<number> {
     const { dir, name } = splitLocation(location);
-    const connection = await this.connection(dir);
+    this.handles.noteWrite(location);
+    const connection = await this.connection(dir, database ?? this.databaseAt(location));
     const table = await this.call(() => connection.cloneTable(name, source, [], from.version ?? null, from.tag ?? null, true));
     return this.call(() => table.version());
   }
 
   /** Makes `version` the newest version of the branch; returns the version it committed. */
-  async restoreTable(location: string, version: number, branch?: string | null): Promise<number> {
-    const table = await this.openTable(location, { version, branch });
+  async restoreTable(location: string, version: number, branch?: string | null, database?: string): Promise<number> {
+    this.handles.noteWrite(location);
+    const table = await this.openTable(location, { version, branch, database });
     await this.call(() => table.restore());
     return this.call(() => table.version());
   }
@@ -172,31 +212,75 @@ export class Engine {
     await this.storages.for(location).deletePrefix(location);
   }
 
+  /**
+   * Says that the tables under `storageRoot` are database `database`'s: writes there open in its
+   * session even where the caller names no database.
+   */
+  assignDatabase(database: string, storageRoot: string): void {
+    const root = normalizeLocation(storageRoot);
+    if (this.databaseRoots.some((entry) => entry.root === root && entry.database === database)) return;
+    this.databaseRoots = [...this.databaseRoots.filter((entry) => entry.database !== database), { root, database }].sort((a, b) => b.root.length - a.root.length);
+  }
+
+  /** The database whose storage root holds `location`, or "" when none was assigned. */
+  private databaseAt(location: string): string {
+    const normalized = normalizeLocation(location);
+    return this.databaseRoots.find(({ root }) => isInsideLocation(root, normalized))?.database ?? "";
+  }
+
+  /** The Lance sessions open now, one per database: their credential generation and what their caches hold. */
+  sessionStats(): { database: string; generation: number; bytes: number; items: number }[] {
+    return [...this.sessions].map(([database, { generation, session }]) => ({ database, generation, bytes: Number(session.sizeBytes()), items: session.approxNumItems() }));
+  }
+
   close(): void {
     this.handles.clear();
     for (const connections of [this.connections, this.readConnections]) {
-      for (const connection of connections.values()) void connection.then((c) => c.close()).catch(() => undefined);
+      for (const { connection } of connections.values()) closeLater(connection);
       connections.clear();
     }
+    this.sessions.clear();
   }
 
   /**
    * Consistency interval 0: clients of the namespace API and other replicas write tables
    * directly, so a write must start from their newest commit.
    */
-  private connection(dir: string): Promise<NativeConnection> {
-    return this.connectionOf(this.connections, dir, { readConsistencyInterval: 0 });
+  private connection(dir: string, database = ""): Promise<NativeConnection> {
+    return this.connectionOf(this.connections, dir, database, { readConsistencyInterval: 0 });
   }
 
-  private connectionOf(pool: Map<string, Promise<NativeConnection>>, dir: string, options: { readConsistencyInterval?: number }): Promise<NativeConnection> {
-    let connection = pool.get(dir);
-    if (!connection) {
-      connection = native.Connection.new(dir, { ...options, storageOptions: this.storages.optionsFor(dir) });
-      connection.catch(() => pool.delete(dir));
-      pool.set(dir, connection);
-    }
+  /**
+   * The connection of `database` to `dir`, opened with the options its root has now: one opened
+   * with credentials since rotated is let go, with its session, and never used again.
+   */
+  private connectionOf(pool: Map<string, PooledConnection>, dir: string, database: string, options: { readConsistencyInterval?: number }): Promise<NativeConnection> {
+    const key = `${database}\u0000${dir}`;
+    const generation = this.storages.credentialGeneration(dir);
+    const pooled = pool.get(key);
+    if (pooled?.generation === generation) return pooled.connection;
+    if (pooled) closeLater(pooled.connection);
+    const connection = native.Connection.new(dir, { ...options, storageOptions: this.storages.optionsFor(dir), session: this.sessionOf(database, generation) });
+    const entry = { generation, connection };
+    connection.catch(() => {
+      if (pool.get(key) === entry) pool.delete(key);
+    });
+    pool.set(key, entry);
     return connection;
   }
+
+  /** The session of `database` under credential `generation`: a new one when the credentials changed. */
+  private sessionOf(database: string, generation: number): NativeSession {
+    const pooled = this.sessions.get(database);
+    if (pooled?.generation === generation) return pooled.session;
+    const session = new native.Session(this.sessionCaches.indexBytes, this.sessionCaches.metadataBytes);
+    this.sessions.set(database, { generation, session });
+    return session;
+  }
+}
+
+function closeLater(connection: Promise<NativeConnection>): void {
+  void connection.then((c) => c.close()).catch(() => undefined);
 }
 
 /** A table location is `<dir>/<name>.lance` (a path or a URI); the binding opens tables by directory and name. */
@@ -207,3 +291,4 @@ export function splitLocation(location: string): { dir: string; name: string } {
   if (slash < 0 || !base.endsWith(".lance")) throw new EngineError("invalid-input", `table location must end in .lance: ${location}`);
   return { dir: isUri(trimmed) ? trimmed.slice(0, slash) : path.dirname(trimmed), name: base.slice(0, -".lance".length) };
 }
+export type { ReadFreshness } from "./table-handles.js";

@@ -19,6 +19,7 @@ export const native = require(path.join(path.dirname(packageEntry), "native.js")
 
 export type NativeConnection = Native.Connection;
 export type NativeTable = Native.Table;
+export type NativeSession = Native.Session;
 export type NativeIndex = Native.Index;
 export type NativeQuery = Native.Query;
 export type NativeVectorQuery = Native.VectorQuery;

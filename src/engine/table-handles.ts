@@ -1,20 +1,60 @@
 /**
- * @module Opened tables kept between reads, one per (location, branch), following the branch's
- * newest version. Opening a table reads its manifest, schema and indexes; a kept handle instead
- * asks Lance once per read whether a newer version was committed (`checkoutLatest`: one look at
- * the versions folder) and loads only what changed. So a commit by any writer (this process,
- * another replica, a client writing with vended credentials) is seen by the next read, and a read
- * costs no more opening than the query itself.
+ * @module Opened tables kept between reads, one per (session, location, branch), following the
+ * branch's newest version. Opening a table reads its manifest, schema and indexes; a kept handle
+ * instead is brought forward only when something may have changed, loading only what changed:
+ * - when the caller knows the branch's newest version (`ReadFreshness.knownVersion`, from the
+ *   catalog) and says nothing is committed but through it (`complete`), a handle at that version
+ *   answers with no look at the store (or one per `lookIntervalMs`, when set), and a handle
+ *   behind it checks out exactly that version;
+ * - otherwise the handle asks Lance whether a newer version was committed (`checkoutLatest`: one
+ *   look at the versions folder), on every read, or at most once per `lookIntervalMs`;
+ * - a write opened at the location by this process since the handle last looked always makes the
+ *   next read look, whatever the caller knows.
+ * So a commit by any writer (this process, another replica, a client writing with vended
+ * credentials) is seen as the caller's freshness says, and a read costs no more opening than the
+ * query itself.
  */
 import { classifyEngineError } from "./engine-errors.js";
 import type { NativeTable } from "./lance-native.js";
+
+/** What a read knows about the newest version of the branch it reads, and how much it may trust its last look. */
+export interface ReadFreshness {
+  /** A committed version of the branch, the newest the caller knows of; null when it knows none. */
+  knownVersion: number | null;
+  /** Whether no commit of the branch can be newer than `knownVersion` (every commit goes through the caller). */
+  complete: boolean;
+  /**
+   * How long a look at the store is trusted when `knownVersion` says nothing newer; 0 looks on
+   * every read, or, when `complete`, never (the known version is the newest).
+   */
+  lookIntervalMs: number;
+  /** Told the version a look at the store found: a caller may remember it. */
+  onLooked?: ((version: number) => unknown) | undefined;
+}
+
+/** A read that knows nothing: it looks at the store every time. */
+export const lookEveryRead: ReadFreshness = { knownVersion: null, complete: false, lookIntervalMs: 0 };
 
 interface KeptHandle {
   table: Promise<NativeTable>;
   lastUsed: number;
   /** The catalog's table the handle was opened for, when the caller said. */
   tableId: string | undefined;
+  location: string;
+  /** The version the handle is at, once known. */
+  version: number | undefined;
+  /** When the handle last looked at the store for the newest version. */
+  lookedAt: number;
+  /** The location's write count (`TableHandles.noteWrite`) when the handle last looked. */
+  writes: number;
+  /** The look at the store in flight, if any. */
+  looking: Promise<void> | undefined;
+  /** The look that starts once the one in flight ends: what reads arriving meanwhile wait for. */
+  nextLook: Promise<void> | undefined;
 }
+
+/** Locations whose last write is remembered one by one; beyond, every handle looks once more. */
+const maxNotedLocations = 10_000;
 
 export interface TableHandlesOptions {
   /** Handles kept at most; the least recently used is let go first (default 256). */
@@ -25,11 +65,19 @@ export interface TableHandlesOptions {
 
 export class TableHandles {
   private readonly kept = new Map<string, KeptHandle>();
+  /**
+   * The last write this process opened per location, numbered by `writeCount`: a handle that
+   * looked before it looks again. Locations forgotten to bound the map read as `forgottenBelow`,
+   * so a handle older than the forgetting looks again too.
+   */
+  private readonly writes = new Map<string, number>();
+  private writeCount = 0;
+  private forgottenBelow = 0;
   private readonly capacity: number;
   private readonly idleMs: number;
 
   constructor(
-    private readonly open: (location: string, branch: string | null) => Promise<NativeTable>,
+    private readonly open: (location: string, branch: string | null, session: string) => Promise<NativeTable>,
     options: TableHandlesOptions = {},
   ) {
     this.capacity = options.capacity ?? 256;
@@ -37,11 +85,12 @@ export class TableHandles {
   }
 
   /**
-   * The table at the newest version of `branch` (main when null), as of this call; `tableId`, the
-   * catalog's id of the table, keeps a handle of another table once at this location from serving.
+   * The table at the newest version of `branch` (main when null) as `freshness` allows; `tableId`,
+   * the catalog's id of the table, keeps a handle of another table once at this location from
+   * serving. `session` separates handles that must never be shared (tenants, credentials).
    */
-  async latest(location: string, branch: string | null, tableId?: string): Promise<NativeTable> {
-    const key = `${location}\u0000${branch ?? ""}`;
+  async latest(location: string, branch: string | null, tableId?: string, freshness: ReadFreshness = lookEveryRead, session = ""): Promise<NativeTable> {
+    const key = `${session}\u0000${location}\u0000${branch ?? ""}`;
     const now = Date.now();
     const found = this.kept.get(key);
     const sameTable = found !== undefined && (tableId === undefined || found.tableId === undefined || found.tableId === tableId);
@@ -53,7 +102,7 @@ export class TableHandles {
       found.lastUsed = now;
       const table = await found.table;
       try {
-        await table.checkoutLatest();
+        await this.bringForward(found, table, location, freshness, now);
         return table;
       } catch (error) {
         // A store that is down says nothing about the dataset: the handle stays for when it is
@@ -64,8 +113,9 @@ export class TableHandles {
         if (this.kept.get(key) === found) this.kept.delete(key);
       }
     }
-    const opened = this.open(location, branch);
-    const entry = { table: opened, lastUsed: now, tableId };
+    const writes = this.writesAt(location);
+    const opened = this.open(location, branch, session);
+    const entry: KeptHandle = { table: opened, lastUsed: now, tableId, location, version: undefined, lookedAt: now, writes, looking: undefined, nextLook: undefined };
     this.kept.delete(key);
     this.kept.set(key, entry);
     // A failed open (no dataset yet, a missing branch) is not kept: the next read tries again.
@@ -73,13 +123,91 @@ export class TableHandles {
       if (this.kept.get(key) === entry) this.kept.delete(key);
     });
     this.evictBeyondCapacity();
-    return opened;
+    const table = await opened;
+    entry.version ??= await table.version();
+    void freshness.onLooked?.(entry.version);
+    return table;
+  }
+
+  /** Brings a kept handle to what `freshness` says is current, looking at the store only when it must. */
+  private async bringForward(entry: KeptHandle, table: NativeTable, location: string, freshness: ReadFreshness, now: number): Promise<void> {
+    const writes = this.writesAt(location);
+    const known = freshness.knownVersion;
+    const at = entry.version;
+    const unchangedHere = entry.writes === writes && at !== undefined;
+    if (unchangedHere && known !== null && freshness.complete) {
+      if (known > at) {
+        await table.checkout(known);
+        entry.version = known;
+        return;
+      }
+      // An interval, where one is set, still bounds how long a commit that bypassed the caller goes unseen.
+      if (freshness.lookIntervalMs === 0 || now - entry.lookedAt < freshness.lookIntervalMs) return;
+    }
+    const behindKnown = known !== null && (at === undefined || known > at);
+    if (unchangedHere && !behindKnown && freshness.lookIntervalMs > 0 && now - entry.lookedAt < freshness.lookIntervalMs) return;
+    await this.look(entry, table, freshness);
+  }
+
+  /**
+   * Brings the handle to the newest version on the store, sharing the look with reads that arrive
+   * together: a read joins a look that starts after it arrived (never one already under way, which
+   * may have listed before a commit the read must see), so concurrent reads of one table cost at
+   * most two looks at a time instead of one each.
+   */
+  private look(entry: KeptHandle, table: NativeTable, freshness: ReadFreshness): Promise<void> {
+    const start = (): Promise<void> => {
+      const looking = this.lookNow(entry, table, freshness).finally(() => {
+        if (entry.looking === looking) entry.looking = undefined;
+      });
+      entry.looking = looking;
+      return looking;
+    };
+    if (entry.looking === undefined) return start();
+    entry.nextLook ??= entry.looking
+      .catch(() => undefined)
+      .then(() => {
+        entry.nextLook = undefined;
+        return start();
+      });
+    return entry.nextLook;
+  }
+
+  private async lookNow(entry: KeptHandle, table: NativeTable, freshness: ReadFreshness): Promise<void> {
+    const lookedAt = Date.now();
+    const writes = this.writesAt(entry.location);
+    await table.checkoutLatest();
+    entry.lookedAt = lookedAt;
+    entry.writes = writes;
+    // A read that looks every time has no use for the version it found (the next read looks
+    // again, and the head is only a lower bound): asking would cost every read another call.
+    if (!freshness.complete && freshness.lookIntervalMs === 0) {
+      entry.version = undefined;
+      return;
+    }
+    entry.version = await table.version();
+    void freshness.onLooked?.(entry.version);
+  }
+
+  /** Says that a write was opened at `location` in this process: the next read of it looks. */
+  noteWrite(location: string): void {
+    this.writeCount += 1;
+    if (this.writes.size >= maxNotedLocations) {
+      this.writes.clear();
+      this.forgottenBelow = this.writeCount;
+    }
+    this.writes.set(location, this.writeCount);
+  }
+
+  private writesAt(location: string): number {
+    return this.writes.get(location) ?? this.forgottenBelow;
   }
 
   /** Lets go of every handle of the table at `location` (its data was removed). */
   forget(location: string): void {
-    const prefix = `${location}\u0000`;
-    for (const key of [...this.kept.keys()]) if (key.startsWith(prefix)) this.kept.delete(key);
+    const infix = `\u0000${location}\u0000`;
+    for (const key of [...this.kept.keys()]) if (key.includes(infix)) this.kept.delete(key);
+    this.noteWrite(location);
   }
 
   clear(): void {

@@ -12,6 +12,9 @@ export const DatabaseInfo = Type.Object(
     properties: StringMap,
     location: Type.String({ description: "Where the database's new tables go: a folder or an object-store URI (its own location, or the server's data location + the name)" }),
     storage_options: Type.Optional(StringMap),
+    read_consistency_interval_ms: Nullable(
+      Type.Integer({ description: "How long a read may answer without looking at the store for commits made outside Quiver (ms); null looks on every read" }),
+    ),
     warnings: Type.Optional(
       Type.Array(Type.String(), { description: "On creation: what the operator should know, e.g. that clients get no credentials where they would reach a container other databases share" }),
     ),
@@ -20,16 +23,30 @@ export const DatabaseInfo = Type.Object(
 );
 export type DatabaseInfo = Static<typeof DatabaseInfo>;
 
+const ReadConsistencyInterval = Type.Integer({
+  minimum: 0,
+  maximum: 86_400_000,
+  description:
+    "Milliseconds a read may answer from a kept table handle without looking at the store for commits made outside Quiver; null (the default) looks on every read. Commits through Quiver are seen at once either way (docs/object-storage.md)",
+});
+
 export const CreateDatabaseRequest = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
     managed_versioning: Type.Optional(Nullable(Type.Boolean())),
     location: Type.Optional(Nullable(Type.String({ minLength: 1, description: "A folder or object-store URI of its own, kept whatever the server's data location; without it, the database follows the serving server's data location + the name" }))),
     storage_options: Type.Optional(Nullable(StringMap)),
+    read_consistency_interval_ms: Type.Optional(Nullable(ReadConsistencyInterval)),
   },
   { $id: "CreateDatabaseRequest" },
 );
 export type CreateDatabaseRequest = Static<typeof CreateDatabaseRequest>;
+
+export const UpdateDatabaseSettingsRequest = Type.Object(
+  { read_consistency_interval_ms: Type.Optional(Nullable(ReadConsistencyInterval)) },
+  { $id: "UpdateDatabaseSettingsRequest" },
+);
+export type UpdateDatabaseSettingsRequest = Static<typeof UpdateDatabaseSettingsRequest>;
 
 export const ListDatabasesResponse = Type.Object({ databases: Type.Array(DatabaseInfo) }, { $id: "ListDatabasesResponse" });
 

@@ -37,6 +37,8 @@ interface ConfiguredRoot {
   engineOptions: StorageOptions;
   storage: TableStorage;
   minter: CredentialMinter | undefined;
+  /** Counts the root's configurations with different options: what engine sessions are keyed by. */
+  generation: number;
 }
 
 /** Each call Quiver makes to a storage itself is a span under the request's (`storage.putIfAbsent`), while tracing is on. */
@@ -105,10 +107,14 @@ export class Storages {
     if (!isUri(root)) return;
     const normalized = normalizeLocation(root);
     const backend = await backendOf(normalized);
+    const previous = this.roots.find((other) => other.root === normalized);
+    // The same options again (every process re-reads a database's settings now and then) keep the root as it is.
+    if (previous && JSON.stringify(previous.options) === JSON.stringify(options)) return;
     const serverOptions = withStoreTimeout(options);
     const lanceOptions = lanceOptionsOf(serverOptions);
     const engineOptions = this.cache ? await this.cache.engineOptionsFor(normalized, backend.scheme, lanceOptions) : lanceOptions;
-    const entry = { root: normalized, options, serverOptions, engineOptions, storage: tracedStorage(guardStorage(backend.open(serverOptions)), schemeOf(normalized) ?? ""), minter: guardMinter(backend.minter(serverOptions)) };
+    const generation = (previous?.generation ?? 0) + 1;
+    const entry = { root: normalized, options, serverOptions, engineOptions, storage: tracedStorage(guardStorage(backend.open(serverOptions)), schemeOf(normalized) ?? ""), minter: guardMinter(backend.minter(serverOptions)), generation };
     this.roots = [...this.roots.filter((other) => other.root !== normalized), entry].sort((a, b) => b.root.length - a.root.length);
   }
 
@@ -145,6 +151,14 @@ export class Storages {
   /** Stops what serves the engine's reads (the object cache's proxies). */
   async close(): Promise<void> {
     await this.cache?.close();
+  }
+
+  /**
+   * Which configuration of its root serves `location` (0 for a local folder): it changes whenever
+   * the root's options (its credentials) change, so what was opened with the old ones is let go.
+   */
+  credentialGeneration(location: string): number {
+    return isUri(location) ? this.rootOf(location).generation : 0;
   }
 
   /** Whether credentials can be minted for locations under `location` (`scoped` vending). */

@@ -16,6 +16,11 @@ export interface DatabasesTable {
   /** The database's own storage options as JSON; `{}` when its tables use the server's. */
   storage_options: ColumnType<string, string | undefined, string>;
   created_at: number;
+  /**
+   * How long (ms) a look at the store for commits made outside Quiver is trusted by reads; null
+   * looks on every read (see docs/object-storage.md, "Read freshness").
+   */
+  read_consistency_ms: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface NamespacesTable {
@@ -40,13 +45,18 @@ export interface TablesTable {
   storage_options: string;
   created_at: number;
   updated_at: number;
+  /**
+   * The newest version of the main branch Quiver committed or saw, null until then: only ever
+   * raised (see `TableRows.raiseTableHead`).
+   */
+  head_version: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /**
  * A table dropped under a drop retention: its `tables` row (the same id), moved out so its name
  * is free and no listing sees it, with what went with it, until an undrop or the purge.
  */
-export interface DroppedTablesTable extends TablesTable {
+export interface DroppedTablesTable extends Omit<TablesTable, "head_version"> {
   /** JSON: the table's `table_versions` and `table_data_refs` rows at the drop. */
   kept_records: string;
   dropped_at: number;

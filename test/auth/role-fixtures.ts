@@ -154,6 +154,13 @@ const table = async (env: FixtureEnv, body?: unknown, query?: string): Promise<C
 const scratch = async (env: FixtureEnv, op: Operation, body?: unknown, query?: string): Promise<Call> => ({ params: { id: (await env.scratch(op)).name }, body, query });
 const fresh = async (env: FixtureEnv, body?: unknown, versions = 1): Promise<Call> => ({ params: { id: (await env.table(versions)).name }, body });
 const queryBody = { k: 2, vector: probe, vector_column: "vector" };
+/** A fresh multipart write on the operation's scratch table, with one staged part when `staged`. */
+const upload = async (env: FixtureEnv, op: Operation, staged: boolean): Promise<Call> => {
+  const { name } = await env.scratch(op);
+  const { upload_id: id } = await env.send("POST", `/v1/table/${name}/multipart_write/create`);
+  if (staged) await env.send("POST", `/v1/table/${name}/insert?upload_id=${id}&upload_part_id=${env.name("part")}`, rows([20, 21]));
+  return { params: { id: name }, query: `upload_id=${id}` };
+};
 
 export const fixtures: Record<string, Fixture> = {
   // Namespaces and tables.
@@ -191,6 +198,11 @@ export const fixtures: Record<string, Fixture> = {
   // Admin API: the matrix's credentials belong to database `default`.
   ListDatabases: async () => ({}),
   CreateDatabase: async (env) => ({ body: { name: env.name("db") } }),
+  UpdateDatabaseSettings: async (env) => {
+    const database = env.name("db");
+    await addDatabase(env.server, database);
+    return { params: { database }, body: { read_consistency_interval_ms: 1000 } };
+  },
   DropDatabase: async (env) => {
     const database = env.name("db");
     await addDatabase(env.server, database);
@@ -210,6 +222,9 @@ export const fixtures: Record<string, Fixture> = {
 
   // Rows and queries.
   InsertIntoTable: (env, op) => scratch(env, op, rows([10, 11])),
+  CreateMultipartWrite: (env, op) => scratch(env, op),
+  CompleteMultipartWrite: (env, op) => upload(env, op, true),
+  AbortMultipartWrite: (env, op) => upload(env, op, true),
   MergeInsertIntoTable: (env, op) => scratch(env, op, rows([3, 12]), "on=id&when_matched_update_all=true&when_not_matched_insert_all=true"),
   UpdateTable: (env, op) => scratch(env, op, { predicate: "id = 1", updates: [["score", "score + 1"]] }),
   DeleteFromTable: (env) => fresh(env, { predicate: "id = 1" }),

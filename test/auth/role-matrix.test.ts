@@ -16,6 +16,7 @@ import { type Call, FixtureEnv, type Operation, fixtures, unsupportedOperations 
 const deploymentOperations = new Set([
   "CreateDatabase",
   "DropDatabase",
+  "UpdateDatabaseSettings",
   "ListDeploymentApiKeys",
   "CreateDeploymentApiKey",
   "RevokeDeploymentApiKey",

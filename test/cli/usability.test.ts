@@ -56,3 +56,17 @@ test("databases create on a root that does not exist creates it; other commands 
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /root folder .*typo does not exist/);
 });
+
+test("databases set --read-consistency-interval changes a database's interval, list shows it, 'strong' goes back, a bad value exits 1", async (t) => {
+  const root = tempRoot();
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const created = await runCli(["databases", "create", "events", "--read-consistency-interval", "250", "--root", root]);
+  assert.equal(created.code, 0, created.stderr);
+  assert.match((await runCli(["databases", "list", "--root", root])).stdout, /^events\t.*read_consistency=250ms\t/m);
+  const set = await runCli(["databases", "set", "events", "--read-consistency-interval", "strong", "--root", root]);
+  assert.equal(set.code, 0, set.stderr);
+  assert.match((await runCli(["databases", "list", "--root", root])).stdout, /^events\t.*read_consistency=strong\t/m);
+  const bad = await runCli(["databases", "set", "events", "--read-consistency-interval", "soon", "--root", root]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /--read-consistency-interval must be a whole number of milliseconds or 'strong'/);
+});

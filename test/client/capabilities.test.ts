@@ -24,7 +24,7 @@ test("capabilities() over rest answers the server's document: its version, opera
   assert.equal(document.limits.max_json_body_bytes, jsonBodyLimit);
 });
 
-test("capabilities() over dir answers the same document from the in-process catalog: every client operation, no wire limits", async (t) => {
+test("capabilities() over dir answers the same document from the in-process catalog: every client operation, no wire limits, no change-event feed", async (t) => {
   const root = tempRoot("quiver-client-dir-");
   const ns = await connect("dir", { root });
   t.after(async () => {
@@ -37,7 +37,9 @@ test("capabilities() over dir answers the same document from the in-process cata
   const document = await ns.capabilities();
   assert.deepEqual(document.operations, Object.values(operations).map((entry) => entry.operationId));
   assert.equal(document.version, served.version);
-  assert.deepEqual(document.features, served.features);
+  // Change events are read over HTTP (`GET /v1/events`); in-process there is no feed to read.
+  assert.equal(document.features.change_events, false);
+  assert.deepEqual({ ...document.features, change_events: served.features.change_events }, served.features);
   assert.deepEqual(document.auth, { mode: "none" });
   assert.deepEqual(document.database, { name: "default", managed_versioning: false });
   assert.equal(document.limits.max_json_body_bytes, null);

@@ -61,7 +61,7 @@ test("Console in headless Chromium on a server with managed versioning → the h
   const { page } = consolePage;
   const header = page.locator("#server-version", { hasText: `Quiver ${quiverVersion} · managed versioning` });
   await header.waitFor();
-  assert.match((await header.getAttribute("title")) ?? "", /database default: managed versioning on; credential vending scoped; .*multipart writes off; \d+ operations/);
+  assert.match((await header.getAttribute("title")) ?? "", /database default: managed versioning on; credential vending scoped; .*multipart writes on; \d+ operations/);
   assertClean(consolePage);
 });
 

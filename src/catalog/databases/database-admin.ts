@@ -8,7 +8,7 @@ import { redactedOptionsOf } from "../../storage/storage-options.js";
 import type { Store } from "../../store/store.js";
 import { CatalogError } from "../../model/catalog-error.js";
 import type { DatabaseInfo } from "../catalog-scope.js";
-import { type CreateDatabaseOptions, announceDatabaseChange, ensureDatabase, toDatabaseInfo } from "../database-registry.js";
+import { type CreateDatabaseOptions, announceDatabaseChange, checkedReadConsistency, ensureDatabase, toDatabaseInfo } from "../database-registry.js";
 import { validateName } from "../identifiers.js";
 import { recordChange } from "../events/change-events.js";
 
@@ -20,6 +20,31 @@ export async function createDatabase(storages: Storages, store: Store, dataLocat
   validateName(name, "database");
   if (await store.rows.findDatabase(name)) throw CatalogError.of("NamespaceAlreadyExists", `database '${name}' already exists`);
   return ensureDatabase(storages, store, dataLocation, name, options);
+}
+
+/** Settings of a database that may change after its creation. */
+export interface DatabaseSettings {
+  /**
+   * How long (ms) a read may answer from a kept table handle without looking at the store for
+   * commits made outside Quiver (clients writing with vended credentials); null looks on every
+   * read. Commits through Quiver are seen at once either way.
+   */
+  readConsistencyMs?: number | null;
+}
+
+/**
+ * Changes `settings` of database `name` (what is absent stays) and answers the database. Every
+ * process on the store hears of it. Throws 1 when it does not exist, 13 for a value out of range.
+ */
+export async function updateDatabaseSettings(store: Store, dataLocation: string, name: string, settings: DatabaseSettings): Promise<DatabaseInfo> {
+  if (settings.readConsistencyMs !== undefined) {
+    const updated = await store.rows.updateDatabase(name, { read_consistency_ms: checkedReadConsistency(settings.readConsistencyMs) });
+    if (!updated) throw CatalogError.of("NamespaceNotFound", `database '${name}' does not exist`);
+    await announceDatabaseChange(store, name);
+  }
+  const row = await store.rows.findDatabase(name);
+  if (!row) throw CatalogError.of("NamespaceNotFound", `database '${name}' does not exist`);
+  return toDatabaseInfo(row, dataLocation);
 }
 
 /** A database's own storage options as answers show them: secrets redacted. */

@@ -8,7 +8,8 @@ import { refreshViewJobKind } from "../views/materialized-views.js";
 import { refreshViewHandler } from "../views/refresh-view-job.js";
 import { backfillColumnHandler } from "./backfill-column-job.js";
 import { backfillColumnJobKind } from "./backfill-columns.js";
-import type { JobHandler } from "./job-handler.js";
+import type { JobContext, JobHandler } from "./job-handler.js";
+import { refreshHead } from "../table-heads.js";
 import {
   scheduledMaintenanceHandler,
   scheduledMaintenanceJobKind,
@@ -16,11 +17,35 @@ import {
   tableMaintenanceJobKind,
 } from "../maintenance/maintenance-jobs.js";
 
+/**
+ * `handler`, then the head of the table the job targets raised to what the job committed: a job
+ * commits through the engine, and reads that trust the catalog's head must see it.
+ */
+function raisingHead(handler: JobHandler): JobHandler {
+  const settle = (ctx: JobContext) => refreshHead(ctx.scope, ctx.job.target);
+  return {
+    run: async (ctx) => {
+      try {
+        return await handler.run(ctx);
+      } finally {
+        await settle(ctx);
+      }
+    },
+    ...(handler.undo ? { undo: async (ctx: JobContext) => {
+      try {
+        await handler.undo?.(ctx);
+      } finally {
+        await settle(ctx);
+      }
+    } } : {}),
+  };
+}
+
 export const jobHandlers: ReadonlyMap<string, JobHandler> = new Map([
-  [refreshViewJobKind, refreshViewHandler],
-  [backfillColumnJobKind, backfillColumnHandler],
-  [createIndexJobKind, createIndexHandler],
-  [dropIndexJobKind, dropIndexHandler],
-  [tableMaintenanceJobKind, tableMaintenanceHandler],
-  [scheduledMaintenanceJobKind, scheduledMaintenanceHandler],
+  [refreshViewJobKind, raisingHead(refreshViewHandler)],
+  [backfillColumnJobKind, raisingHead(backfillColumnHandler)],
+  [createIndexJobKind, raisingHead(createIndexHandler)],
+  [dropIndexJobKind, raisingHead(dropIndexHandler)],
+  [tableMaintenanceJobKind, raisingHead(tableMaintenanceHandler)],
+  [scheduledMaintenanceJobKind, raisingHead(scheduledMaintenanceHandler)],
 ]);

@@ -18,6 +18,7 @@ import { describeTable } from "../identifiers.js";
 import { toQuerySpec } from "./query-spec.js";
 import { type WithId, loadTable } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
+import { readRefOf } from "../table-heads.js";
 
 /**
  * QueryTable: a filtered scan, vector search (one or several query vectors), full-text search
@@ -31,7 +32,7 @@ export async function queryTable(scope: CatalogScope, request: WithId<QueryTable
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    return runQuery(scope.engine, row.location, { ...ref, tableId: row.id }, spec);
+    return runQuery(scope.engine, row.location, readRefOf(scope, row, ref), spec);
   }, refOverrides(subject, ref));
 }
 
@@ -41,7 +42,7 @@ export async function countTableRows(scope: CatalogScope, request: WithId<CountT
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    return countRows(scope.engine, row.location, { ...ref, tableId: row.id }, request.predicate || null).catch((error: unknown) => {
+    return countRows(scope.engine, row.location, readRefOf(scope, row, ref), request.predicate || null).catch((error: unknown) => {
       // A declared-only table has no rows yet.
       if (error instanceof EngineError && error.kind === "dataset-not-found") return 0;
       throw error;
@@ -57,7 +58,7 @@ export async function explainTableQueryPlan(scope: CatalogScope, request: WithId
   const ref = refOf({ version: query.version, branch: request.branch ?? query.branch });
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    return explainQuery(scope.engine, row.location, { ...ref, tableId: row.id }, spec, request.verbose ?? false);
+    return explainQuery(scope.engine, row.location, readRefOf(scope, row, ref), spec, request.verbose ?? false);
   }, refOverrides(subject, ref));
 }
 
@@ -68,7 +69,7 @@ export async function analyzeTableQueryPlan(scope: CatalogScope, request: WithId
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    return analyzeQuery(scope.engine, row.location, { ...ref, tableId: row.id }, spec);
+    return analyzeQuery(scope.engine, row.location, readRefOf(scope, row, ref), spec);
   }, refOverrides(subject, ref));
 }
 
@@ -78,7 +79,7 @@ export async function getTableStats(scope: CatalogScope, request: WithId<GetTabl
   const ref = refOf({ branch: request.branch });
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    const stats = await tableStatistics(scope.engine, row.location, { ...ref, tableId: row.id });
+    const stats = await tableStatistics(scope.engine, row.location, readRefOf(scope, row, ref));
     const l = stats.fragmentStats.lengths;
     return {
       total_bytes: stats.totalBytes,

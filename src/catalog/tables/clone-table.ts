@@ -70,7 +70,7 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
         // The source's row, locked: a drop of it either committed before (the clone fails) or waits and then sees the clone's reference.
         const current = await tx.lockTableRow(source.id);
         if (current?.location !== source.location) throw droppedWhileCloned(sourceSubject);
-        await insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties: {}, storageOptions: {} }, "table.cloned");
+        await insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties: {}, storageOptions: {}, headVersion: version }, "table.cloned");
         await recordCloneSource(tx, placed.id, current, from);
       });
     } catch (error) {

@@ -2,8 +2,9 @@
  * @module DescribeTable and TableExists (spec/endpoints.md §3.2–3.3).
  */
 import { pathToFileURL } from "node:url";
-import type { Engine, TableSnapshot } from "../../engine/engine.js";
+import type { TableSnapshot } from "../../engine/engine.js";
 import { EngineError, type EngineErrorKind } from "../../engine/engine-errors.js";
+import { readRefOf } from "../table-heads.js";
 import type { TableRow } from "../../store/schema.js";
 import { isUri } from "../../storage/locations.js";
 import type { DescribeTableRequest, DescribeTableResponse, TableExistsRequest } from "../../model/table.js";
@@ -45,7 +46,7 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
     if (request.with_table_uri) response.table_uri = isUri(row.location) ? row.location : pathToFileURL(row.location).href;
     const selectsVersion = request.version != null || Boolean(request.tag) || Boolean(request.branch);
     // detail: read once; its absence is how a declared-only table shows
-    const detail = request.load_detailed_metadata === false ? undefined : await snapshotOf(scope.engine, row, request);
+    const detail = request.load_detailed_metadata === false ? undefined : await snapshotOf(scope, row, request);
     const hasNoData =
       detail === "declared-only" || (detail === undefined && (request.check_declared || selectsVersion) && !(await scope.engine.datasetExists(row.location)));
     if (request.check_declared) response.is_only_declared = hasNoData;
@@ -63,14 +64,15 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
 }
 
 /** The snapshot `request` selects, or "declared-only" while the table has no data. */
-async function snapshotOf(engine: Engine, row: TableRow, request: DescribeTableRequest): Promise<TableSnapshot | "declared-only"> {
+async function snapshotOf(scope: CatalogScope, row: TableRow, request: DescribeTableRequest): Promise<TableSnapshot | "declared-only"> {
+  const { engine } = scope;
   if (request.branch) {
     // A declared-only table has no branches either: 19 before 22.
     if (!(await engine.datasetExists(row.location))) return "declared-only";
     await requireBranch(engine.storages, row, request.branch);
   }
   try {
-    return await engine.describeTable(row.location, { version: request.version, tag: request.tag, branch: request.branch, tableId: row.id });
+    return await engine.describeTable(row.location, readRefOf(scope, row, { version: request.version, tag: request.tag, branch: request.branch }));
   } catch (error) {
     if (error instanceof EngineError && error.kind === "dataset-not-found") return "declared-only";
     throw error;

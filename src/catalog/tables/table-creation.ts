@@ -2,6 +2,7 @@
  * @module The operations that bring a table into a namespace: DeclareTable (name and location
  * only), CreateTable (from an Arrow IPC stream) and RegisterTable (an existing Lance table).
  */
+import { noteCommitted } from "../table-heads.js";
 import { ipcStreamToFile } from "../../engine/arrow-ipc.js";
 import { forgetKeptProperties, readKeptProperties } from "../../engine/kept-properties.js";
 import { CreateModes, RegisterModes, parseMode } from "../../model/modes.js";
@@ -41,7 +42,7 @@ export async function insertTableRow(
   tx: StoreTx,
   scope: CatalogScope,
   id: readonly string[],
-  row: { id: string; location: string; managed: boolean; properties: Record<string, string>; storageOptions: Record<string, string> },
+  row: { id: string; location: string; managed: boolean; properties: Record<string, string>; storageOptions: Record<string, string>; headVersion?: number },
   kind: ChangeKind = "table.created",
 ): Promise<void> {
   const { namespace, name } = splitTableId(id);
@@ -59,6 +60,7 @@ export async function insertTableRow(
     storage_options: toJsonColumn(row.storageOptions),
     created_at: now,
     updated_at: now,
+    head_version: row.headVersion ?? null,
   });
   await recordChange(tx, { kind, database: scope.database.name, object: id, data: { location: row.location, properties: row.properties } });
 }
@@ -128,6 +130,7 @@ export async function createTable(
       }
       // write: fill the declared table, or overwrite in place (same location, new version)
       const version = await scope.engine.createTable(existing.location, upload, hasData ? "overwrite" : "create", request.storage_options ?? undefined);
+      await noteCommitted(scope.store.rows, existing.id, null, version);
       // The properties merge into the row as it is now (another writer may have added some meanwhile).
       const merged = await scope.store.transaction(async (tx) => {
         const current = await tx.lockTableRow(existing.id);
@@ -151,7 +154,7 @@ export async function createTable(
     const version = await scope.engine.createTable(placed.location, upload, "create", storageOptions);
     try {
       await creatingTable(scope, id, (tx) =>
-        insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties, storageOptions }),
+        insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties, storageOptions, headVersion: version }),
       );
     } catch (error) {
       await scope.engine.removeTableData(placed.location);

@@ -3,6 +3,8 @@
  * version area records one and answers its id as `transaction_id`; `recordTransaction` lets any
  * other write do the same inside its own store transaction.
  */
+import { noteCommitted } from "../table-heads.js";
+import { findTable } from "../table-lookup.js";
 import { randomUUID } from "node:crypto";
 import { parseMode } from "../../model/modes.js";
 import {
@@ -94,10 +96,10 @@ export async function recordTransaction(
 }
 
 /**
- * Records a write that has already committed in Lance and returns `{ transaction_id }`: the
- * transaction record and the change event (with `eventData`, e.g. row counts) in one store
- * transaction right after the engine's commit. The data is in, so this must not fail the
- * request: a store failure leaves the answer without an id, and the event is counted lost.
+ * Records a write that has already committed in Lance and returns `{ transaction_id }`: raises
+ * the table's head (see `table-heads.ts`), then writes the transaction record and the change event
+ * (with `eventData`, e.g. row counts) in one store transaction. The data is in, so this must not
+ * fail the request: a store failure leaves the answer without an id, and the event is counted lost.
  */
 export async function recordCommittedWrite(
   scope: CatalogScope,
@@ -107,6 +109,8 @@ export async function recordCommittedWrite(
   branch?: string | null,
   eventData: Record<string, unknown> = {},
 ): Promise<{ transaction_id?: string }> {
+  const row = await findTable(scope.store.rows, scope.database.name, table).catch(() => undefined);
+  if (row) await noteCommitted(scope.store.rows, row.id, branch, version);
   const properties: Record<string, string> = { table: table.join("$"), version: String(version) };
   if (branch) properties.branch = branch;
   try {

@@ -41,6 +41,7 @@ import type { CatalogScope } from "../catalog-scope.js";
 import { describeTable } from "../identifiers.js";
 import { clientLocationUnder } from "../table-locations.js";
 import { requireTable } from "../table-lookup.js";
+import { noteCommitted } from "../table-heads.js";
 import { branchKey, branchLabel, requireBranch, subjectOf } from "../table-refs.js";
 import { parseNamingScheme, toTableVersion } from "./version-records.js";
 import { recordChange } from "../events/change-events.js";
@@ -218,6 +219,8 @@ export async function finalizeVersion(storages: Storages, rows: StoreTx, table: 
   }
   const final = await statManifest(storages, record.manifest_path);
   if (!final) return "lost";
+  // The version is readable now: reads that trust the catalog's head move to it.
+  await noteCommitted(rows, table.id, record.branch, record.version);
   if (record.staged_path === null) return final;
   const staged = record.staged_path;
   // The manifest is in place: the mark, the staged file's removal and the hint are independent

@@ -10,7 +10,7 @@ import * as credentials from "../../auth/credentials.js";
 import { roleOn } from "../../auth/principal.js";
 import { CatalogError } from "../../model/catalog-error.js";
 import type { DatabaseInfo } from "../../catalog/catalog-scope.js";
-import { createDatabase, dropDatabase, listDatabases, shownStorageOptions } from "../../catalog/databases/database-admin.js";
+import { createDatabase, dropDatabase, listDatabases, shownStorageOptions, updateDatabaseSettings } from "../../catalog/databases/database-admin.js";
 import { sharedContainerReason } from "../../catalog/databases/shared-containers.js";
 import * as M from "../../model/index.js";
 import { json } from "../../model/operations/operation-entry.js";
@@ -23,7 +23,14 @@ type DatabaseParams = { database: string };
 
 function wireDatabase(info: DatabaseInfo): M.DatabaseInfo {
   const options = shownStorageOptions(info);
-  return { name: info.name, managed_versioning: info.managedVersioning, properties: info.properties, location: info.storageRoot, ...(Object.keys(options).length > 0 ? { storage_options: options } : {}) };
+  return {
+    name: info.name,
+    managed_versioning: info.managedVersioning,
+    properties: info.properties,
+    location: info.storageRoot,
+    ...(Object.keys(options).length > 0 ? { storage_options: options } : {}),
+    read_consistency_interval_ms: info.readConsistencyMs,
+  };
 }
 
 function apiKeyInfo({ id, ...rest }: credentials.CredentialInfo) {
@@ -61,11 +68,17 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
         managedVersioning: body.managed_versioning ?? false,
         location: body.location ?? undefined,
         storageOptions: body.storage_options ?? undefined,
+        readConsistencyMs: body.read_consistency_interval_ms ?? null,
       });
       // The operator learns at once when clients of the new database will get no credentials.
       const reason = await sharedContainerReason(storages, store, created, dataLocation, services.registry.vending);
       return { ...wireDatabase(created), ...(reason === undefined ? {} : { warnings: [reason] }) };
     },
+  );
+
+  define<M.UpdateDatabaseSettingsRequest, unknown, DatabaseParams>(
+    { operationId: "UpdateDatabaseSettings", summary: "Change a database's settings (its read-consistency interval)", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/settings", body: "json", request: M.UpdateDatabaseSettingsRequest, response: json(M.DatabaseInfo), access: "admin", scope: "deployment-admin", audit: true },
+    async ({ params, body }) => wireDatabase(await updateDatabaseSettings(store, dataLocation, params.database, { readConsistencyMs: body.read_consistency_interval_ms })),
   );
 
   define<unknown, M.DropDatabaseQuery, DatabaseParams>(

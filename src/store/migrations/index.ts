@@ -18,6 +18,7 @@ import * as m0011 from "./0011-rate-limits.js";
 import * as m0012 from "./0012-dropped-tables.js";
 import * as m0013 from "./0013-change-events.js";
 import * as m0014 from "./0014-multipart-writes.js";
+import * as m0015 from "./0015-table-heads.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   "0012-dropped-tables": m0012,
   "0013-change-events": m0013,
   "0014-multipart-writes": m0014,
+  "0015-table-heads": m0015,
 };
 
 /** Every migration this build knows, in order. */

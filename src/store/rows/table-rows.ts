@@ -17,6 +17,11 @@ export interface TableRows {
   lockTableRow(id: string): Promise<TableRow | undefined>;
   insertTable(row: NewTableRow): Promise<void>;
   updateTable(id: string, update: TableRowUpdate): Promise<void>;
+  /**
+   * Raises the table's `head_version` to `version` unless it already names a newer one: commits
+   * of one table may report in any order, and the head never goes back.
+   */
+  raiseTableHead(id: string, version: number): Promise<void>;
   deleteTable(id: string): Promise<void>;
   /** Tables directly in `namespacePath`, ordered by name, starting after `afterName`. */
   listTablesIn(database: string, namespacePath: string, afterName: string | undefined, limit: number | undefined): Promise<TableRow[]>;
@@ -54,6 +59,15 @@ export function tableRows(db: Kysely<Database>, adapter: DialectAdapter): TableR
 
     async updateTable(id, update) {
       await db.updateTable("tables").set(update).where("id", "=", id).execute();
+    },
+
+    async raiseTableHead(id, version) {
+      await db
+        .updateTable("tables")
+        .set({ head_version: version })
+        .where("id", "=", id)
+        .where((eb) => eb.or([eb("head_version", "is", null), eb("head_version", "<", version)]))
+        .execute();
     },
 
     async deleteTable(id) {
