@@ -9,22 +9,10 @@ import { actionError, dataTable, facts, formatBytes, formatTime, h, loadInto, re
 import { operationText } from "./operation-text.js";
 import { typeText } from "./schema-text.js";
 import { barChart, lineChart } from "./charts.js";
+import { mapLimited } from "./map-limited.js";
 
 /** How many per-version reads run at once: enough to be quick, few enough not to crowd the server. */
 const CONCURRENT_READS = 4;
-
-async function mapLimited(items, limit, work) {
-  const results = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 /** Each listed version with `rows`, `fragments` and `deletedRows` read at that version. */
 async function versionFacts(parts, versions) {

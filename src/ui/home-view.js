@@ -10,6 +10,7 @@ import { barChart } from "./charts.js";
 import { actionError, dataTable, errorBox, facts, formatBytes, formatTime, h, loadInto, replaceChildren } from "./dom.js";
 import { operationText } from "./operation-text.js";
 import { tableHref } from "./routes.js";
+import { mapLimited } from "./map-limited.js";
 
 /** How many tables are described at once, and at most. */
 const CONCURRENT_READS = 4;
@@ -18,19 +19,6 @@ const MAX_TABLES = 500;
 const MAX_NAMESPACES = 200;
 /** The delimiter ListAllTables joins a table's id with. */
 const DELIMITER = "$";
-
-async function mapLimited(items, limit, work) {
-  const results = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 async function allTables() {
   const ids = [];

@@ -8,7 +8,7 @@ import { quiverVersion } from "../../src/server/version.js";
 import { addDatabase, apiKey, startAuthServer } from "../auth/auth-helpers.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { expectJson, startTestServer } from "../helpers/test-server.js";
-import { ConsolePage, type HttpError, launchChromium } from "./headless-page.js";
+import { ConsolePage, type HttpError, assertClean, launchChromium, openConsole } from "./headless-page.js";
 
 let browser: Browser;
 before(async () => {
@@ -18,27 +18,13 @@ after(() => browser?.close());
 
 const options = { timeout: 30_000 };
 
-/** Opens `url` in a fresh context, closed after the test. */
-async function openConsole(t: { after(fn: () => Promise<void>): void }, url: string): Promise<ConsolePage> {
-  const opened = await ConsolePage.open(browser, url);
-  t.after(() => opened.close());
-  return opened;
-}
-
-/** Asserts the page had no problem but the HTTP errors the test expects (in any order). */
-function assertClean(consolePage: ConsolePage, httpErrors: HttpError[] = []): void {
-  const inOrder = (errors: HttpError[]) => errors.map((error) => `${error.status} ${error.method} ${error.path}`).sort();
-  const problems = consolePage.problems();
-  assert.deepEqual({ ...problems, httpErrors: inOrder(problems.httpErrors) }, { failedRequests: [], httpErrors: inOrder(httpErrors), pageErrors: [], consoleErrors: [] });
-}
-
 test("Console in headless Chromium → the namespace tree lists the root's namespaces and tables; the header shows the version", options, async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
   await expectJson(await server.post("/v1/namespace/alpha/create", {}));
   await expectJson(await server.post("/v1/namespace/beta/create", {}));
   await expectJson(await server.upload("/v1/table/docs/create", arrowStream({ id: Int32Array.from([1, 2, 3]) })));
-  const consolePage = await openConsole(t, `${server.url}/console`);
+  const consolePage = await openConsole(browser, t, `${server.url}/console`);
   const { page } = consolePage;
   const tree = page.locator("#tree");
   await tree.locator("a.table-link").waitFor();
@@ -57,7 +43,7 @@ test("Console in headless Chromium → the namespace tree lists the root's names
 test("Console in headless Chromium on a server with managed versioning → the header says so, read from /v1/capabilities", options, async (t) => {
   const server = await startTestServer({ managedVersioning: true });
   t.after(() => server.close());
-  const consolePage = await openConsole(t, `${server.url}/console`);
+  const consolePage = await openConsole(browser, t, `${server.url}/console`);
   const { page } = consolePage;
   const header = page.locator("#server-version", { hasText: `Quiver ${quiverVersion} · managed versioning` });
   await header.waitFor();
@@ -70,7 +56,7 @@ test("Console in headless Chromium on a table's data tab → the rows QueryTable
   t.after(() => server.close());
   await expectJson(await server.post("/v1/namespace/shop/create", {}));
   await expectJson(await server.upload("/v1/table/shop%24items/create", arrowStream({ sku: Int32Array.from([7, 8, 9]), label: ["pen", "ink", "nib"] })));
-  const consolePage = await openConsole(t, `${server.url}/console#/table/shop/items?tab=data`);
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/shop/items?tab=data`);
   const { page } = consolePage;
   const preview = page.locator("#panel-data table");
   await preview.waitFor();
@@ -86,7 +72,7 @@ test("Console in headless Chromium on a table's data tab → the rows QueryTable
 test("Console in headless Chromium against an auth-required server without a key → one prompt for the key (code 16 calls), no error box per refused call", options, async (t) => {
   const server = await startAuthServer();
   t.after(() => server.close());
-  const consolePage = await openConsole(t, `${server.url}/console`);
+  const consolePage = await openConsole(browser, t, `${server.url}/console`);
   const { page } = consolePage;
   await page.locator("#auth-prompt[role=alert]", { hasText: "This server needs an API key." }).waitFor();
   await page.getByText(`Quiver ${quiverVersion}`).waitFor();
@@ -108,7 +94,7 @@ test("Console in headless Chromium: an API key entered in the connection form �
   t.after(() => server.close());
   const admin = await apiKey(server, null, "admin");
   await expectJson(await server.post("/v1/namespace/secured/create", {}, { "x-api-key": admin }));
-  const consolePage = await openConsole(t, `${server.url}/console`);
+  const consolePage = await openConsole(browser, t, `${server.url}/console`);
   const { page } = consolePage;
   await page.locator("#auth-prompt[role=alert]").waitFor();
   assert.equal(await page.locator("details.connection").getAttribute("open"), "", "a 401 opens the connection settings");
@@ -128,7 +114,7 @@ test("Console in headless Chromium: the create form makes a child namespace; dro
   const server = await startTestServer();
   t.after(() => server.close());
   await expectJson(await server.post("/v1/namespace/parent/create", {}));
-  const consolePage = await openConsole(t, `${server.url}/console#/ns/parent`);
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/ns/parent`);
   const { page } = consolePage;
   await page.getByLabel("Name", { exact: true }).fill("kid");
   await page.getByRole("textbox", { name: /^Properties/ }).fill("owner=ops");
@@ -151,7 +137,7 @@ test("Console in headless Chromium: arrow keys move between a table's tabs and l
   const server = await startTestServer();
   t.after(() => server.close());
   await expectJson(await server.upload("/v1/table/items/create", arrowStream({ n: Int32Array.from([1, 2]) })));
-  const consolePage = await openConsole(t, `${server.url}/console#/table/items`);
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/items`);
   const { page } = consolePage;
   await page.locator("#panel-overview table").first().waitFor();
   await page.getByRole("tab", { name: "Overview" }).focus();

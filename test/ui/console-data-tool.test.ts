@@ -9,7 +9,7 @@ import { Field, FixedSizeList, Float32, Int32, Utf8, vectorFromArray } from "apa
 import type { Browser } from "playwright-core";
 import { arrowStream } from "../helpers/arrow.js";
 import { type TestServer, expectJson, startTestServer } from "../helpers/test-server.js";
-import { ConsolePage, type HttpError, launchChromium } from "./headless-page.js";
+import { assertClean, launchChromium, openConsole } from "./headless-page.js";
 
 const options = { timeout: 60_000 };
 
@@ -44,17 +44,6 @@ after(async () => {
   await server?.close();
 });
 
-async function openConsole(t: { after(fn: () => Promise<void>): void }, hash: string): Promise<ConsolePage> {
-  const opened = await ConsolePage.open(browser, `${server.url}/console${hash}`);
-  opened.page.on("dialog", (dialog) => dialog.accept());
-  t.after(() => opened.close());
-  return opened;
-}
-
-function assertClean(consolePage: ConsolePage, httpErrors: HttpError[] = []): void {
-  assert.deepEqual(consolePage.problems(), { failedRequests: [], httpErrors, pageErrors: [], consoleErrors: [] });
-}
-
 test("ListTableVersions → each version names the Lance operation that made it: Overwrite, Append, Update, Restore (of version 2)", options, async () => {
   const { versions } = await expectJson(await server.post("/v1/table/history/version/list?descending=true"));
   assert.deepEqual(versions.map((v: { version: number; operation?: string; operation_detail?: string }) => [v.version, v.operation, v.operation_detail]), [
@@ -66,7 +55,7 @@ test("ListTableVersions → each version names the Lance operation that made it:
 });
 
 test("Versions tab → each version's operation (append, update, restore), its row change, and the tagged version marked in the list and the plot", options, async (t) => {
-  const consolePage = await openConsole(t, "#/table/history?tab=versions");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/history?tab=versions`, true);
   const { page } = consolePage;
   const rows = page.locator("#panel-versions table tbody tr");
   await rows.first().waitFor();
@@ -90,7 +79,7 @@ test("Versions tab → each version's operation (append, update, restore), its r
 });
 
 test("Data tab: Export CSV of a filtered scan spanning three pages → the file holds every matching row, nulls empty and empty strings quoted", options, async (t) => {
-  const consolePage = await openConsole(t, "#/table/shop/items?tab=data");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/shop/items?tab=data`, true);
   const { page } = consolePage;
   await page.locator("#panel-data caption", { hasText: `Rows 1–50 of ${ITEMS}` }).waitFor();
   await page.getByLabel("Filter (SQL predicate)").fill("id >= 10");
@@ -109,7 +98,7 @@ test("Data tab: Export CSV of a filtered scan spanning three pages → the file 
 });
 
 test("Data tab: Open row → a panel with every field, the vector summarised, and the row as JSON; numbers right-aligned, null apart from the empty string", options, async (t) => {
-  const consolePage = await openConsole(t, "#/table/shop/items?tab=data");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/shop/items?tab=data`, true);
   const { page } = consolePage;
   const grid = page.locator("#panel-data table.results");
   await grid.locator("caption", { hasText: "Rows 1–50" }).waitFor();
@@ -145,7 +134,7 @@ test("Data tab: Open row → a panel with every field, the vector summarised, an
 
 test("Manage tab: a delete naming no column of the table (code 12), then a compaction that succeeds → the delete's error is gone; its message leaves with the next page", options, async (t) => {
   await expectJson(await server.upload("/v1/table/chores/create", arrowStream({ n: Int32Array.from([1, 2]) })));
-  const consolePage = await openConsole(t, "#/table/chores?tab=manage");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/chores?tab=manage`, true);
   const { page } = consolePage;
   await page.getByLabel("Predicate").fill("no_such_column > 1");
   await page.getByRole("button", { name: "Delete matching rows" }).click();
@@ -167,7 +156,7 @@ test("Manage tab: a delete naming no column of the table (code 12), then a compa
 test("Jobs page: a table on a maintenance schedule → its queued job shows the next run, in about an hour", options, async (t) => {
   await expectJson(await server.upload("/v1/table/tidy/create", arrowStream({ n: Int32Array.from([1]) })));
   const schedule = await expectJson(await server.post("/v1/table/tidy/maintenance_schedule", { interval_seconds: 3600 }));
-  const consolePage = await openConsole(t, "#/jobs");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/jobs`, true);
   const { page } = consolePage;
   const row = page.locator("main tbody tr", { has: page.locator(`code[title="${schedule.job_id}"]`) });
   await row.waitFor();
@@ -177,7 +166,7 @@ test("Jobs page: a table on a maintenance schedule → its queued job shows the 
 });
 
 test("Table page reached by URL → the tree opens its namespace and marks the table as the current page", options, async (t) => {
-  const consolePage = await openConsole(t, "#/table/shop/items");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/shop/items`, true);
   const { page } = consolePage;
   const link = page.locator('#tree a[aria-current="page"]');
   await link.waitFor();
@@ -187,7 +176,7 @@ test("Table page reached by URL → the tree opens its namespace and marks the t
 
 test("Home → every table with the rows, size and version count GetTableStats and ListTableVersions answer, and the totals", options, async (t) => {
   const { tables } = await expectJson(await server.get("/v1/table"));
-  const consolePage = await openConsole(t, "#/home");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/home`, true);
   const { page } = consolePage;
   const rows = page.locator("main table tbody tr");
   await rows.first().waitFor();
@@ -210,7 +199,7 @@ test("Home → every table with the rows, size and version count GetTableStats a
 test("Home on a server keeping drops → a dropped table listed with when it goes; Undrop → it is a table again with its rows", options, async (t) => {
   await expectJson(await server.upload("/v1/table/scratch/create", arrowStream({ n: Int32Array.from([1, 2, 3]) })));
   await expectJson(await server.post("/v1/table/scratch/drop"));
-  const consolePage = await openConsole(t, "#/home");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/home`, true);
   const { page } = consolePage;
   const dropped = page.getByRole("region", { name: "Dropped tables kept for undrop" }).locator("tbody tr", { hasText: "scratch" });
   await dropped.waitFor();

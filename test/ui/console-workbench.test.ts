@@ -10,7 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { arrowStream, readArrow, rowsOf } from "../helpers/arrow.js";
 import { type TestServer, expectJson, startTestServer } from "../helpers/test-server.js";
 import { schemaBase64 } from "../helpers/views.js";
-import { ConsolePage, type HttpError, launchChromium } from "./headless-page.js";
+import { assertClean, launchChromium, openConsole } from "./headless-page.js";
 
 const ROWS = 10_000;
 const options = { timeout: 60_000 };
@@ -41,18 +41,6 @@ after(async () => {
   await server?.close();
 });
 
-/** Opens the console at `hash` in a fresh context (closed after the test); confirmations are accepted. */
-async function openConsole(t: { after(fn: () => Promise<void>): void }, hash: string): Promise<ConsolePage> {
-  const opened = await ConsolePage.open(browser, `${server.url}/console${hash}`);
-  opened.page.on("dialog", (dialog) => dialog.accept());
-  t.after(() => opened.close());
-  return opened;
-}
-
-function assertClean(consolePage: ConsolePage, httpErrors: HttpError[] = []): void {
-  assert.deepEqual(consolePage.problems(), { failedRequests: [], httpErrors, pageErrors: [], consoleErrors: [] });
-}
-
 /** The grid's header names and its rows' cell texts, after the row-number column. */
 async function grid(page: Page): Promise<{ headers: string[]; rows: string[][] }> {
   const table = page.locator("#panel-data table.results");
@@ -72,7 +60,7 @@ async function column(page: Page, name: string): Promise<string[]> {
 const caption = (page: Page, text: string) => page.locator("#panel-data caption", { hasText: text }).waitFor();
 
 test("Data tab on 10,000 rows: a filter, a sort and 100 rows a page → Next and Last page through all 5,000 matches; the plan names the filter", options, async (t) => {
-  const consolePage = await openConsole(t, "#/table/points?tab=data");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/points?tab=data`, true);
   const { page } = consolePage;
   await caption(page, "Rows 1–50 of 10,000");
   await page.getByLabel("Filter (SQL predicate)").fill("id >= 5000");
@@ -106,7 +94,7 @@ test("Data tab on 10,000 rows: a filter, a sort and 100 rows a page → Next and
 });
 
 test("Vector search with a pasted vector → the first hit is the nearest row with its distance; Similar on a row → that row first at distance 0", options, async (t) => {
-  const consolePage = await openConsole(t, "#/table/points?tab=data");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/points?tab=data`, true);
   const { page } = consolePage;
   await caption(page, "Rows 1–50 of 10,000");
   await page.getByLabel("Vector search").check();
@@ -129,7 +117,7 @@ test("Vector search with a pasted vector → the first hit is the nearest row wi
 });
 
 test("Full-text search on the FTS-indexed label → only matching rows, highest score first, scores shown", options, async (t) => {
-  const consolePage = await openConsole(t, "#/table/points?tab=data");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/points?tab=data`, true);
   const { page } = consolePage;
   await caption(page, "Rows 1–50 of 10,000");
   await page.getByLabel("Full-text search").check();
@@ -145,7 +133,7 @@ test("Full-text search on the FTS-indexed label → only matching rows, highest 
 });
 
 test("Time travel: reading tag first → version 1's three rows; the latest version → five", options, async (t) => {
-  const consolePage = await openConsole(t, "#/table/history?tab=data");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/history?tab=data`, true);
   const { page } = consolePage;
   await caption(page, "Rows 1–5 of 5");
   await page.getByLabel("Read", { exact: true }).selectOption({ label: "Tag first (version 1)" });
@@ -160,7 +148,7 @@ test("Time travel: reading tag first → version 1's three rows; the latest vers
 
 test("Versions tab → the rows plot has one point per version, each titled with that version's row count", options, async (t) => {
   const versions = (await expectJson(await server.post("/v1/table/history/version/list"))).versions as Array<{ version: number }>;
-  const consolePage = await openConsole(t, "#/table/history?tab=versions");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/history?tab=versions`, true);
   const { page } = consolePage;
   const plot = page.locator('svg[aria-label="Rows per version"]');
   await plot.waitFor();
@@ -173,7 +161,7 @@ test("Versions tab → the rows plot has one point per version, each titled with
 });
 
 test("Create a table from a CSV file → it opens on its Data tab with the file's rows, a float vector column and int64 ids", options, async (t) => {
-  const consolePage = await openConsole(t, "#/ns/");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/ns/`, true);
   const { page } = consolePage;
   const csv = 'id,fruit,embedding\n1,apple,"[0.1, 0.2]"\n2,"pear, green","[0.3, 0.4]"\n3,fig,"[0.5, 0.6]"\n';
   await page.getByLabel("File", { exact: true }).setInputFiles({ name: "fruit basket.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
@@ -190,7 +178,7 @@ test("Create a table from a CSV file → it opens on its Data tab with the file'
 });
 
 test("Create a table from a Parquet file → read in the page by hyparquet, its rows on the Data tab", options, async (t) => {
-  const consolePage = await openConsole(t, "#/ns/");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/ns/`, true);
   const { page } = consolePage;
   const parquet = parquetWriteBuffer({ columnData: [{ name: "city", data: ["Oslo", "Lima"], type: "STRING" }, { name: "people", data: [709_000, 10_000_000], type: "INT32" }] });
   await page.getByLabel("File", { exact: true }).setInputFiles({ name: "cities.parquet", mimeType: "application/octet-stream", buffer: Buffer.from(parquet) });
@@ -201,7 +189,7 @@ test("Create a table from a Parquet file → read in the page by hyparquet, its 
 });
 
 test("Indexes tab: a BTREE index on id → its job is followed to succeeded, the index is listed covering every row; the Jobs page shows the job", options, async (t) => {
-  const consolePage = await openConsole(t, "#/table/points?tab=indexes");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/points?tab=indexes`, true);
   const { page } = consolePage;
   await page.locator("#panel-indexes caption", { hasText: "Indexes" }).waitFor();
   await page.getByLabel("Column").selectOption("id");
@@ -224,7 +212,7 @@ test("Indexes tab: a BTREE index on id → its job is followed to succeeded, the
 
 test("Manage tab: rows added from a JSON lines file, then rows deleted by a predicate → the table holds what is left", options, async (t) => {
   await expectJson(await server.upload("/v1/table/ledger/create", arrowStream({ id: Int32Array.from([1]), memo: ["opening"] })));
-  const consolePage = await openConsole(t, "#/table/ledger?tab=manage");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/ledger?tab=manage`, true);
   const { page } = consolePage;
   const jsonl = '{"id": 2, "memo": "rent"}\n{"id": 3}\n{"id": 4, "memo": "food"}\n';
   await page.getByLabel("File", { exact: true }).setInputFiles({ name: "more.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(jsonl) });
@@ -242,7 +230,7 @@ test("Manage tab: Compact on a table of four small appends → one fragment, eve
   await expectJson(await server.upload("/v1/table/appends/create", arrowStream({ id: Int32Array.from([1, 2]) })));
   for (const from of [3, 5, 7]) await expectJson(await server.upload("/v1/table/appends/insert", arrowStream({ id: Int32Array.from([from, from + 1]) })));
   await expectJson(await server.post("/v1/table/appends/tags/create", { tag: "middle", version: 3 }));
-  const consolePage = await openConsole(t, "#/table/appends?tab=manage");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/appends?tab=manage`, true);
   const { page } = consolePage;
   await page.getByRole("button", { name: "Compact" }).click();
   await page.getByText(/^Done: 4 → 1 fragments/).waitFor();
@@ -260,7 +248,7 @@ test("Manage tab: Compact on a table of four small appends → one fragment, eve
 });
 
 test("A query the engine refuses → the error names the operation, the code and the server's message", options, async (t) => {
-  const consolePage = await openConsole(t, "#/table/history?tab=data");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/history?tab=data`, true);
   const { page } = consolePage;
   await caption(page, "Rows 1–5 of 5");
   await page.getByLabel("Filter (SQL predicate)").fill("no_such_column > 1");
@@ -277,7 +265,7 @@ test("A query the engine refuses → the error names the operation, the code and
 test("Tags, branches and restore from their tabs: a tag made and deleted, a branch forked, version 1 restored → its rows are the newest again", options, async (t) => {
   await expectJson(await server.upload("/v1/table/journal/create", arrowStream({ n: Int32Array.from([1, 2]) })));
   await expectJson(await server.upload("/v1/table/journal/insert", arrowStream({ n: Int32Array.from([3]) })));
-  const consolePage = await openConsole(t, "#/table/journal?tab=tags");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/journal?tab=tags`, true);
   const { page } = consolePage;
   await page.getByLabel("Tag name").fill("before");
   await page.locator("#new-tag-version").fill("1");
@@ -304,7 +292,7 @@ test("Tags, branches and restore from their tabs: a tag made and deleted, a bran
 
 test("Rename and drop from the Manage tab → the page follows the new name; a drop needs the name typed, then the table is gone", options, async (t) => {
   await expectJson(await server.upload("/v1/table/scratch/create", arrowStream({ n: Int32Array.from([1]) })));
-  const consolePage = await openConsole(t, "#/table/scratch?tab=manage");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/scratch?tab=manage`, true);
   const { page } = consolePage;
   await page.getByLabel("New name").fill("scratch_two");
   await page.getByRole("button", { name: "Rename table" }).click();
@@ -322,7 +310,7 @@ test("Rename and drop from the Manage tab → the page follows the new name; a d
 });
 
 test("Every tab of a table, the jobs page and the admin page, reached by clicks → each loads with no error", options, async (t) => {
-  const consolePage = await openConsole(t, "#/table/points");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/points`, true);
   const { page } = consolePage;
   for (const tab of ["Overview", "Data", "Versions", "Tags", "Branches", "Indexes", "Manage"]) {
     await page.getByRole("tab", { name: tab }).click();
@@ -350,7 +338,7 @@ test("Manage tab of a materialized view: Refresh view → its job is followed to
     output_schema: schemaBase64(new Schema([new Field("n", new Int32())])),
   }), 201);
   assert.equal(created.job_id ?? null, null, "created without data");
-  const consolePage = await openConsole(t, "#/table/history_copy?tab=manage");
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/history_copy?tab=manage`, true);
   const { page } = consolePage;
   await page.getByRole("button", { name: "Refresh view" }).click();
   await page.locator(".job-watch .badge", { hasText: "succeeded" }).waitFor({ timeout: 30_000 });

@@ -10,6 +10,7 @@ import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import assert from "node:assert/strict";
 import { promisify } from "node:util";
 import { brotliDecompress as brotliDecompressCallback } from "node:zlib";
 import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
@@ -161,4 +162,22 @@ export class ConsolePage {
   async close(): Promise<void> {
     await this.context.close();
   }
+}
+
+/**
+ * Opens `url` in a fresh context, closed after the test `t`; with `acceptDialogs`, every
+ * confirmation the page asks is accepted.
+ */
+export async function openConsole(browser: Browser, t: { after(fn: () => Promise<void>): void }, url: string, acceptDialogs = false): Promise<ConsolePage> {
+  const opened = await ConsolePage.open(browser, url);
+  if (acceptDialogs) opened.page.on("dialog", (dialog) => dialog.accept());
+  t.after(() => opened.close());
+  return opened;
+}
+
+/** Asserts the page had no problem but the HTTP errors the test expects (in any order). */
+export function assertClean(consolePage: ConsolePage, httpErrors: HttpError[] = []): void {
+  const inOrder = (errors: HttpError[]) => errors.map((error) => `${error.status} ${error.method} ${error.path}`).sort();
+  const problems = consolePage.problems();
+  assert.deepEqual({ ...problems, httpErrors: inOrder(problems.httpErrors) }, { failedRequests: [], httpErrors: inOrder(httpErrors), pageErrors: [], consoleErrors: [] });
 }

@@ -10,8 +10,8 @@
  * same transaction sends a NOTIFY, which PostgreSQL delivers only if it commits: replicas
  * waiting in a long poll hear of the event then, and never of one that rolled back.
  */
-import { type Kysely, sql } from "kysely";
-import type { Database } from "../schema.js";
+import { type Kysely, type Selectable, sql } from "kysely";
+import type { ChangeEventsTable, Database } from "../schema.js";
 
 /** The advisory lock key of event-writing transactions on PostgreSQL (any fixed number). */
 const appendLockKey = 0x51_56_45_56;
@@ -19,19 +19,10 @@ const appendLockKey = 0x51_56_45_56;
 const noticeChannel = "quiver_changes";
 export const changeEventsTopic = "change-events";
 
-export interface NewChangeEvent {
-  id: string;
-  database: string;
-  type: string;
-  subject: string;
-  time: number;
-  /** The whole event as JSON. */
-  event: string;
-}
-
-export interface StoredChangeEvent extends NewChangeEvent {
-  seq: number;
-}
+/** An event as read back, `seq` included. */
+export type StoredChangeEvent = Selectable<ChangeEventsTable>;
+/** An event to append: the store numbers it. */
+export type NewChangeEvent = Omit<StoredChangeEvent, "seq">;
 
 export interface ChangeEventRows {
   /** Appends one event; call it with the `tx` of the change it describes. */
