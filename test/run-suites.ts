@@ -16,7 +16,7 @@ import { startPostgres } from "./helpers/postgres.js";
 const testRoot = path.dirname(fileURLToPath(import.meta.url));
 
 /** The table-operation tests: everything that creates, writes, reads or versions tables. */
-const objectStoreSuites = ["server/tables.test.js", "server/namespaces.test.js", "data/", "versions/", "views/", "jobs/", "compat/", "ops/table-maintenance.test.js"];
+const objectStoreSuites = ["server/tables.test.js", "server/namespaces.test.js", "server/read-freshness.test.js", "data/", "versions/", "views/", "jobs/", "compat/", "ops/table-maintenance.test.js"];
 
 function testFiles(): string[] {
   const found: string[] = [];

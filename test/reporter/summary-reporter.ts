@@ -1,7 +1,8 @@
 /**
  * A test reporter for `node --test --test-reporter=…` that prints one summary when the run ends:
  * the failed tests first (file, test name with its parents, the assertion's message), then the
- * skipped and todo ones, then the totals the runner reported. It writes nothing while tests run,
+ * skipped and todo ones, then the files whose tests took longest (where a slow suite's time goes),
+ * then the totals the runner reported. It writes nothing while tests run,
  * so it sits after a streaming reporter such as tap.
  */
 import path from "node:path";
@@ -23,6 +24,9 @@ interface Listed {
 const totalKeys = ["tests", "suites", "pass", "fail", "cancelled", "skipped", "todo", "duration_ms"] as const;
 type TotalKey = (typeof totalKeys)[number];
 
+/** Files named in the slowest-files line. */
+const slowestShown = 12;
+
 /** Lines of a failure message shown; a long diff is cut there. */
 const messageLines = 30;
 
@@ -32,6 +36,8 @@ export default async function* summaryReporter(source: AsyncIterable<TestEvent>)
   const todo: Listed[] = [];
   const waitingForParent: Listed[] = [];
   const totals = new Map<TotalKey, number>();
+  /** Seconds of each file's top-level tests. */
+  const fileSeconds = new Map<string, number>();
 
   for await (const event of source) {
     if (event.type === "test:diagnostic") {
@@ -41,6 +47,7 @@ export default async function* summaryReporter(source: AsyncIterable<TestEvent>)
     }
     if (event.type !== "test:pass" && event.type !== "test:fail") continue;
     const { data } = event;
+    if (data.nesting === 0 && data.file) fileSeconds.set(data.file, (fileSeconds.get(data.file) ?? 0) + (data.details.duration_ms ?? 0) / 1000);
     // Subtests finish before their parent, so the ones waiting one level deeper are its own.
     for (const child of waitingForParent) {
       if (child.file === data.file && child.nesting === data.nesting + 1) {
@@ -68,8 +75,17 @@ export default async function* summaryReporter(source: AsyncIterable<TestEvent>)
   if (failed.length > 0) out += section("Failed", "✖", failed, true);
   if (skipped.length > 0) out += section("Skipped", "-", skipped, false);
   if (todo.length > 0) out += section("Todo", "-", todo, false);
+  if (fileSeconds.size > 0) out += `Slowest files: ${slowestFiles(fileSeconds)}\n`;
   out += totals.size > 0 ? `${totalKeys.filter((key) => totals.has(key)).map((key) => totalText(key, totals.get(key)!)).join(" · ")}\n` : "The runner reported no totals.\n";
   yield out;
+}
+
+function slowestFiles(fileSeconds: Map<string, number>): string {
+  return [...fileSeconds]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, slowestShown)
+    .map(([file, seconds]) => `${path.relative(process.cwd(), file)} ${seconds.toFixed(1)} s`)
+    .join(" · ");
 }
 
 function reason(value: string | boolean): string {

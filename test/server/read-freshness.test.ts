@@ -3,10 +3,10 @@
 // same root, a table replaced at the same location), the very next read shows the commit.
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
-import path from "node:path";
 import { test } from "node:test";
 import * as lancedb from "@lancedb/lancedb";
 import { spawnServe } from "../helpers/cli-process.js";
+import { sharedAzurite, testBackend } from "../helpers/test-backend.js";
 import { expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
 import { testStoreUrl } from "../helpers/test-store.js";
 
@@ -114,12 +114,16 @@ test("a table replaced at the same location (deregistered, its folder written an
   const server = await startTestServer();
   t.after(() => server.close());
   const placed = await expectJson(await server.post("/v1/table/scratch/declare", {}));
-  const location = path.join(path.dirname(path.dirname(placed.location as string)), "external", "events.lance");
+  // Beside the data root's tables, on whichever backend the tests run (a folder or an object store).
+  const folder = `${(placed.location as string).replace(/\/[^/]+\/[^/]+$/, "")}/external`;
+  const location = `${folder}/events.lance`;
+  const { storageOptions } = testBackend === "local" ? {} : await sharedAzurite();
   const writeDataset = async (ids: number[], extra: Record<string, string> = {}) => {
-    rmSync(location, { recursive: true, force: true });
-    const local = await lancedb.connect(path.dirname(location));
-    await local.createTable("events", ids.map((id) => ({ id, label: `row ${id}`, ...extra })));
-    local.close();
+    const direct = await lancedb.connect(folder, { storageOptions });
+    // Dropping removes the dataset's files, so the new one starts again at version 1.
+    if ((await direct.tableNames()).includes("events")) await direct.dropTable("events");
+    await direct.createTable("events", ids.map((id) => ({ id, label: `row ${id}`, ...extra })));
+    direct.close();
   };
   const fieldsOf = async () => ((await expectJson(await server.post("/v1/table/events/describe", {}))).schema.fields as { name: string }[]).map((field) => field.name);
   const cloud = await lancedb.connect("db://demo", { apiKey: "any", hostOverride: server.url });
