@@ -59,14 +59,18 @@ const [small, large] = catalog.listPageMs as [{ tables: number; p50: number }, {
 add(`list_tables page of 100 p50, ${large.tables} tables (baseline: ${small.tables} tables)`, large.p50, "ms", small.p50, "< 5 ms, flat", large.p50 < 5 && large.p50 / small.p50 < 2);
 
 const latency = await measureObjectStoreLatency(Number(process.argv[3] ?? 100_000), 64, 60);
-const cachedAt20 = latency.remote.find((side) => side.label === "Azurite +20 ms, cache on");
-if (cachedAt20) {
+for (const [label, said] of [
+  ["Azurite +20 ms, cache on", "cache on"],
+  ["Azurite +20 ms, cache on, read consistency 1 s", "cache on, read consistency 1 s"],
+] as const) {
+  const side = latency.remote.find((candidate) => candidate.label === label);
+  if (!side) continue;
   for (const [name, kind] of [["point lookup", "point"], ["top-10 vector search", "vector"], ["filtered scan, 100 rows", "filtered"]] as const) {
-    add(`warm ${name} p50, object store +20 ms with the cache ÷ local folder`, cachedAt20[kind].p50, "ms", latency.local[kind].p50, "≤ 1.5", cachedAt20[kind].p50 / latency.local[kind].p50 <= 1.5);
+    add(`warm ${name} p50, object store +20 ms, ${said} ÷ local folder`, side[kind].p50, "ms", latency.local[kind].p50, "≤ 1.5", side[kind].p50 / latency.local[kind].p50 <= 1.5);
   }
-  const perQuery = (cachedAt20.point.requestsPerQuery + cachedAt20.vector.requestsPerQuery + cachedAt20.filtered.requestsPerQuery) / 3;
-  add("store requests per warm query, +20 ms, cache on", perQuery, "", undefined, "≤ 1", perQuery <= 1);
-  add("first vector search after a restart, +20 ms, cache on", cachedAt20.firstVectorMs, "ms", undefined, "≤ 300 ms", cachedAt20.firstVectorMs <= 300);
+  const perQuery = (side.point.requestsPerQuery + side.vector.requestsPerQuery + side.filtered.requestsPerQuery) / 3;
+  add(`store requests per warm query, +20 ms, ${said}`, perQuery, "", undefined, "≤ 1", perQuery <= 1);
+  add(`first vector search after a restart, +20 ms, ${said}`, side.firstVectorMs, "ms", undefined, "≤ 300 ms", side.firstVectorMs <= 300);
 }
 
 const coldStart = await measureColdStart(7);
