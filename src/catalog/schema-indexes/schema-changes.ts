@@ -3,7 +3,6 @@
  * AlterTableAlterColumns, AlterTableDropColumns, UpdateFieldMetadata,
  * UpdateTableSchemaMetadata. Each commits a new version and answers it.
  */
-import { noteCommitted, refreshHead } from "../table-heads.js";
 import * as evolution from "../../engine/schema-evolution.js";
 import type {
   AlterTableAddColumnsRequest,
@@ -24,17 +23,13 @@ import { describeTable } from "../identifiers.js";
 import { type WithId, loadTableWithData } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
 
-async function evolving<T extends number | { version: number } | Record<string, string>>(scope: CatalogScope, id: string[], branch: string | null | undefined, fn: (location: string, ref: ReturnType<typeof refOf>) => Promise<T>): Promise<T> {
+async function evolving<T>(scope: CatalogScope, id: string[], branch: string | null | undefined, fn: (location: string, ref: ReturnType<typeof refOf>) => Promise<T>): Promise<T> {
   const subject = describeTable(id);
   const ref = refOf({ branch });
   return translating(subject, async () => {
     const row = await loadTableWithData(scope, id);
-    const outcome = await fn(row.location, ref);
-    // A change that says which version it committed raises the head to it; one that does not (schema metadata) has the head looked up.
-    const version = typeof outcome === "number" ? outcome : typeof outcome.version === "number" ? outcome.version : undefined;
-    if (version !== undefined) await noteCommitted(scope.store.rows, row.id, branch, version);
-    else if (!branch || branch === "main") await refreshHead(scope, row.id);
-    return outcome;
+    // Each change that commits records it with `recordCommittedWrite`, which raises the table's head.
+    return fn(row.location, ref);
   }, refOverrides(subject, ref));
 }
 
