@@ -117,6 +117,20 @@ function drainQuery(url: string, route: string, body: unknown): Promise<number> 
   });
 }
 
+/**
+ * Stops `server` and starts another on `root`, warmed by one small query; answers it with its idle
+ * resident size, its peak reset so what follows is measured from there.
+ */
+async function restartWarm(server: ServeProcess, root: string): Promise<{ server: ServeProcess; idleMiB: number }> {
+  await server.stop("SIGTERM");
+  const restarted = await spawnServe(["--port", "0", "--root", root, "--log-level", "warn"]);
+  const pid = restarted.child.pid as number;
+  await drainQuery(restarted.url, "/v1/table/warm/query", { k: 10, vector: null });
+  const idleMiB = residentMiB(pid);
+  resetPeak(pid);
+  return { server: restarted, idleMiB };
+}
+
 export async function measureMemory(uploadMiB: number): Promise<MemoryFigures> {
   const root = tempRoot("quiver-bench-memory-");
   let server: ServeProcess | undefined;
@@ -134,23 +148,17 @@ export async function measureMemory(uploadMiB: number): Promise<MemoryFigures> {
     const uploadSeconds = (performance.now() - started) / 1000;
     const uploadPeakAboveIdleMiB = peakMiB(pid) - idleMiB;
     // The query runs on a restarted server: memory the upload left with the allocator would hide its own.
-    await server.stop("SIGTERM");
-    server = await spawnServe(["--port", "0", "--root", root, "--log-level", "warn"]);
+    let queryIdleMiB: number;
+    ({ server, idleMiB: queryIdleMiB } = await restartWarm(server, root));
     const queryPid = server.child.pid as number;
-    await drainQuery(server.url, "/v1/table/warm/query", { k: 10, vector: null });
-    const queryIdleMiB = residentMiB(queryPid);
-    resetPeak(queryPid);
     started = performance.now();
     const resultBytes = await drainQuery(server.url, "/v1/table/big/query", { k: 2 ** 53, vector: null });
     const querySeconds = (performance.now() - started) / 1000;
     const queryPeakAboveIdleMiB = peakMiB(queryPid) - queryIdleMiB;
     // The multipart path, on a restarted server too: parts staged, then committed as one version.
-    await server.stop("SIGTERM");
-    server = await spawnServe(["--port", "0", "--root", root, "--log-level", "warn"]);
+    let multipartIdleMiB: number;
+    ({ server, idleMiB: multipartIdleMiB } = await restartWarm(server, root));
     const multipartPid = server.child.pid as number;
-    await drainQuery(server.url, "/v1/table/warm/query", { k: 10, vector: null });
-    const multipartIdleMiB = residentMiB(multipartPid);
-    resetPeak(multipartPid);
     started = performance.now();
     const { upload_id: uploadId } = await postJson(server.url, "/v1/table/warm/multipart_write/create");
     const partBatches = Math.round((partMiB * 1024 * 1024) / (batchRows * (dim * 4 + 4)));
