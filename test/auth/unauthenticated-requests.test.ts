@@ -50,6 +50,12 @@ const createNamespace = (url: string, name: string, headers: Record<string, stri
 
 test("Bodies of callers without valid credentials are never read", { timeout: 120_000 }, async (t) => {
   const { server, admin, reader } = await authServer(t);
+  // Each refusal counts towards the source's slowdown (tested below), so the cheap cases go first.
+
+  await t.test("credentials only in the identity of a body over 64 KiB → 401, code 16", async () => {
+    const padded = JSON.stringify({ identity: { api_key: admin }, properties: { pad: "x".repeat(100 * 1024) } });
+    await expectError(await createNamespace(server.url, "too_big", {}, padded), 401, 16);
+  });
 
   await t.test("CreateNamespace declaring a 60 MiB JSON body with a bad API key → 401, code 16, before a body byte is sent", async () => {
     for (const credential of ["x-api-key: not-a-key\r\n", "authorization: Bearer not.a.token\r\n", ""]) {
@@ -97,10 +103,6 @@ test("Bodies of callers without valid credentials are never read", { timeout: 12
     assert.deepEqual(listed.namespaces.sort(), ["by_body", "by_header"]);
   });
 
-  await t.test("credentials only in the identity of a body over 64 KiB → 401, code 16", async () => {
-    const padded = JSON.stringify({ identity: { api_key: admin }, properties: { pad: "x".repeat(100 * 1024) } });
-    await expectError(await createNamespace(server.url, "too_big", {}, padded), 401, 16);
-  });
 });
 
 test("Repeated bad keys from one source are slowed and audited in aggregate", { timeout: 120_000 }, async (t) => {
