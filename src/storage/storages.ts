@@ -19,7 +19,6 @@ import type { ObjectCache } from "./object-cache/object-cache.js";
 
 export type { StorageOptions };
 
-
 interface ConfiguredRoot {
   root: string;
   /** The operator's options: what clients receive (less secrets, as vending says). */
