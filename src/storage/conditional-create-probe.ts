@@ -5,7 +5,8 @@
  * Quiver refuses to write to a store that fails the probe, unless the operator accepts the risk.
  */
 import { randomUUID } from "node:crypto";
-import { isUri, joinLocation, normalizeLocation } from "./locations.js";
+import { capabilitiesOf } from "./backend-descriptors.js";
+import { joinLocation, normalizeLocation } from "./locations.js";
 import type { Storages } from "./storages.js";
 import type { TableStorage } from "./table-storage.js";
 
@@ -44,9 +45,12 @@ export function setConditionalCreateProbe(enabled: boolean): void {
   probing = enabled;
 }
 
-/** Probes the store of `location` once per location; throws `UnsafeObjectStore` when it fails. Local folders pass. */
+/**
+ * Probes the store of `location` once per location; throws `UnsafeObjectStore` when it fails. A
+ * backend whose descriptor guarantees conditional creates itself (local folders) passes unprobed.
+ */
 export async function requireConditionalCreates(storages: Storages, location: string): Promise<void> {
-  if (!probing || !isUri(location)) return;
+  if (!probing || capabilitiesOf(location)?.conditionalCreate === "native") return;
   const normalized = normalizeLocation(location);
   if (verified.has(normalized)) return;
   if (!(await honoursConditionalCreates(storages.for(normalized), normalized))) throw new UnsafeObjectStore(normalized);

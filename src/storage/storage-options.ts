@@ -1,62 +1,24 @@
 /**
  * @module Lance's storage options and which of them are secrets. Quiver reads the same keys Lance
  * does, so one map configures both; the few keys only Quiver reads are stripped before a map
- * reaches Lance or a client.
+ * reaches Lance or a client. Which keys those are, each backend's descriptor says.
  */
+import { backendDescriptors } from "./backend-descriptors.js";
 
 /** Lance's storage options (`azure_storage_account_name`, `aws_region`, `allow_http`, ...). */
 export type StorageOptions = Record<string, string>;
 
 /**
- * Keys whose values grant access (Lance's names and their aliases). They never appear in logs,
- * errors or answers, unless the operator opts into handing them to clients.
+ * Keys whose values grant access, as each backend names them (Lance's names and their aliases).
+ * They never appear in logs, errors or answers, unless the operator opts into handing them to
+ * clients. Every backend's count, whatever a root's scheme: one map of options may configure any.
  */
-const secretKeys = new Set([
-  "aws_access_key_id",
-  "access_key_id",
-  "aws_secret_access_key",
-  "secret_access_key",
-  "aws_session_token",
-  "session_token",
-  "aws_token",
-  "token",
-  "azure_storage_account_key",
-  "azure_storage_access_key",
-  "azure_storage_master_key",
-  "access_key",
-  "account_key",
-  "master_key",
-  "azure_storage_sas_token",
-  "azure_storage_sas_key",
-  "sas_token",
-  "sas_key",
-  "azure_storage_token",
-  "bearer_token",
-  "azure_client_secret",
-  "azure_storage_client_secret",
-  "client_secret",
-  "google_service_account",
-  "google_service_account_path",
-  "service_account",
-  "service_account_path",
-  "google_service_account_key",
-  "service_account_key",
-  "google_application_credentials",
-  "google_storage_token",
-]);
+const secretKeys = new Set(backendDescriptors.flatMap((descriptor) => descriptor.secretKeys));
 
 /** Keys Quiver reads for itself (how to mint credentials); Lance does not know them. */
-export const quiverOnlyKeys = {
-  /** The IAM role whose session credentials Quiver vends for `s3://` tables. */
-  s3VendingRole: "quiver_s3_vending_role_arn",
-  /** The STS endpoint Quiver calls to assume that role (default: the region's). */
-  s3StsEndpoint: "quiver_s3_sts_endpoint",
-  /** The STS endpoint Quiver calls to downscope `gs://` credentials (default Google's). */
-  gcsStsEndpoint: "quiver_gcs_sts_endpoint",
-} as const;
+const quiverOnly = new Set(backendDescriptors.flatMap((descriptor) => descriptor.quiverKeys));
 
-const quiverOnly = new Set<string>(Object.values(quiverOnlyKeys));
-
+/** Whether the value of `key` grants access to a store, for any backend. */
 export function isSecretStorageKey(key: string): boolean {
   return secretKeys.has(key.toLowerCase());
 }

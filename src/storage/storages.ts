@@ -5,9 +5,11 @@
  * engine alike; local folders need no configuration. Each runtime builds its own `Storages` and
  * hands it down, so two runtimes in one process never see each other's roots.
  */
+import { descriptorOf, objectStoreDescriptors } from "./backend-descriptors.js";
+import { localDescriptor } from "./local/local-descriptor.js";
 import { LocalStorage } from "./local/local-storage.js";
 import { isInsideLocation, isUri, normalizeLocation, schemeOf } from "./locations.js";
-import type { CredentialMinter, CredentialReach, StorageBackend, TableAccess } from "./storage-backend.js";
+import type { BackendCapabilities, CredentialMinter, CredentialReach, StorageBackend, TableAccess } from "./storage-backend.js";
 import { type StorageOptions, lanceOptionsOf, nonSecretOptionsOf } from "./storage-options.js";
 import type { TableStorage } from "./table-storage.js";
 import { guardMinter, guardStorage } from "./outage-guard.js";
@@ -16,16 +18,6 @@ import { withSpans } from "../tracing/spans.js";
 import type { ObjectCache } from "./object-cache/object-cache.js";
 
 export type { StorageOptions };
-
-/**
- * Object-store backends by URI scheme, each loaded when a root of its scheme is first configured:
- * their SDKs take most of a second to load, which a server on local folders never needs.
- */
-const backends: Readonly<Record<string, () => Promise<StorageBackend>>> = {
-  az: async () => (await import("./azure/azure-backend.js")).azureBackend,
-  s3: async () => (await import("./s3/s3-backend.js")).s3Backend,
-  gs: async () => (await import("./gcs/gcs-backend.js")).gcsBackend,
-};
 
 interface ConfiguredRoot {
   root: string;
@@ -36,6 +28,7 @@ interface ConfiguredRoot {
   /** What the server's engine opens tables with: the server's options, pointed at the object cache when it is on. */
   engineOptions: StorageOptions;
   storage: TableStorage;
+  capabilities: BackendCapabilities;
   minter: CredentialMinter | undefined;
   /** Counts the root's configurations with different options: what engine sessions are keyed by. */
   generation: number;
@@ -48,16 +41,20 @@ function tracedStorage(storage: TableStorage, scheme: string): TableStorage {
 
 /** The URI schemes Quiver serves besides local folders. */
 export function servedSchemes(): string[] {
-  return Object.keys(backends);
+  return objectStoreDescriptors().map((descriptor) => descriptor.scheme);
 }
 
-function backendOf(root: string): Promise<StorageBackend> {
-  const scheme = schemeOf(root) ?? "";
-  const load = Object.hasOwn(backends, scheme) ? backends[scheme] : undefined;
-  if (!load) {
+/**
+ * The backend of an object-store root with what it can do, its SDK loaded when a root of its
+ * scheme is first configured: the SDKs take most of a second to load, which a server on local
+ * folders never needs.
+ */
+async function backendOf(root: string): Promise<{ backend: StorageBackend; capabilities: BackendCapabilities }> {
+  const descriptor = descriptorOf(root);
+  if (!descriptor?.load) {
     throw new Error(`'${root}' uses a storage scheme Quiver cannot serve; use a local folder or ${servedSchemes().map((name) => `${name}://`).join(", ")}`);
   }
-  return load();
+  return { backend: await descriptor.load(), capabilities: descriptor.capabilities };
 }
 
 /**
@@ -106,7 +103,7 @@ export class Storages {
   async configure(root: string, options: StorageOptions): Promise<void> {
     if (!isUri(root)) return;
     const normalized = normalizeLocation(root);
-    const backend = await backendOf(normalized);
+    const { backend, capabilities } = await backendOf(normalized);
     const previous = this.roots.find((other) => other.root === normalized);
     // The same options again (every process re-reads a database's settings now and then) keep the root as it is.
     if (previous && JSON.stringify(previous.options) === JSON.stringify(options)) return;
@@ -114,7 +111,7 @@ export class Storages {
     const lanceOptions = lanceOptionsOf(serverOptions);
     const engineOptions = this.cache ? await this.cache.engineOptionsFor(normalized, backend.scheme, lanceOptions) : lanceOptions;
     const generation = (previous?.generation ?? 0) + 1;
-    const entry = { root: normalized, options, serverOptions, engineOptions, storage: tracedStorage(guardStorage(backend.open(serverOptions)), schemeOf(normalized) ?? ""), minter: guardMinter(backend.minter(serverOptions)), generation };
+    const entry = { root: normalized, options, serverOptions, engineOptions, storage: tracedStorage(guardStorage(backend.open(serverOptions)), schemeOf(normalized) ?? ""), capabilities, minter: guardMinter(backend.minter(serverOptions)), generation };
     this.roots = [...this.roots.filter((other) => other.root !== normalized), entry].sort((a, b) => b.root.length - a.root.length);
   }
 
@@ -161,15 +158,26 @@ export class Storages {
     return isUri(location) ? this.rootOf(location).generation : 0;
   }
 
-  /** Whether credentials can be minted for locations under `location` (`scoped` vending). */
+  /** What the backend of `location` can do (a local folder's for a path); throws for a URI below no configured root. */
+  private capabilitiesAt(location: string): BackendCapabilities {
+    return isUri(location) ? this.rootOf(location).capabilities : localDescriptor.capabilities;
+  }
+
+  /** Whether clients need credentials for `location` at all, and so whether `scoped` vending must mint them. */
+  private vendsScoped(location: string): boolean {
+    return this.capabilitiesAt(location).vendingModes.includes("scoped");
+  }
+
+  /** Whether credentials can be minted for locations under `location` (`scoped` vending), or none are needed. */
   canMintFor(location: string): boolean {
-    return !isUri(location) || this.rootOf(location).minter !== undefined;
+    return !this.vendsScoped(location) || this.rootOf(location).minter !== undefined;
   }
 
   /** How far credentials minted for `location` would reach, or undefined when none can be minted (a local folder, a root not served or without a minter). */
   async credentialReachOf(location: string): Promise<CredentialReach | undefined> {
-    if (!isUri(location)) return undefined;
-    return this.rootAt(location)?.minter?.reachOf(normalizeLocation(location));
+    const entry = this.rootAt(location);
+    if (!entry?.capabilities.vendingModes.includes("scoped")) return undefined;
+    return entry.minter?.reachOf(normalizeLocation(location));
   }
 
   /**
@@ -178,7 +186,7 @@ export class Storages {
    * needs none. A root that cannot mint hands out no secrets under `scoped`.
    */
   async clientOptions(location: string, access: TableAccess, vending: Vending): Promise<StorageOptions> {
-    if (!isUri(location)) return {};
+    if (!this.capabilitiesAt(location).vendingModes.includes(vending.mode)) return {};
     const entry = this.rootOf(location);
     const shared = nonSecretOptionsOf(entry.options);
     if (vending.mode === "none") return shared;

@@ -1,13 +1,16 @@
 /**
  * Where the tests' servers keep table data: a local folder (the default), or, with
  * QUIVER_TEST_BACKEND=azure, a fresh container of one Azurite per test process. `npm test` runs
- * the table-operation tests once per backend, so the same assertions hold on both.
+ * the table-operation tests once per backend, so the same assertions hold on both; the other
+ * backends of the tests' list (`storage-backends.ts`) run the storage contract and a table smoke
+ * suite instead, which keeps the suite's time.
  */
 import { randomUUID } from "node:crypto";
 import { Storages } from "../../src/storage/storages.js";
 import { type Azurite, startAzurite } from "./azurite.js";
+import type { StorageBackendName } from "./storage-backends.js";
 
-export type TestBackendName = "local" | "azure";
+export type TestBackendName = Extract<StorageBackendName, "local" | "azure">;
 
 export const testBackend: TestBackendName = process.env.QUIVER_TEST_BACKEND === "azure" ? "azure" : "local";
 

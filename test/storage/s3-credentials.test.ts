@@ -16,7 +16,7 @@ import {
 } from "../../src/storage/s3/s3-credentials.js";
 import { s3Backend } from "../../src/storage/s3/s3-backend.js";
 import { S3Storage } from "../../src/storage/s3/s3-storage.js";
-import { quiverOnlyKeys } from "../../src/storage/storage-options.js";
+import { s3QuiverKeys } from "../../src/storage/s3/s3-descriptor.js";
 
 const table = "s3://lake/db/t.lance";
 const roleArn = "arn:aws:iam::123456789012:role/quiver-vending";
@@ -129,10 +129,10 @@ test("sessionSecondsOf clamps a TTL to STS's 900..43200 seconds", () => {
 test("s3MinterOf → a minter only with a vending role and long-lived keys to assume it with", () => {
   const keys = { aws_access_key_id: longLivedKeyId, aws_secret_access_key: longLivedSecret };
   assert.equal(s3MinterOf(keys), undefined);
-  assert.equal(s3MinterOf({ [quiverOnlyKeys.s3VendingRole]: roleArn }), undefined);
-  assert.equal(s3MinterOf({ [quiverOnlyKeys.s3VendingRole]: roleArn, aws_access_key_id: longLivedKeyId }), undefined);
-  assert.ok(s3MinterOf({ ...keys, [quiverOnlyKeys.s3VendingRole]: roleArn }));
-  assert.ok(s3MinterOf({ access_key_id: longLivedKeyId, secret_access_key: longLivedSecret, [quiverOnlyKeys.s3VendingRole]: roleArn }), "Lance's aliases count");
+  assert.equal(s3MinterOf({ [s3QuiverKeys.vendingRole]: roleArn }), undefined);
+  assert.equal(s3MinterOf({ [s3QuiverKeys.vendingRole]: roleArn, aws_access_key_id: longLivedKeyId }), undefined);
+  assert.ok(s3MinterOf({ ...keys, [s3QuiverKeys.vendingRole]: roleArn }));
+  assert.ok(s3MinterOf({ access_key_id: longLivedKeyId, secret_access_key: longLivedSecret, [s3QuiverKeys.vendingRole]: roleArn }), "Lance's aliases count");
 });
 
 test("s3Backend serves the s3 scheme with S3Storage, and mints only where s3MinterOf would", () => {
@@ -140,7 +140,7 @@ test("s3Backend serves the s3 scheme with S3Storage, and mints only where s3Mint
   assert.equal(s3Backend.scheme, "s3");
   assert.ok(s3Backend.open(keys) instanceof S3Storage);
   assert.equal(s3Backend.minter(keys), undefined);
-  assert.ok(s3Backend.minter({ ...keys, [quiverOnlyKeys.s3VendingRole]: roleArn }));
+  assert.ok(s3Backend.minter({ ...keys, [s3QuiverKeys.vendingRole]: roleArn }));
 });
 
 interface RecordedStsRequest {
@@ -202,8 +202,8 @@ function minterFor(stsEndpoint: string, region = "eu-west-1", extra: Record<stri
     aws_access_key_id: longLivedKeyId,
     aws_secret_access_key: longLivedSecret,
     aws_region: region,
-    [quiverOnlyKeys.s3VendingRole]: roleArn,
-    [quiverOnlyKeys.s3StsEndpoint]: stsEndpoint,
+    [s3QuiverKeys.vendingRole]: roleArn,
+    [s3QuiverKeys.stsEndpoint]: stsEndpoint,
   });
   assert.ok(minter);
   return minter;

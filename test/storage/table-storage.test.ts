@@ -1,86 +1,38 @@
-// The storage layer's contract, run against every backend: a local folder, Azure Blob Storage
-// (Azurite) and S3 (s3rver). Above all, a conditional create has exactly one winner, which the
-// catalog's commits rely on. QUIVER_TEST_STORAGES=local (or azure, or s3) narrows the list.
+// The storage layer's contract, run against every backend of the tests' one list (a local folder,
+// Azurite, s3rver, the GCS emulator), each through the `Storages` a server builds, so the
+// backend's descriptor picks and configures it. Above all, a conditional create has exactly one
+// winner, which the catalog's commits rely on. QUIVER_TEST_STORAGES=local,gcs (any names) narrows
+// the list.
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
-import { AzureStorage } from "../../src/storage/azure/azure-storage.js";
+import { honoursConditionalCreates, probeFolderName } from "../../src/storage/conditional-create-probe.js";
 import { LocalStorage } from "../../src/storage/local/local-storage.js";
 import { joinLocation, normalizeLocation } from "../../src/storage/locations.js";
-import { S3Storage } from "../../src/storage/s3/s3-storage.js";
+import { Storages } from "../../src/storage/storages.js";
 import type { TableStorage } from "../../src/storage/table-storage.js";
-import { type Azurite, startAzurite } from "../helpers/azurite.js";
-import { type S3rver, startS3rver } from "../helpers/s3rver.js";
+import { storageBackendsUnderTest } from "../helpers/storage-backends.js";
 
-interface Backend {
-  name: string;
-  /** A fresh, empty prefix to work under, and the storage serving it. */
-  open(): Promise<{ storage: TableStorage; root: string }>;
-  close?(): Promise<void>;
-  /** False when the emulator accepts a conditional create and ignores its condition. */
-  honoursConditionalCreates: boolean;
-}
+for (const backend of storageBackendsUnderTest()) {
+  describe(`TableStorage on ${backend.endpoint}`, () => {
+    const storages = new Storages();
+    after(() => backend.stop());
 
-function localBackend(): Backend {
-  const folders: string[] = [];
-  return {
-    name: "local",
-    open: async () => {
-      const root = mkdtempSync(path.join(tmpdir(), "quiver-storage-"));
-      folders.push(root);
-      return { storage: new LocalStorage(), root };
-    },
-    close: async () => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })),
-    honoursConditionalCreates: true,
-  };
-}
-
-function azureBackend(): Backend {
-  let azurite: Azurite | undefined;
-  return {
-    name: "azure",
-    open: async () => {
-      azurite ??= await startAzurite();
-      const storage = new AzureStorage(azurite.storageOptions);
-      const root = `az://c${randomUUID().replaceAll("-", "").slice(0, 20)}/db`;
+    /** A fresh, empty root configured as a server configures its data location, and the storage serving it. */
+    const open = async (): Promise<{ storage: TableStorage; root: string }> => {
+      const { root, storageOptions } = await backend.freshRoot();
+      await storages.configure(root, storageOptions);
+      const storage = storages.for(root);
       await storage.preparePrefix(root);
       return { storage, root };
-    },
-    close: async () => azurite?.stop(),
-    honoursConditionalCreates: true,
-  };
-}
+    };
+    const named = (text: string) => `${backend.name}: ${text}`;
+    const conditional = { skip: backend.ignoresConditionalCreates };
 
-function s3Backend(): Backend {
-  let s3rver: S3rver | undefined;
-  return {
-    name: "s3",
-    open: async () => {
-      s3rver ??= await startS3rver();
-      const storage = new S3Storage(s3rver.storageOptions);
-      const bucket = `b${randomUUID().replaceAll("-", "").slice(0, 20)}`;
-      await s3rver.createBucket(bucket);
-      return { storage, root: `s3://${bucket}/db` };
-    },
-    close: async () => s3rver?.stop(),
-    // s3rver stores every PutObject and ignores If-None-Match; the server's probe refuses such stores.
-    honoursConditionalCreates: false,
-  };
-}
-
-const wanted = (process.env.QUIVER_TEST_STORAGES ?? "local,azure,s3").split(",");
-const backends = [localBackend(), azureBackend(), s3Backend()].filter((backend) => wanted.includes(backend.name));
-
-for (const backend of backends) {
-  describe(`TableStorage on ${backend.name}`, () => {
-    after(() => backend.close?.());
-
-    // s3rver ignores conditional creates, so racing writers all "win" there; unsafe-object-store.test.ts proves Quiver refuses such a store.
-    if (backend.honoursConditionalCreates) test("putIfAbsent with 16 racing writers → exactly one 'created', and the object holds the winner's bytes", async () => {
-      const { storage, root } = await backend.open();
+    test(named("putIfAbsent with 16 racing writers → exactly one 'created', and the object holds the winner's bytes"), conditional, async () => {
+      const { storage, root } = await open();
       const target = joinLocation(root, "t.lance", "_versions", "00000000000000000001.manifest");
       const outcomes = await Promise.all(Array.from({ length: 16 }, (_, i) => storage.putIfAbsent(target, Buffer.from(`writer ${i}`))));
       const winners = outcomes.flatMap((outcome, i) => (outcome === "created" ? [i] : []));
@@ -89,8 +41,14 @@ for (const backend of backends) {
       assert.deepEqual(await storage.list(joinLocation(root, "t.lance", "_versions")), [{ name: "00000000000000000001.manifest", kind: "object" }], "no temporary object is left");
     });
 
-    test("put replaces an object whole; head reports its size and a new ETag; read, readTail and delete", async () => {
-      const { storage, root } = await backend.open();
+    test(named("the conditional-create probe → the store honours conditional creates, and leaves no probe object behind"), conditional, async () => {
+      const { storage, root } = await open();
+      assert.equal(await honoursConditionalCreates(storage, root), true);
+      assert.deepEqual(await storage.list(joinLocation(root, probeFolderName)), []);
+    });
+
+    test(named("put replaces an object whole; head reports its size and a new ETag; read, readTail and delete"), async () => {
+      const { storage, root } = await open();
       const file = joinLocation(root, "hint.json");
       assert.equal(await storage.head(file), undefined);
       assert.equal(await storage.read(file), undefined);
@@ -108,8 +66,8 @@ for (const backend of backends) {
       assert.equal(await storage.head(file), undefined);
     });
 
-    test("list names the objects and prefixes directly under a prefix; a missing prefix lists nothing", async () => {
-      const { storage, root } = await backend.open();
+    test(named("list names the objects and prefixes directly under a prefix; a missing prefix lists nothing"), async () => {
+      const { storage, root } = await open();
       await storage.put(joinLocation(root, "a.json"), Buffer.from("{}"));
       await storage.put(joinLocation(root, "sub", "b.json"), Buffer.from("{}"));
       await storage.put(joinLocation(root, "sub", "deeper", "c.json"), Buffer.from("{}"));
@@ -125,8 +83,8 @@ for (const backend of backends) {
       assert.deepEqual(await storage.list(joinLocation(root, "missing")), []);
     });
 
-    test("newestChange sees the newest object anywhere below a prefix; deletePrefix removes everything below it and nothing beside it", async () => {
-      const { storage, root } = await backend.open();
+    test(named("newestChange sees the newest object anywhere below a prefix; deletePrefix removes everything below it and nothing beside it"), async () => {
+      const { storage, root } = await open();
       const table = joinLocation(root, "t.lance");
       await storage.put(joinLocation(table, "data", "fresh.lance"), Buffer.from("x"));
       await storage.put(joinLocation(root, "t.lance-other", "keep.json"), Buffer.from("{}"));

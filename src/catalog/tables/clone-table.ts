@@ -5,7 +5,7 @@
 import type { CloneTableRequest, CloneTableResponse } from "../../model/clone.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import { readTag } from "../../engine/refs.js";
-import { isUri } from "../../storage/locations.js";
+import { capabilitiesOf } from "../../storage/backend-descriptors.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { describeTable, namespaceIdOfKey, splitTableId } from "../identifiers.js";
@@ -35,7 +35,7 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
     throw CatalogError.of("Unsupported", "deep clone (is_shallow false) is not supported: this server's Lance engine makes only shallow clones, which read the source's data files in place");
   }
   if (request.source_version != null && request.source_tag != null) throw invalidInput("give source_version or source_tag, not both");
-  if (isUri(scope.database.storageRoot)) {
+  if (!capabilitiesOf(scope.database.storageRoot)?.shallowClone) {
     // Lance's clone opens the source by URI without the connection's storage options, so it cannot reach a store that needs them.
     throw CatalogError.of("Unsupported", "clone is not available for tables on an object store: this server's Lance engine cannot open the source there with the database's storage options");
   }

@@ -6,7 +6,8 @@
  */
 import type { JWT, JWTOptions } from "google-auth-library";
 import type { CredentialMinter, CredentialReach, TableAccess } from "../storage-backend.js";
-import { quiverOnlyKeys, type StorageOptions } from "../storage-options.js";
+import type { StorageOptions } from "../storage-options.js";
+import { gcsQuiverKeys } from "./gcs-descriptor.js";
 import { checkedEndpoint, parseGcsLocation, parseServiceAccountKey, type ServiceAccount, serviceAccountOf } from "./gcs-storage.js";
 
 export const defaultStsEndpoint = "https://sts.googleapis.com";
@@ -172,6 +173,6 @@ export function gcsCredentialMinterOf(options: StorageOptions): GcsCredentialMin
   const account = serviceAccountOf(options);
   if (!account) return undefined;
   if ("keyJson" in account) parseServiceAccountKey(account.keyJson);
-  const stsEndpoint = checkedEndpoint(options[quiverOnlyKeys.gcsStsEndpoint] ?? defaultStsEndpoint, options, quiverOnlyKeys.gcsStsEndpoint);
+  const stsEndpoint = checkedEndpoint(options[gcsQuiverKeys.stsEndpoint] ?? defaultStsEndpoint, options, gcsQuiverKeys.stsEndpoint);
   return new GcsCredentialMinter(serviceAccountTokenSupplier(account), stsEndpoint);
 }

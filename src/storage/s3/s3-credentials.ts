@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto";
 import type { STSClient } from "@aws-sdk/client-sts";
 import type { CredentialMinter, CredentialReach, TableAccess } from "../storage-backend.js";
-import { quiverOnlyKeys, type StorageOptions } from "../storage-options.js";
+import type { StorageOptions } from "../storage-options.js";
+import { s3QuiverKeys } from "./s3-descriptor.js";
 import { parseS3Location, type S3Settings, s3SettingsOf } from "./s3-options.js";
 import { storeRequestAttempts } from "../store-timeout.js";
 
@@ -154,11 +155,11 @@ export class S3CredentialMinter implements CredentialMinter {
 
 /** A minter for these options, or undefined without a vending role and the keys to assume it with. */
 export function s3MinterOf(options: StorageOptions): S3CredentialMinter | undefined {
-  const roleArn = valueOfQuiverKey(options, quiverOnlyKeys.s3VendingRole);
+  const roleArn = valueOfQuiverKey(options, s3QuiverKeys.vendingRole);
   const settings = s3SettingsOf(options);
   const { accessKeyId, secretAccessKey } = settings;
   if (!roleArn || !accessKeyId || !secretAccessKey) return undefined;
-  const stsEndpoint = valueOfQuiverKey(options, quiverOnlyKeys.s3StsEndpoint)?.replace(/\/+$/, "");
+  const stsEndpoint = valueOfQuiverKey(options, s3QuiverKeys.stsEndpoint)?.replace(/\/+$/, "");
   return new S3CredentialMinter({ roleArn, settings: { ...settings, accessKeyId, secretAccessKey }, stsEndpoint });
 }
 
