@@ -1,0 +1,83 @@
+/**
+ * The results grid's layout for one table: which columns are hidden and how wide each resized one
+ * is, kept in the browser's localStorage per database and table, so a table opens as it was left
+ * (in any tab, after a reload). Unreadable or missing entries mean the default: every column shown
+ * at its natural width. A browser refusing storage keeps the choices for the page's life only.
+ */
+import { h } from "./dom.js";
+
+const PREFIX = "quiver.grid.";
+
+function read(key) {
+  try {
+    const saved = JSON.parse(localStorage.getItem(key) ?? "{}");
+    return {
+      hidden: Array.isArray(saved.hidden) ? saved.hidden.filter((name) => typeof name === "string") : [],
+      widths: saved.widths && typeof saved.widths === "object" ? Object.fromEntries(Object.entries(saved.widths).filter(([, px]) => Number.isFinite(px))) : {},
+    };
+  } catch {
+    return { hidden: [], widths: {} };
+  }
+}
+
+/**
+ * The layout of table `parts` in `database`: `hidden` (a Set of column names), `width(name)`
+ * (pixels, or undefined), `setHidden(name, hidden)`, `setWidth(name, px)`, `visible(fields)`.
+ */
+export function gridLayout(database, parts) {
+  const key = `${PREFIX}${database || "default"}/${parts.join("$")}`;
+  const saved = read(key);
+  const hidden = new Set(saved.hidden);
+  const widths = saved.widths;
+  const save = () => {
+    try {
+      localStorage.setItem(key, JSON.stringify({ hidden: [...hidden], widths }));
+    } catch {
+      // Storage full or refused: the choice lasts until the page is left.
+    }
+  };
+  return {
+    hidden,
+    width: (name) => widths[name],
+    setHidden(name, isHidden) {
+      if (isHidden) hidden.add(name);
+      else hidden.delete(name);
+      save();
+    },
+    setWidth(name, px) {
+      widths[name] = px;
+      save();
+    },
+    /** The indexes of `fields` that are shown. */
+    visible: (fields) => fields.flatMap((field, i) => (hidden.has(field.name) ? [] : [i])),
+  };
+}
+
+/**
+ * A "Columns" menu over the grid: a checkbox per column of the answer shown, checked when the
+ * column is shown. The last shown column cannot be hidden. `changed()` runs after each choice.
+ */
+export function columnsMenu(fields, layout, changed) {
+  const shownCount = () => fields.filter((field) => !layout.hidden.has(field.name)).length;
+  const summary = h("summary", {});
+  const label = () => {
+    const hiddenCount = fields.length - shownCount();
+    summary.textContent = hiddenCount === 0 ? "Columns" : `Columns (${hiddenCount} hidden)`;
+  };
+  const boxes = fields.map((field, i) => {
+    const box = h("input", { type: "checkbox", id: `grid-column-${i}`, checked: !layout.hidden.has(field.name) });
+    box.addEventListener("change", () => {
+      layout.setHidden(field.name, !box.checked);
+      update();
+      changed();
+    });
+    return { box, element: h("li", {}, box, h("label", { for: box.id }, field.name)) };
+  });
+  const update = () => {
+    label();
+    const last = shownCount() === 1;
+    for (const { box } of boxes) box.disabled = last && box.checked;
+  };
+  update();
+  return h("details", { class: "columns-menu" }, summary, h("ul", { role: "group", "aria-label": "Shown columns" }, boxes.map((each) => each.element)));
+}
