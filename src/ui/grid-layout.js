@@ -79,5 +79,19 @@ export function columnsMenu(fields, layout, changed) {
     for (const { box } of boxes) box.disabled = last && box.checked;
   };
   update();
-  return h("details", { class: "columns-menu" }, summary, h("ul", { role: "group", "aria-label": "Shown columns" }, boxes.map((each) => each.element)));
+  const menu = h("details", { class: "columns-menu" }, summary, h("ul", { role: "group", "aria-label": "Shown columns" }, boxes.map((each) => each.element)));
+  // The open list lies over the grid: a press elsewhere, or Escape, closes it.
+  const outside = (event) => {
+    if (!menu.contains(event.target)) menu.open = false;
+  };
+  menu.addEventListener("toggle", () => {
+    if (menu.open) document.addEventListener("pointerdown", outside);
+    else document.removeEventListener("pointerdown", outside);
+  });
+  menu.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !menu.open) return;
+    menu.open = false;
+    summary.focus();
+  });
+  return menu;
 }
