@@ -54,7 +54,7 @@ export function gridLayout(database, parts) {
 }
 
 /**
- * A "Columns" menu over the grid: a checkbox per column of the answer shown, checked when the
+ * A "Grid columns" menu over the grid: a checkbox per column of the answer shown, checked when the
  * column is shown. The last shown column cannot be hidden. `changed()` runs after each choice.
  */
 export function columnsMenu(fields, layout, changed) {
@@ -62,7 +62,8 @@ export function columnsMenu(fields, layout, changed) {
   const summary = h("summary", {});
   const label = () => {
     const hiddenCount = fields.length - shownCount();
-    summary.textContent = hiddenCount === 0 ? "Columns" : `Columns (${hiddenCount} hidden)`;
+    // "Grid columns", apart from the form's "Columns" (which the query reads).
+    summary.textContent = hiddenCount === 0 ? "Grid columns" : `Grid columns (${hiddenCount} hidden)`;
   };
   const boxes = fields.map((field, i) => {
     const box = h("input", { type: "checkbox", id: `grid-column-${i}`, checked: !layout.hidden.has(field.name) });

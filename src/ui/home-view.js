@@ -98,7 +98,7 @@ function whenFree(task) {
   else growthQueue.waiting.push(task);
 }
 
-/** A cell that draws the table's rows over its newest versions once it is on screen. */
+/** A cell that draws the table's rows over its newest versions once its row is on screen. */
 function growthCell(row) {
   const cell = h("span", { class: "growth muted" }, "…");
   const draw = async () => {
@@ -115,12 +115,14 @@ function growthCell(row) {
     seen.disconnect();
     whenFree(() => draw().catch(() => replaceChildren(cell, "–")));
   });
-  seen.observe(cell);
+  // The row is watched, not the cell: on a narrow screen the cell may be scrolled out of its frame
+  // sideways while its row is in view. The row exists once the table is built, after this call.
+  setTimeout(() => seen.observe(cell.closest("tr") ?? cell));
   return cell;
 }
 
 const number = (value) => (typeof value === "number" ? value.toLocaleString("en-US") : "–");
-const numeric = (text) => h("span", { class: "num" }, text);
+const numeric = (text) => h("span", { class: "num nowrap" }, text);
 const signed = (change) => (change === undefined ? "–" : change > 0 ? `+${number(change)}` : change < 0 ? `−${number(-change)}` : "±0");
 
 function tablesSection(rows) {

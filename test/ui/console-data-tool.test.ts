@@ -125,7 +125,7 @@ test("Data tab: Export Parquet of a scan → the file, read back, holds the quer
   assertClean(consolePage);
 });
 
-test("Data tab: Columns menu hides label → it leaves the grid and the CSV export; a dragged header edge widens id; both kept after a reload; Enter on a cell opens its row", options, async (t) => {
+test("Data tab: Grid columns menu hides label → it leaves the grid and the CSV export; a dragged header edge widens id; both kept after a reload; Enter on a cell opens its row", options, async (t) => {
   const consolePage = await openConsole(browser, t, `${server.url}/console#/table/shop/items?tab=data`, true);
   const { page } = consolePage;
   const grid = page.locator("#panel-data table.results");
@@ -136,7 +136,7 @@ test("Data tab: Columns menu hides label → it leaves the grid and the CSV expo
   await page.locator(".columns-menu summary").click();
   await page.getByRole("group", { name: "Shown columns" }).getByLabel("label", { exact: true }).uncheck();
   assert.deepEqual((await headerNames()).slice(2), ["id", "vec"]);
-  assert.equal(await page.locator(".columns-menu summary").textContent(), "Columns (1 hidden)");
+  assert.equal(await page.locator(".columns-menu summary").textContent(), "Grid columns (1 hidden)");
   await page.keyboard.press("Escape");
   assert.equal(await page.locator(".columns-menu").getAttribute("open"), null, "Escape closes the menu");
 
