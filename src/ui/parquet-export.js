@@ -69,10 +69,15 @@ export function parquetColumn(field, values) {
   return { elements: [{ name, repetition_type: "OPTIONAL", type: "BYTE_ARRAY", converted_type: "JSON" }], data: values.map(orNull(jsonValue)) };
 }
 
+/** hyparquet-writer's options for `fields` and `rows` as `decodeArrow` answers them: `{ schema, columnData }`. */
+export function parquetOptions(fields, rows) {
+  const columns = fields.map((field, i) => ({ name: field.name, ...parquetColumn(field, rows.map((row) => row[i])) }));
+  const schema = [{ name: "root", num_children: columns.length }, ...columns.flatMap((column) => column.elements)];
+  return { schema, columnData: columns.map(({ name, data }) => ({ name, data })) };
+}
+
 /** The Parquet file (an ArrayBuffer) of `fields` and `rows` as `decodeArrow` answers them. */
 export async function toParquet(fields, rows) {
   const { parquetWriteBuffer } = await import(WRITER_MODULE);
-  const columns = fields.map((field, i) => ({ name: field.name, ...parquetColumn(field, rows.map((row) => row[i])) }));
-  const schema = [{ name: "root", num_children: columns.length }, ...columns.flatMap((column) => column.elements)];
-  return parquetWriteBuffer({ schema, columnData: columns.map(({ name, data }) => ({ name, data })) });
+  return parquetWriteBuffer(parquetOptions(fields, rows));
 }
