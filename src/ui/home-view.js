@@ -163,7 +163,7 @@ const OPERATION_WORDS = {
 };
 
 /** An event as [what happened, rows it changed]: `insert (append)`, `+3 inserted`. */
-export function eventSummary(event) {
+function eventSummary(event) {
   const data = event.data ?? {};
   const kind = String(event.type ?? "").replace(/^io\.quiver\.(table\.)?/, "");
   const what =
