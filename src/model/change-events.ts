@@ -8,6 +8,9 @@ export const ChangeEventsQuery = Type.Object({
   after: Type.Optional(Type.String({ description: "The `next` of an earlier answer; absent: from the oldest event kept" })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: "Most events answered; default 100" })),
   wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 60, description: "Seconds to wait for an event when none is there yet (long poll); default 0" })),
+  tail: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, description: "The newest `tail` events instead, still in commit order, answered at once; not with `after`, `limit` or `wait`" }),
+  ),
 });
 export type ChangeEventsQuery = Static<typeof ChangeEventsQuery>;
 

@@ -1,7 +1,7 @@
 /**
  * @module The web console's browser files, read once at start-up: the page, scripts and styles of
  * `src/ui/` (plain HTML, CSS and ES modules served exactly as written, so the console needs no
- * build step and `npm run build` copies nothing), and the browser builds of the two libraries it
+ * build step and `npm run build` copies nothing), and the browser builds of the libraries it
  * uses, read from the installed packages (so their version is the one `npm install` put there).
  */
 import { readFileSync, readdirSync } from "node:fs";
@@ -35,12 +35,48 @@ const pageFile = "console.html";
  * (`tslib`, `flatbuffers`), which a browser resolves only through an inline import map that the
  * CSP forbids; its single-file bundle (the package's `unpkg` entry) has no imports, so the page
  * loads it as a classic script. hyparquet is plain ES modules importing one another by relative
- * path, so its `src/` is served as it is.
+ * path, so its `src/` is served as it is. hyparquet-writer's modules also import hyparquet by its
+ * bare name (`from 'hyparquet'`, `from 'hyparquet/src/schema.js'`); those specifiers are rewritten
+ * once, here, to the paths the server serves hyparquet at (see `rewriteBareImports`). Its `node.js`
+ * entry (file writing with `fs`) is left out.
  */
 const vendorPackages: Record<string, (file: string) => boolean> = {
   "apache-arrow": (file) => file === "Arrow.es2015.min.js" || file === "Arrow.es2015.min.js.map",
-  hyparquet: (file) => file.startsWith("src/") && file.endsWith(".js") && !file.includes("/", 4),
+  hyparquet: topLevelSource,
+  "hyparquet-writer": (file) => topLevelSource(file) && file !== "src/node.js",
 };
+
+/** A `.js` file directly in a package's `src/`. */
+function topLevelSource(file: string): boolean {
+  return file.startsWith("src/") && file.endsWith(".js") && !file.includes("/", 4);
+}
+
+/** Where the page loads each package's entry module and files from. */
+const servedModules: Record<string, { entry: string; folder: string }> = {
+  hyparquet: { entry: "/console/vendor/hyparquet/src/index.js", folder: "/console/vendor/hyparquet/" },
+};
+
+/**
+ * A module's static imports of bare package names, rewritten to the served paths:
+ * `from 'hyparquet'` → `from '/console/vendor/hyparquet/src/index.js'`, `from 'hyparquet/src/x.js'`
+ * → `from '/console/vendor/hyparquet/src/x.js'`. A browser resolves bare names only through an import
+ * map, which must be an inline script; the CSP would then need that script's hash, kept in step with
+ * every package upgrade. Rewriting at start-up keeps `script-src 'self'` as it is and costs one
+ * pass over a few dozen small files. A bare import of any other package, or of a file the server
+ * does not serve, throws, so an upgrade that adds one fails at start-up rather than in the browser.
+ */
+export function rewriteBareImports(source: string, served: ReadonlySet<string>): string {
+  // Statements start a line (`import … from`, `export … from`, a multi-line import's `} from`), so
+  // the `@import … from 'hyparquet'` of the files' type comments are left alone.
+  const statement = /^((?:import|export)\b[^'"\n]*?\bfrom\s*|import\s*|\}\s*from\s*)(['"])([^'"./][^'"]*)\2/gm;
+  return source.replace(statement, (_whole, keyword: string, quote: string, specifier: string) => {
+    const [name, ...rest] = specifier.split("/");
+    const target = servedModules[name ?? ""];
+    const url = target && (rest.length === 0 ? target.entry : `${target.folder}${rest.join("/")}`);
+    if (!url || !served.has(url.slice("/console/vendor/".length))) throw new Error(`the console cannot serve the import of ${specifier}`);
+    return `${keyword}${quote}${url}${quote}`;
+  });
+}
 
 /** `src/ui/` of the checkout, seen from this module compiled into `dist/src/server/`. */
 export function defaultConsoleFolder(): string {
@@ -70,6 +106,11 @@ function loadVendorFiles(): Map<string, ConsoleAsset> {
       if (loaded) files.set(`${name}/${relative}`, loaded);
     }
   }
+  // Packages are loaded in order, so hyparquet's files are known when the writer's are rewritten.
+  const served = new Set(files.keys());
+  for (const [key, file] of files) {
+    if (key.startsWith("hyparquet-writer/")) files.set(key, { ...file, body: Buffer.from(rewriteBareImports(file.body.toString("utf8"), served)) });
+  }
   return files;
 }
 
@@ -82,8 +123,8 @@ export function loadConsoleAssets(folder = defaultConsoleFolder()): ConsoleAsset
     if (loaded) files.set(name, loaded);
   }
   const vendor = loadVendorFiles();
-  if (!vendor.has("apache-arrow/Arrow.es2015.min.js") || !vendor.has("hyparquet/src/index.js")) {
-    throw new Error("the console's libraries (apache-arrow, hyparquet) are not installed");
+  if (!vendor.has("apache-arrow/Arrow.es2015.min.js") || !vendor.has("hyparquet/src/index.js") || !vendor.has("hyparquet-writer/src/index.js")) {
+    throw new Error("the console's libraries (apache-arrow, hyparquet, hyparquet-writer) are not installed");
   }
   return { page, files, vendor };
 }

@@ -116,6 +116,8 @@ const database = (name, rest = "") => `/v1/admin/databases/${encodeURIComponent(
 export const api = {
   health: () => call("GET", "/health"),
   capabilities: () => call("GET", "/v1/capabilities"),
+  /** The newest `tail` change events the connection may read, in commit order (ListChangeEvents with `tail`). */
+  newestChangeEvents: (tail) => call("GET", "/v1/events", { query: { tail } }),
   listNamespaces: (parts, pageToken) => call("GET", `/v1/namespace/${pathId(parts)}/list`, { query: { page_token: pageToken, limit: 100 } }),
   listTables: (parts, pageToken) => call("GET", `/v1/namespace/${pathId(parts)}/table/list`, { query: { page_token: pageToken, limit: 100 } }),
   listAllTables: (pageToken) => call("GET", "/v1/table", { query: { page_token: pageToken, limit: 100 } }),

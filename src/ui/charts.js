@@ -157,3 +157,25 @@ export function stackedBars(title, rows, series) {
   });
   return figure(title, chart);
 }
+
+const SPARK = { width: 96, height: 24, pad: 3 };
+
+/**
+ * A small trend line for a table cell: `points` ({x, y}) in order of x, scaled from the lowest to
+ * the highest y (so a change of a few rows in thousands still shows), a dot on the last value.
+ * `label` names it for screen readers and, as its `<title>`, lists every value.
+ */
+export function sparkline(label, points) {
+  const ys = points.map((p) => p.y);
+  const [low, high] = [Math.min(...ys), Math.max(...ys)];
+  const xOf = (i) => SPARK.pad + (points.length === 1 ? (SPARK.width - 2 * SPARK.pad) / 2 : (i / (points.length - 1)) * (SPARK.width - 2 * SPARK.pad));
+  const yOf = (y) => SPARK.height - SPARK.pad - (high === low ? (SPARK.height - 2 * SPARK.pad) / 2 : ((y - low) / (high - low)) * (SPARK.height - 2 * SPARK.pad));
+  const last = points.length - 1;
+  return svg(
+    "svg",
+    { class: "chart sparkline", viewBox: `0 0 ${SPARK.width} ${SPARK.height}`, width: SPARK.width, height: SPARK.height, role: "img", "aria-label": label },
+    svg("title", {}, label),
+    points.length > 1 ? svg("polyline", { class: "series-0 line", points: points.map((p, i) => `${xOf(i)},${yOf(p.y)}`).join(" ") }) : null,
+    svg("circle", { class: "series-0 point", cx: xOf(last), cy: yOf(points[last].y), r: 2.5 }),
+  );
+}

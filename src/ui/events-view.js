@@ -1,7 +1,8 @@
 /**
  * The change-events page: the newest change events the connection may see (`GET /v1/events`,
  * docs/change-events.md), newest first, kept live with the feed's long poll while the page is
- * open. Events are read from the oldest kept, so only the last ones are shown.
+ * open. The first read asks for the newest ones alone (`tail`), then the page follows on from the
+ * cursor that answer gives.
  */
 import { ApiError, call } from "./api.js";
 import { dataTable, errorBox, h, replaceChildren } from "./dom.js";
@@ -40,7 +41,8 @@ export function renderEvents(main) {
   // The page is left once its list is no longer in the document: its polling stops then.
   const open = () => list.isConnected;
   const read = async (wait) => {
-    const page = await call("GET", "/v1/events", { query: { after: cursor || undefined, limit: 1000, wait: wait || undefined } });
+    const query = cursor === "" ? { tail: SHOWN } : { after: cursor, limit: 1000, wait: wait || undefined };
+    const page = await call("GET", "/v1/events", { query });
     cursor = page.next;
     events.push(...page.events);
     events.splice(0, Math.max(0, events.length - SHOWN));
@@ -48,7 +50,7 @@ export function renderEvents(main) {
   };
   (async () => {
     try {
-      while (open() && (await read(0)) > 0);
+      await read(0);
       show();
       status.textContent = `${events.length} most recent event(s).`;
       while (open()) {

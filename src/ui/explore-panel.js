@@ -4,11 +4,14 @@
  * pager knows the last page; searches page until a page comes back short. Reading an older
  * version or a tag is time travel: every call of the tab then names that version.
  */
-import { api } from "./api.js";
+import { api, connection } from "./api.js";
+import { tableFromIPC, tableToIPC } from "./arrow.js";
 import { decodeArrow } from "./arrow-values.js";
 import { actionError, actionSucceeded, errorBox, formatTime, h, replaceChildren } from "./dom.js";
 import { exploreForm } from "./explore-form.js";
 import { download, toCsv, toJsonLines } from "./export-rows.js";
+import { columnsMenu, gridLayout } from "./grid-layout.js";
+import { toParquet } from "./parquet-export.js";
 import { operationText } from "./operation-text.js";
 import { pageCaption, queryRequest } from "./query-request.js";
 import { pager, resultsGrid } from "./results-grid.js";
@@ -48,14 +51,32 @@ async function fillVersions(parts, select) {
 /** The most rows an export asks for: the whole result of a scan up to this, a search's page. */
 const EXPORT_LIMIT = 100_000;
 
-/** The request whose answer an export holds: every row of a scan (to the limit), a search's page as shown. */
-export function exportRequest(state, total) {
-  if (state.mode !== "rows") return queryRequest(state);
-  return queryRequest({ ...state, page: 0, pageSize: Math.max(1, Math.min(total ?? EXPORT_LIMIT, EXPORT_LIMIT)) });
+/**
+ * The request whose answer an export holds: every row of a scan (to the limit), a search's page as
+ * shown; of the table's columns (`names`) only those the grid shows, so hidden ones are not read.
+ */
+export function exportRequest(state, total, names = [], hidden = new Set()) {
+  const wanted = (state.columns ?? names).filter((name) => !hidden.has(name));
+  const columns = hidden.size > 0 && wanted.length > 0 ? wanted : state.columns;
+  if (state.mode !== "rows") return queryRequest({ ...state, columns });
+  return queryRequest({ ...state, columns, page: 0, pageSize: Math.max(1, Math.min(total ?? EXPORT_LIMIT, EXPORT_LIMIT)) });
 }
 
-/** Export buttons for the result shown; `ready(state, total)` after each answer, `ready(null)` after a failure. */
-function exportBar(parts, results) {
+/**
+ * The export's bytes as the grid shows them: the columns the layout hides (a search's `_distance`
+ * or `_score`, which the request cannot leave out) are left out, unless that would leave none.
+ */
+function shownColumns(bytes, hidden) {
+  const table = tableFromIPC(bytes);
+  const names = table.schema.fields.map((field) => field.name).filter((name) => !hidden.has(name));
+  return names.length === table.schema.fields.length || names.length === 0 ? { table, bytes } : { table: table.select(names), bytes: null };
+}
+
+/**
+ * Export buttons for the result shown (the columns the grid shows, see `docs/console.md`);
+ * `ready(state, total)` after each answer, `ready(null)` after a failure.
+ */
+function exportBar(parts, results, names, layout) {
   let current = null;
   const status = h("span", { class: "muted", role: "status" });
   const button = (format, label) => {
@@ -63,19 +84,21 @@ function exportBar(parts, results) {
     element.addEventListener("click", () => save(format));
     return element;
   };
-  const buttons = [button("csv", "CSV"), button("jsonl", "JSON lines"), button("arrow", "Arrow")];
+  const buttons = [button("csv", "CSV"), button("jsonl", "JSON lines"), button("arrow", "Arrow"), button("parquet", "Parquet")];
   const save = async (format) => {
     if (!current) return;
     const { state, total } = current;
     status.textContent = "Exporting…";
     try {
-      const bytes = await api.queryTable(parts, exportRequest(state, total));
+      const answer = await api.queryTable(parts, exportRequest(state, total, names, layout.hidden));
+      const { table, bytes } = shownColumns(answer, layout.hidden);
       const name = parts[parts.length - 1];
-      if (format === "arrow") download(`${name}.arrow`, "application/vnd.apache.arrow.file", bytes);
+      if (format === "arrow") download(`${name}.arrow`, "application/vnd.apache.arrow.file", bytes ?? tableToIPC(table, "file"));
       else {
-        const { fields, rows } = decodeArrow(bytes);
+        const { fields, rows } = decodeArrow(bytes ?? tableToIPC(table, "file"));
         if (format === "csv") download(`${name}.csv`, "text/csv", toCsv(fields, rows));
-        else download(`${name}.jsonl`, "application/x-ndjson", toJsonLines(fields, rows));
+        else if (format === "jsonl") download(`${name}.jsonl`, "application/x-ndjson", toJsonLines(fields, rows));
+        else download(`${name}.parquet`, "application/vnd.apache.parquet", await toParquet(fields, rows));
       }
       status.textContent = "";
     } catch (error) {
@@ -103,6 +126,17 @@ export async function explorePanel(parts) {
   const ftsColumns = indexes.indexes.filter((index) => index.index_type === "FTS").flatMap((index) => index.columns);
   const form = exploreForm(table.schema, ftsColumns);
   const results = h("div", { class: "results-area" });
+  const names = (table.schema?.fields ?? []).map((field) => field.name);
+  const layout = gridLayout(connection.database, parts);
+  const columnsChoice = h("div", { class: "columns-menu-slot" });
+  let shown = null;
+  /** Draws the grid of the last answer with the layout's choices. */
+  const drawGrid = () => replaceChildren(results, resultsGrid(shown.caption, shown.answer, { firstRow: shown.firstRow, onSimilar: searchSimilar, layout }));
+  /** Draws the grid and its columns menu (kept open while columns are hidden and shown). */
+  const draw = () => {
+    drawGrid();
+    replaceChildren(columnsChoice, shown.answer.rows.length > 0 ? columnsMenu(shown.answer.fields, layout, drawGrid) : null);
+  };
   const plan = h("div");
   const places = new Map([["", {}]]);
   let submitted = null;
@@ -116,11 +150,14 @@ export async function explorePanel(parts) {
       const [bytes, total] = await Promise.all([api.queryTable(parts, request), counting]);
       const answer = decodeArrow(bytes);
       const caption = pageCaption(page, state.pageSize, answer.rows.length, total);
-      replaceChildren(results, resultsGrid(caption, answer, { firstRow: page * state.pageSize + 1, onSimilar: searchSimilar }));
+      shown = { caption, answer, firstRow: page * state.pageSize + 1 };
+      draw();
       for (const paging of pagers) paging.update(page, answer.rows.length, state.pageSize, total);
       exporting.ready(state, total);
       actionSucceeded();
     } catch (error) {
+      shown = null;
+      replaceChildren(columnsChoice);
       replaceChildren(results, actionError(error, "Querying the table"));
       for (const paging of pagers) paging.element.hidden = true;
       exporting.ready(null);
@@ -130,7 +167,7 @@ export async function explorePanel(parts) {
   };
   // The same pager above and below the grid.
   const pagers = [pager((page) => run(page), "Pages, above the results"), pager((page) => run(page), "Pages, below the results")];
-  const exporting = exportBar(parts, results);
+  const exporting = exportBar(parts, results, names, layout);
 
   /** Reads the form; shows why when it cannot be read (a malformed query vector). */
   const readForm = () => {
@@ -180,5 +217,5 @@ export async function explorePanel(parts) {
     .then((found) => found.forEach((place, key) => places.set(key, place)))
     .catch((error) => element.append(errorBox(error, "Listing versions and tags")));
   submit();
-  return h("div", {}, element, h("div", { class: "results-bar" }, pagers[0].element, exporting.element), results, pagers[1].element, plan);
+  return h("div", {}, element, h("div", { class: "results-bar" }, pagers[0].element, h("div", { class: "grid-tools" }, columnsChoice, exporting.element)), results, pagers[1].element, plan);
 }

@@ -1,12 +1,13 @@
 /**
  * The data explorer's export: a query's answer as CSV (RFC 4180, a header of column names) or
- * JSON lines, or as the Arrow IPC file the server sent, handed to the browser as a download.
+ * JSON lines, or as the Arrow IPC file the server sent (Parquet: `parquet-export.js`), handed to
+ * the browser as a download.
  * In CSV a null is an empty field and an empty string a quoted empty one, so the two stay apart;
  * lists and structs are their JSON text.
  */
 
 /** A value as JSON: bigints beyond 2^53 as strings, bytes as hex. */
-function jsonValue(value) {
+export function jsonValue(value) {
   if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : String(value);
   if (value instanceof Uint8Array) return `0x${Array.from(value, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
   if (Array.isArray(value)) return value.map(jsonValue);

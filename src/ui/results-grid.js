@@ -13,23 +13,31 @@ const RANK_COLUMNS = new Set(["_distance", "_score", "_relevance_score"]);
 /**
  * The grid. Each row opens in the row panel from its number (the first column); number columns
  * are right-aligned. `onSimilar(column, vector)` runs when a row's "Similar" button is pressed;
- * it is offered on the first vector column of the answer, when there is one. Arrow keys move
- * between cells, Enter on a row number opens it.
+ * it is offered on the first vector column of the answer, when there is one. `layout` (a
+ * `gridLayout`) says which columns are hidden and the widths of resized ones, and keeps new widths.
+ * Arrow keys move between cells; Enter on a cell opens its row.
  */
-export function resultsGrid(caption, { fields, rows }, { firstRow, onSimilar }) {
+export function resultsGrid(caption, { fields, rows }, { firstRow, onSimilar, layout }) {
   if (rows.length === 0) return h("p", { class: "muted", role: "status" }, caption);
   const vectorIndex = fields.findIndex((field) => field.vector);
+  const chosen = layout ? layout.visible(fields) : [];
+  // A layout hiding every column of this answer (another query's choice) shows them all.
+  const shown = chosen.length > 0 ? chosen : fields.map((_, i) => i);
   const columnClass = (field) => [RANK_COLUMNS.has(field.name) ? "rank" : "", field.numeric ? "num" : ""].filter(Boolean).join(" ") || undefined;
-  const headers = fields.map((field) => {
+  const headers = shown.map((index) => {
+    const field = fields[index];
     const header = h("th", { scope: "col", class: columnClass(field) }, field.name, h("span", { class: "type" }, field.label));
-    header.append(resizer(header, field.name));
+    header.append(resizer(header, field.name, layout));
+    const width = layout?.width(field.name);
+    if (width) setHeaderWidth(header, width);
     return header;
   });
   if (vectorIndex >= 0) headers.unshift(h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Actions")));
   headers.unshift(h("th", { scope: "col", class: "num" }, "#"));
+  const open = (i) => openRowPanel(fields, rows[i], firstRow + i);
   const body = rows.map((row, i) => {
     const number = firstRow + i;
-    const cells = row.map((value, column) => h("td", { class: columnClass(fields[column]), tabindex: -1 }, valueCell(value)));
+    const cells = shown.map((column) => h("td", { class: columnClass(fields[column]), tabindex: -1 }, valueCell(row[column])));
     if (vectorIndex >= 0 && Array.isArray(row[vectorIndex])) {
       const similar = h("button", { type: "button", class: "secondary small", "aria-label": `Rows similar to row ${number}` }, "Similar");
       similar.addEventListener("click", () => onSimilar(fields[vectorIndex].name, row[vectorIndex]));
@@ -37,14 +45,29 @@ export function resultsGrid(caption, { fields, rows }, { firstRow, onSimilar }) 
     } else if (vectorIndex >= 0) {
       cells.unshift(h("td", {}));
     }
-    const open = h("button", { type: "button", class: "link row-open", "aria-label": `Open row ${number}` }, number.toLocaleString("en-US"));
-    open.addEventListener("click", () => openRowPanel(fields, row, number));
-    cells.unshift(h("th", { scope: "row", class: "num" }, open));
+    const button = h("button", { type: "button", class: "link row-open", "aria-label": `Open row ${number}` }, number.toLocaleString("en-US"));
+    button.addEventListener("click", () => open(i));
+    cells.unshift(h("th", { scope: "row", class: "num" }, button));
     return h("tr", {}, cells);
   });
   const table = h("table", { class: "results" }, h("caption", {}, caption), h("thead", {}, h("tr", {}, headers)), h("tbody", {}, body));
-  table.addEventListener("keydown", (event) => moveFocus(event, table));
+  table.addEventListener("keydown", (event) => {
+    // Enter on a cell itself (not on its button or folded value, which have their own) opens the row.
+    if (event.key === "Enter" && event.target.matches("tbody td")) {
+      event.preventDefault();
+      open([...table.tBodies[0].rows].indexOf(event.target.parentElement));
+      return;
+    }
+    moveFocus(event, table);
+  });
   return h("div", { class: "table-scroll results-scroll", tabindex: 0, role: "region", "aria-label": "Query results" }, table);
+}
+
+function setHeaderWidth(header, width) {
+  const px = `${width}px`;
+  header.style.width = px;
+  header.style.minWidth = px;
+  header.style.maxWidth = px;
 }
 
 /** Width steps of a column resized from the keyboard, and the narrowest a column gets. */
@@ -53,15 +76,15 @@ const MIN_WIDTH = 48;
 
 /**
  * A handle on a header's right edge: dragged, or focused and moved with the left and right arrow
- * keys, it sets the column's width (through the CSS object model, which the CSP allows).
+ * keys, it sets the column's width (through the CSS object model, which the CSP allows); the
+ * layout keeps the width for the next time the table is shown.
  */
-function resizer(header, name) {
+function resizer(header, name, layout) {
   const handle = h("span", { class: "resizer", role: "separator", "aria-orientation": "vertical", "aria-label": `Resize column ${name}`, tabindex: 0 });
   const setWidth = (width) => {
-    const px = `${Math.max(MIN_WIDTH, Math.round(width))}px`;
-    header.style.width = px;
-    header.style.minWidth = px;
-    header.style.maxWidth = px;
+    const px = Math.max(MIN_WIDTH, Math.round(width));
+    setHeaderWidth(header, px);
+    layout?.setWidth(name, px);
   };
   handle.addEventListener("pointerdown", (event) => {
     event.preventDefault();

@@ -184,6 +184,25 @@ test("GET /v1/events is scoped: a database's key reads only its database's event
   await expectError(await server.get("/v1/events"), 401, 16);
 });
 
+test("GET /v1/events?tail=N → the caller's newest N events in commit order and a cursor after them; with after, limit or wait → 400 code 13", async () => {
+  await expectJson(await post("/v1/namespace/tail_a/create"));
+  await expectJson(await post("/v1/namespace/tail_b/create", {}, otherWriter));
+  await expectJson(await post("/v1/namespace/tail_c/create"));
+  await expectJson(await post("/v1/namespace/tail_d/create"));
+  const newest = await expectJson(await server.get("/v1/events?tail=2", admin));
+  assert.deepEqual(newest.events.map((event: Event) => event.subject), ["default/tail_c", "default/tail_d"]);
+  assert.equal(newest.next, await now());
+  // A database's key: its own newest, the other database's event passed over.
+  const mine = await expectJson(await server.get("/v1/events?tail=3", defaultReader));
+  assert.deepEqual(mine.events.map((event: Event) => event.subject), ["default/tail_a", "default/tail_c", "default/tail_d"]);
+  // Reading on from the cursor answers what commits later.
+  await expectJson(await post("/v1/namespace/tail_e/create"));
+  assert.deepEqual((await events(newest.next)).events.map((event) => event.subject), ["default/tail_e"]);
+  for (const query of ["tail=2&after=1", "tail=2&limit=5", "tail=2&wait=1", "tail=0", "tail=1001"]) {
+    await expectError(await server.get(`/v1/events?${query}`, admin), 400, 13);
+  }
+});
+
 test("GET /v1/events with wait → the long poll answers as soon as an event commits, and after the wait with none", async () => {
   const start = await now();
   const began = Date.now();

@@ -1,13 +1,15 @@
 // The console as a data tool, in headless Chromium against one running server: versions that
-// name their operation and mark their tags, an export equal to the query, the row panel, number
-// alignment, errors that go once a later action succeeds, a scheduled job's next run, the tree
-// following the page, and a database home whose figures are the API's.
+// name their operation and mark their tags, exports (CSV, Parquet) equal to the query, hidden and
+// resized columns kept per table, the row panel, number alignment, errors that go once a later
+// action succeeds, a scheduled job's next run, the tree following the page, and a database home
+// whose figures, growth and recent activity are the API's.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
-import { Field, FixedSizeList, Float32, Int32, Utf8, vectorFromArray } from "apache-arrow-21";
+import { Field, FixedSizeList, Float32, Float64, Int32, Int64, Utf8, vectorFromArray } from "apache-arrow-21";
+import { parquetReadObjects } from "hyparquet";
 import type { Browser } from "playwright-core";
-import { arrowStream } from "../helpers/arrow.js";
+import { arrowStream, readArrow } from "../helpers/arrow.js";
 import { type TestServer, expectJson, startTestServer } from "../helpers/test-server.js";
 import { assertClean, launchChromium, openConsole } from "./headless-page.js";
 
@@ -97,6 +99,77 @@ test("Data tab: Export CSV of a filtered scan spanning three pages → the file 
   assertClean(consolePage);
 });
 
+test("Data tab: Export Parquet of a scan → the file, read back, holds the query's rows: int64, float64, strings, nulls, and vectors as lists of every value", options, async (t) => {
+  const ids = [1, 2, 3, 4];
+  await expectJson(await server.upload("/v1/table/shop%24readings/create", arrowStream({
+    id: vectorFromArray(ids.map(BigInt), new Int64()),
+    price: vectorFromArray([1.5, null, -2.25, 1e6], new Float64()),
+    label: vectorFromArray(["a", "", null, "d, \"e\""], new Utf8()),
+    vec: vectorFromArray(ids.map((i) => [i, 0.5, -0.25, 8]), new FixedSizeList(4, new Field("item", new Float32(), true))),
+  })));
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/shop/readings?tab=data`, true);
+  const { page } = consolePage;
+  await page.locator("#panel-data caption", { hasText: "Rows 1–4 of 4" }).waitFor();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("group", { name: "Export the result" }).getByRole("button", { name: "Parquet" }).click()]);
+  assert.equal(download.suggestedFilename(), "readings.parquet");
+  const file = await readFile((await download.path()) as string);
+  const read = await parquetReadObjects({ file: file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer });
+
+  const queried = (await readArrow(await server.post("/v1/table/shop%24readings/query", { k: 10, vector: null }))).toArray().map((row) => {
+    const plain = row.toJSON();
+    return { ...plain, vec: Array.from(plain.vec as Iterable<number>) };
+  });
+  assert.deepEqual(read, queried);
+  assert.deepEqual(read[1], { id: 2n, price: null, label: "", vec: [2, 0.5, -0.25, 8] });
+  assert.equal(read[2]?.label, null);
+  assertClean(consolePage);
+});
+
+test("Data tab: Grid columns menu hides label → it leaves the grid and the CSV export; a dragged header edge widens id; both kept after a reload; Enter on a cell opens its row", options, async (t) => {
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/shop/items?tab=data`, true);
+  const { page } = consolePage;
+  const grid = page.locator("#panel-data table.results");
+  await grid.locator("caption", { hasText: `Rows 1–50 of ${ITEMS}` }).waitFor();
+  const headerNames = () => grid.locator("thead th").evaluateAll((ths) => ths.map((th) => th.firstChild?.textContent ?? ""));
+  assert.deepEqual((await headerNames()).slice(2), ["id", "label", "vec"]);
+
+  await page.locator(".columns-menu summary").click();
+  await page.getByRole("group", { name: "Shown columns" }).getByLabel("label", { exact: true }).uncheck();
+  assert.deepEqual((await headerNames()).slice(2), ["id", "vec"]);
+  assert.equal(await page.locator(".columns-menu summary").textContent(), "Grid columns (1 hidden)");
+  await page.keyboard.press("Escape");
+  assert.equal(await page.locator(".columns-menu").getAttribute("open"), null, "Escape closes the menu");
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("group", { name: "Export the result" }).getByRole("button", { name: "CSV" }).click()]);
+  const lines = (await readFile((await download.path()) as string, "utf8")).trimEnd().split("\r\n");
+  assert.equal(lines[0], "id,vec");
+  assert.equal(lines.length, ITEMS + 1);
+  assert.ok(lines.includes('7,"[7,0.5,0.25,1,2,3,4,5]"'), "a row with its vector as JSON text");
+
+  const idHeader = grid.locator("thead th", { hasText: "id" }).first();
+  const before = (await idHeader.boundingBox())?.width ?? 0;
+  const handle = page.getByRole("separator", { name: "Resize column id" });
+  await handle.scrollIntoViewIfNeeded();
+  const edge = (await handle.boundingBox())!;
+  await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(edge.x + edge.width / 2 + 120, edge.y + edge.height / 2, { steps: 4 });
+  await page.mouse.up();
+  const widened = (await idHeader.boundingBox())?.width ?? 0;
+  assert.ok(widened >= before + 100, `${before} → ${widened} px`);
+
+  await page.reload();
+  await grid.locator("caption", { hasText: `Rows 1–50 of ${ITEMS}` }).waitFor();
+  assert.deepEqual((await headerNames()).slice(2), ["id", "vec"], "the hidden column stays hidden");
+  assert.ok(Math.abs(((await idHeader.boundingBox())?.width ?? 0) - widened) <= 1, "the width is kept");
+
+  await grid.locator("tbody tr").nth(4).locator("td").nth(1).click();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await page.getByRole("dialog", { name: "Row 6" }).waitFor();
+  assertClean(consolePage);
+});
+
 test("Data tab: Open row → a panel with every field, the vector summarised, and the row as JSON; numbers right-aligned, null apart from the empty string", options, async (t) => {
   const consolePage = await openConsole(browser, t, `${server.url}/console#/table/shop/items?tab=data`, true);
   const { page } = consolePage;
@@ -178,7 +251,7 @@ test("Home → every table with the rows, size and version count GetTableStats a
   const { tables } = await expectJson(await server.get("/v1/table"));
   const consolePage = await openConsole(browser, t, `${server.url}/console#/home`, true);
   const { page } = consolePage;
-  const rows = page.locator("main table tbody tr");
+  const rows = page.getByRole("region", { name: "Tables", exact: true }).locator("tbody tr");
   await rows.first().waitFor();
   const shown = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(0, 4).map((td) => td.textContent)));
   const expected = [];
@@ -205,8 +278,33 @@ test("Home on a server keeping drops → a dropped table listed with when it goe
   await dropped.waitFor();
   await page.getByRole("button", { name: "Undrop scratch" }).click();
   await page.locator("#status", { hasText: "Table scratch restored." }).waitFor();
-  await page.locator('main a[href="#/table/scratch"]').waitFor();
+  await page.getByRole("region", { name: "Tables", exact: true }).locator('a[href="#/table/scratch"]').waitFor();
   assert.equal(await expectJson(await server.post("/v1/table/scratch/count_rows", {})), 3);
   assert.deepEqual((await expectJson(await server.get("/v1/namespace/%24/dropped_tables"))).tables, []);
+  assertClean(consolePage);
+});
+
+test("Home → recent activity lists an insert and an update with their table and operation; the growth line holds CountTableRows at each version", options, async (t) => {
+  await expectJson(await server.upload("/v1/table/activity/create", arrowStream({ n: Int32Array.from([1, 2]) })));
+  await expectJson(await server.upload("/v1/table/activity/insert", arrowStream({ n: Int32Array.from([3, 4, 5]) })));
+  await expectJson(await server.post("/v1/table/activity/update", { predicate: "n > 3", updates: [["n", "n + 10"]] }));
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/home`, true);
+  const { page } = consolePage;
+  const activity = page.getByRole("region", { name: "Recent activity" }).locator("tbody tr");
+  await activity.first().waitFor();
+  const newest = await activity.evaluateAll((trs) => trs.slice(0, 3).map((tr) => [...tr.children].slice(1).map((td) => td.textContent)));
+  assert.deepEqual(newest, [
+    ["activity", "update", "2 updated"],
+    ["activity", "insert (append)", "+3 inserted"],
+    ["activity", "created", "–"],
+  ]);
+
+  const { versions } = await expectJson(await server.post("/v1/table/activity/version/list?descending=true&limit=8"));
+  const counts = [];
+  for (const v of [...versions].reverse()) counts.push(`v${v.version} ${await expectJson(await server.post("/v1/table/activity/count_rows", { version: v.version }))}`);
+  const growth = page.locator("main tbody tr", { has: page.locator('a[href="#/table/activity"]') }).locator("svg.sparkline");
+  await growth.waitFor();
+  assert.equal(await growth.getAttribute("aria-label"), `Rows by version of activity: ${counts.join(", ")}`);
+  assert.equal(counts.length, 3);
   assertClean(consolePage);
 });

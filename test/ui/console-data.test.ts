@@ -3,7 +3,8 @@
 // answers of a running server become display rows, and the explorer's form becomes QueryTable bodies.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { Field, FixedSizeList, Float32, Int32, Schema, Utf8, tableToIPC } from "apache-arrow";
+import { DateDay, Field, FixedSizeList, Float32, Float64, Int32, List, Schema, Struct, Table, TimestampMillisecond, Utf8, makeVector, tableToIPC, vectorFromArray } from "apache-arrow";
+import { parquetReadObjects } from "hyparquet";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { type TestServer, expectJson, startTestServer } from "../helpers/test-server.js";
 import { importUiModule } from "./console-assets.js";
@@ -13,6 +14,7 @@ const records = await importUiModule("records-to-arrow.js");
 const files = await importUiModule("file-import.js");
 const queries = await importUiModule("query-request.js");
 const values = await importUiModule("arrow-values.js");
+const parquet = await importUiModule("parquet-export.js");
 
 let server: TestServer;
 before(async () => {
@@ -113,6 +115,24 @@ test("A QueryTable answer of every common type, decoded in the console → the v
     [1n, 0.25, true, ["a", "b"], "2024-01-15T12:30:00.000Z"],
     [null, 2, false, null, null],
   ]);
+});
+
+test("Parquet export of every common Arrow type → read back, each value as the grid shows it: unsigned as INT64, timestamps, dates, lists, structs as JSON", async () => {
+  const at = Date.UTC(2024, 0, 15, 12, 30, 5, 250);
+  const table = new Table({
+    small: vectorFromArray([7, null], new Int32()),
+    big: makeVector(Uint32Array.from([4_000_000_000, 1])),
+    single: vectorFromArray([0.5, null], new Float32()),
+    at: vectorFromArray([new Date(at), null], new TimestampMillisecond()),
+    day: vectorFromArray([new Date(Date.UTC(2024, 1, 29)), null], new DateDay()),
+    tags: vectorFromArray([["a", null, ""], null], new List(new Field("item", new Utf8(), true))),
+    point: vectorFromArray([{ x: 1.5, y: -2 }, null], new Struct([new Field("x", new Float64(), true), new Field("y", new Float64(), true)])),
+  });
+  const { fields, rows } = values.decodeArrow(tableToIPC(table, "file"));
+  const file = parquetWriteBuffer(parquet.parquetOptions(fields, rows));
+  const read = await parquetReadObjects({ file });
+  assert.deepEqual(read[0], { small: 7, big: 4_000_000_000n, single: 0.5, at: new Date(at), day: new Date(Date.UTC(2024, 1, 29)), tags: ["a", null, ""], point: { x: 1.5, y: -2 } });
+  assert.deepEqual({ ...read[1], tags: read[1]?.tags ?? null }, { small: null, big: 1n, single: null, at: null, day: null, tags: null, point: null });
 });
 
 test("queryRequest: a filtered sorted page, a vector search with a filter, a text search → the QueryTable bodies", () => {

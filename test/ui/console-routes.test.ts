@@ -50,7 +50,7 @@ test("GET of each console asset → 200 with its JavaScript or CSS type; the tra
   assert.ok(slashed.headers.get("content-security-policy"));
 });
 
-test("GET of the console's libraries → the installed apache-arrow bundle and hyparquet modules, byte for byte; other package files → 404", async (t) => {
+test("GET of the console's libraries → the installed apache-arrow bundle and hyparquet modules byte for byte, hyparquet-writer's with hyparquet's bare imports pointed at the served files; other package files → 404", async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
   const require = createRequire(import.meta.url);
@@ -70,7 +70,22 @@ test("GET of the console's libraries → the installed apache-arrow bundle and h
   const map = await server.get("/console/vendor/apache-arrow/Arrow.es2015.min.js.map");
   assert.equal(map.status, 200);
   assert.match(map.headers.get("content-type") ?? "", /^application\/json/);
-  for (const url of ["/console/vendor/apache-arrow/package.json", "/console/vendor/apache-arrow/Arrow.node.mjs", "/console/vendor/hyparquet/src/types.d.ts", "/console/vendor/tslib/tslib.js", "/console/vendor/apache-arrow/..%2F..%2Fpackage.json"]) {
+  // hyparquet-writer: its files with the imports of hyparquet pointed at the served copy, nothing
+  // else changed, and every import one the browser resolves to a file the server serves.
+  const writerFolder = path.join(hyparquetFolder, "../hyparquet-writer/src");
+  for (const file of readdirSync(writerFolder).filter((name) => name.endsWith(".js") && name !== "node.js")) {
+    const response = await server.get(`/console/vendor/hyparquet-writer/src/${file}`);
+    assert.equal(response.status, 200, file);
+    const served = await response.text();
+    const original = readFileSync(path.join(writerFolder, file), "utf8");
+    assert.equal(served, original.replace(/^((?:import|export)\b[^'\n]*from )'hyparquet(\/src\/[a-z]+\.js)?'$/gm, (_all, statement, rest) => `${statement}'/console/vendor/hyparquet${rest ?? "/src/index.js"}'`), file);
+    for (const [, specifier] of served.matchAll(/^(?:import|export)\b[^'"\n]*from '([^']+)'/gm)) {
+      const url = specifier!.startsWith("./") ? `/console/vendor/hyparquet-writer/src/${specifier!.slice(2)}` : specifier!;
+      assert.match(url, /^\/console\/vendor\//, `${file} imports ${specifier}`);
+      assert.equal((await server.get(url)).status, 200, `${file} imports ${url}`);
+    }
+  }
+  for (const url of ["/console/vendor/hyparquet-writer/src/node.js", "/console/vendor/hyparquet-writer/package.json", "/console/vendor/apache-arrow/package.json", "/console/vendor/apache-arrow/Arrow.node.mjs", "/console/vendor/hyparquet/src/types.d.ts", "/console/vendor/tslib/tslib.js", "/console/vendor/apache-arrow/..%2F..%2Fpackage.json"]) {
     await expectError(await server.get(url), 404, 0);
   }
 });

@@ -36,6 +36,20 @@ export function parseCursor(after: string | undefined): number {
   return Number(after);
 }
 
+/**
+ * The newest `limit` events in commit order, for a reader that shows what happened last (the
+ * console's home) rather than following the feed from its start. `next` is the cursor after the
+ * newest of them, or after every event kept when none is visible, so reading on from it misses
+ * nothing that commits later.
+ */
+export async function readNewestEvents(store: Store, limit: number, databases?: readonly string[]): Promise<FeedPage> {
+  // Read first: an event committing between the two reads is after `last` and read on from it.
+  const last = await store.rows.lastChangeEventSeq();
+  const rows = (await store.rows.listNewestChangeEvents(limit, databases)).filter((row) => row.seq <= last);
+  const newest = rows[rows.length - 1];
+  return { events: rows.map((row) => JSON.parse(row.event) as unknown), next: String(newest === undefined ? last : newest.seq) };
+}
+
 /** One page of events after the cursor, waiting up to `waitMs` for the first one. */
 export async function readEvents(store: Store, request: FeedRequest): Promise<FeedPage> {
   const after = parseCursor(request.after);

@@ -29,6 +29,8 @@ export interface ChangeEventRows {
   appendChangeEvent(event: NewChangeEvent): Promise<void>;
   /** Events after `after` in commit order, at most `limit`; of `databases` only, when given. */
   listChangeEvents(after: number, limit: number, databases?: readonly string[]): Promise<StoredChangeEvent[]>;
+  /** The newest `limit` events (of `databases` only, when given), in commit order. */
+  listNewestChangeEvents(limit: number, databases?: readonly string[]): Promise<StoredChangeEvent[]>;
   /** The `seq` of the newest event, 0 when there is none. */
   lastChangeEventSeq(): Promise<number>;
   /** The time of the oldest event after `after`, if any (for the delivery lag). */
@@ -56,6 +58,13 @@ export function changeEventRows(db: Kysely<Database>, dialect: "sqlite" | "postg
       if (databases !== undefined) query = query.where("database", "in", databases);
       const rows = await query.orderBy("seq").limit(limit).execute();
       return rows.map((row) => ({ ...row, seq: Number(row.seq), time: Number(row.time) }));
+    },
+    async listNewestChangeEvents(limit, databases) {
+      if (databases !== undefined && databases.length === 0) return [];
+      let query = db.selectFrom("change_events").selectAll();
+      if (databases !== undefined) query = query.where("database", "in", databases);
+      const rows = await query.orderBy("seq", "desc").limit(limit).execute();
+      return rows.reverse().map((row) => ({ ...row, seq: Number(row.seq), time: Number(row.time) }));
     },
     async lastChangeEventSeq() {
       const row = await db.selectFrom("change_events").select((eb) => eb.fn.max("seq").as("last")).executeTakeFirst();
