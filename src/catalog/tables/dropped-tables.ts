@@ -156,8 +156,7 @@ export async function purgeDroppedTables(store: Store, registry: CatalogRegistry
 async function foldersReadByKeptDrops(store: Store): Promise<Set<string>> {
   const read = new Set<string>();
   for (const row of await store.rows.listAllDroppedTables()) {
-    const records = JSON.parse(row.kept_records) as { refs?: { database: string; location: string }[] };
-    for (const ref of records.refs ?? []) read.add(`${ref.database}\n${ref.location}`);
+    for (const ref of row.kept_records.refs) read.add(`${ref.database}\n${ref.location}`);
   }
   return read;
 }

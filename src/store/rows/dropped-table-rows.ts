@@ -7,9 +7,20 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, DroppedTablesTable, TableMapColumn, TableRow, TablesTable, WithMaps } from "../schema.js";
 import { decodeMaps, encodeMaps } from "./json-columns.js";
+import type { TableDataRefRow } from "./shared-data-rows.js";
 import { tableMaps } from "./table-rows.js";
 
-export type DroppedTableRow = WithMaps<Selectable<DroppedTablesTable>, TableMapColumn>;
+/**
+ * What went with a dropped table, as it was stored: its `table_versions` rows, which the undrop
+ * puts back as they were, and its `table_data_refs` rows.
+ */
+export interface KeptRecords {
+  versions: Record<string, unknown>[];
+  refs: TableDataRefRow[];
+}
+
+/** A kept drop as read: its map columns and its kept records decoded. */
+export type DroppedTableRow = Omit<WithMaps<Selectable<DroppedTablesTable>, TableMapColumn>, "kept_records"> & { kept_records: KeptRecords };
 
 export interface DroppedTableRows {
   /**
@@ -35,11 +46,6 @@ export interface DroppedTableRows {
   deleteDroppedTable(id: string): Promise<boolean>;
 }
 
-interface KeptRecords {
-  versions: Record<string, unknown>[];
-  refs: Record<string, unknown>[];
-}
-
 export function droppedTableRows(db: Kysely<Database>): DroppedTableRows {
   const numeric = (row: Selectable<DroppedTablesTable>): Selectable<DroppedTablesTable> => ({
     ...row,
@@ -49,7 +55,10 @@ export function droppedTableRows(db: Kysely<Database>): DroppedTableRows {
     dropped_at: Number(row.dropped_at),
     purge_at: Number(row.purge_at),
   });
-  const asRow = (row: Selectable<DroppedTablesTable>): DroppedTableRow => decodeMaps(numeric(row), tableMaps);
+  const asRow = (row: Selectable<DroppedTablesTable>): DroppedTableRow => ({
+    ...decodeMaps(numeric(row), tableMaps),
+    kept_records: JSON.parse(row.kept_records) as KeptRecords,
+  });
   return {
     async keepDroppedTable(decodedRow, kept) {
       const row = encodeMaps<Selectable<TablesTable>, TableMapColumn>(decodedRow, tableMaps);
