@@ -33,15 +33,15 @@ interface RefreshState {
   source_rows_removed?: number;
 }
 
-interface ItemRange {
+type ItemRange = {
   from: string;
   to: string;
   count: number;
-}
+};
 
 export const refreshViewHandler: JobHandler = {
   async run(ctx) {
-    const params = JSON.parse(ctx.job.params) as RefreshJobParams;
+    const params = ctx.job.params as unknown as RefreshJobParams;
     const rows = ctx.scope.store.rows;
     const io = new ViewIO(ctx.scope.engine);
 
@@ -68,7 +68,7 @@ export const refreshViewHandler: JobHandler = {
           checkpoint();
           const item = await ctx.claimItem();
           if (!item) return;
-          const range = JSON.parse(item.params) as ItemRange;
+          const range = item.params as unknown as ItemRange;
           const entity = `item:${item.seq}`;
           await ctx.event("claim", { claimEntity: entity, message: `source row ids ${range.from}..${range.to} (${range.count})` });
           const written = await io.writeRange({
@@ -185,12 +185,12 @@ async function plan(
 }
 
 /** Consecutive runs of `size` new source ids, as inclusive ranges. */
-function planItems(added: BigUint64Array, size: number): string[] {
-  const items: string[] = [];
+function planItems(added: BigUint64Array, size: number): ItemRange[] {
+  const items: ItemRange[] = [];
   for (let start = 0; start < added.length; start += size) {
     const end = Math.min(start + size, added.length) - 1;
     const range: ItemRange = { from: String(added[start]), to: String(added[end]), count: end - start + 1 };
-    items.push(JSON.stringify(range));
+    items.push(range);
   }
   return items;
 }
