@@ -126,6 +126,13 @@ export type JobItemRow = Omit<Selectable<JobItemsTable>, "params"> & { params: J
 export type NewJobItemRow = Insertable<JobItemsTable>;
 export type JobEventRow = Selectable<JobEventsTable>;
 export type NewJobEventRow = Insertable<JobEventsTable>;
-export type MaterializedViewRow = Selectable<MaterializedViewsTable>;
-export type NewMaterializedViewRow = Insertable<MaterializedViewsTable>;
-export type MaterializedViewRowUpdate = Updateable<MaterializedViewsTable>;
+/** The JSON columns of a view's row as the objects they hold (the row functions encode and decode them). */
+interface ViewJsonColumns {
+  definition: JobJson;
+  udtf_spec: JobJson | null;
+}
+
+export type MaterializedViewRow = Omit<Selectable<MaterializedViewsTable>, keyof ViewJsonColumns> & ViewJsonColumns;
+export type NewMaterializedViewRow = Omit<Insertable<MaterializedViewsTable>, keyof ViewJsonColumns> & ViewJsonColumns;
+/** What a view update may change; its definition is set once, at creation. */
+export type MaterializedViewRowUpdate = Omit<Updateable<MaterializedViewsTable>, keyof ViewJsonColumns>;

@@ -218,7 +218,7 @@ async function loadView(rows: StoreTx, job: JobRow): Promise<{ table: TableRow; 
   if (!table) throw new PermanentJobError(`the view '${job.target_name}' was dropped`, "load");
   const view = await rows.findMaterializedView(table.id);
   if (!view) throw new PermanentJobError(`table '${table.name}' is not a materialized view`, "load");
-  return { table, view, definition: JSON.parse(view.definition) as ViewDefinition };
+  return { table, view, definition: view.definition as unknown as ViewDefinition };
 }
 
 async function loadSource(rows: StoreTx, database: string, definition: ViewDefinition): Promise<TableRow> {
@@ -231,7 +231,7 @@ async function loadSource(rows: StoreTx, database: string, definition: ViewDefin
 
 function manifestOf(params: RefreshJobParams, view: MaterializedViewRow): { origin: string; value: unknown } {
   if (params.manifest !== null && params.manifest !== undefined) return { origin: "request", value: params.manifest };
-  const stored = view.udtf_spec ? (JSON.parse(view.udtf_spec) as { manifest?: string | null }).manifest : null;
+  const stored = view.udtf_spec ? (view.udtf_spec as { manifest?: string | null }).manifest : null;
   if (!stored) return { origin: "none", value: null };
   try {
     return { origin: "view", value: JSON.parse(stored) };
