@@ -109,8 +109,8 @@ async function populateTables(root: string, count: number, from: number): Promis
             name: `t${String(i).padStart(6, "0")}`,
             location: joinLocation(tablesDir, `${id}.lance`),
             managed_location: 1,
-            properties: "{}",
-            storage_options: "{}",
+            properties: {},
+            storage_options: {},
             created_at: now,
             updated_at: now,
           });

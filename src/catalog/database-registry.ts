@@ -18,7 +18,6 @@ import { Catalog } from "./catalog.js";
 import type { CatalogScope, DatabaseInfo, JobSettings } from "./catalog-scope.js";
 import { validateName } from "./identifiers.js";
 import { checkedClientLocation } from "./table-locations.js";
-import { fromJsonColumn, toJsonColumn } from "../store/rows/json-columns.js";
 import { withSpans } from "../tracing/spans.js";
 import { recordChange } from "./events/change-events.js";
 
@@ -44,8 +43,8 @@ export function toDatabaseInfo(row: DatabaseRow, dataLocation: string): Database
     storageRoot: databaseStorageRoot(row, dataLocation),
     managedVersioning: row.managed_versioning === 1,
     readConsistencyMs: row.read_consistency_ms === null || row.read_consistency_ms === undefined ? null : Number(row.read_consistency_ms),
-    properties: fromJsonColumn(row.properties),
-    storageOptions: fromJsonColumn(row.storage_options),
+    properties: row.properties,
+    storageOptions: row.storage_options,
   };
 }
 
@@ -85,8 +84,8 @@ export async function ensureDatabase(storages: Storages, store: Store, dataLocat
         name,
         storage_root: options.location ? storageRoot : followsDataLocation,
         managed_versioning: options.managedVersioning ? 1 : 0,
-        properties: "{}",
-        storage_options: toJsonColumn(options.storageOptions ?? {}),
+        properties: {},
+        storage_options: options.storageOptions ?? {},
         created_at: Date.now(),
         read_consistency_ms: checkedReadConsistency(options.readConsistencyMs),
       });
@@ -130,7 +129,7 @@ async function ownStorageRoot(storages: Storages, text: string, options: Storage
 
 /** Serves a database's own storage root with its own options, if it has any. */
 async function configureDatabaseRoot(storages: Storages, row: DatabaseRow): Promise<void> {
-  const options = fromJsonColumn(row.storage_options);
+  const options = row.storage_options;
   if (hasOwnLocation(row) && Object.keys(options).length > 0) await storages.configure(row.storage_root, options);
 }
 

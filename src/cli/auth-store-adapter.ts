@@ -6,7 +6,6 @@
 import type { AuthStore, CredentialKind, StoredCredential } from "../auth/auth-store.js";
 import { type Change, recordChange } from "../catalog/events/change-events.js";
 import type { AuditRecord } from "../model/admin.js";
-import { fromJsonColumn, toJsonColumn } from "../store/rows/json-columns.js";
 import type { ApiKeyRow, AuditRow, CredentialColumns, OAuthClientRow } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 
@@ -36,7 +35,7 @@ function credentialOf(row: ApiKeyRow | OAuthClientRow): StoredCredential {
 }
 
 function auditRecordOf(row: AuditRow): AuditRecord {
-  return { ...row, at: Number(row.at), status: Number(row.status), context: fromJsonColumn(row.context) };
+  return { ...row, at: Number(row.at), status: Number(row.status) };
 }
 
 /** The change event of a credential: its database's, or deployment-wide (`""`) for a credential of every database. */
@@ -74,7 +73,7 @@ export function authStoreOf(store: Store): AuthStore {
       return (await rows.ensureSigningKey({ name, secret: proposed, created_at: at })).secret;
     },
 
-    insertAuditRecord: (record) => rows.insertAuditRecord({ ...record, context: toJsonColumn(record.context) }),
+    insertAuditRecord: (record) => rows.insertAuditRecord(record),
     async listAuditRecords(database, before, limit) {
       return (await rows.listAuditRecords(database, before, limit)).map(auditRecordOf);
     },

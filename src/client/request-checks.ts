@@ -3,21 +3,18 @@
  * `rest` refuse the same requests with the same code (13) and message.
  */
 import { type TObject, Type } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
 import type { OperationEntry } from "../model/operations/operation-entry.js";
+import { validatorOf } from "../model/schema-validators.js";
 import { NamespaceError } from "./namespace-error.js";
 
 /**
- * Drops `null` properties before checking. The models' `Nullable` helper widens the JSON
- * schema's `type` (which the server's validator honours) but keeps the base TypeBox kind, so
- * TypeBox's own checker would refuse the `null`s the server accepts. Every nullable field is
- * optional, so a dropped `null` checks exactly as the server checks it.
+ * A copy of the request's plain objects and arrays: the validator fills in the models' defaults,
+ * which belong to whoever serves the call, not to the request the caller handed over.
  */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value === null || typeof value !== "object" || value instanceof Uint8Array) return value;
-  const entries = Object.entries(value).filter(([, v]) => v !== null && v !== undefined);
-  return Object.fromEntries(entries.map(([k, v]) => [k, withoutNulls(v)]));
+function copyOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyOf);
+  if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyOf(v)]));
 }
 
 const checkedModels = new WeakMap<OperationEntry, TObject>();
@@ -36,15 +33,16 @@ function checkedModelOf(entry: OperationEntry): TObject {
   return model;
 }
 
-/** Throws 13 naming the first field of `request` that does not fit the entry's request model. */
+/**
+ * Throws 13 naming the first field of `request` that does not fit the entry's request model,
+ * checked by the validator the server checks JSON bodies with.
+ */
 export function checkRequest(entry: OperationEntry, request: Record<string, unknown>): void {
-  const schema = checkedModelOf(entry);
-  const operationId = entry.operationId;
-  const candidate = withoutNulls(request);
-  if (Value.Check(schema, candidate)) return;
-  const first = Value.Errors(schema, candidate).First();
-  const where = first?.path ? `request${first.path.replace(/\//g, ".")}` : "request";
-  throw NamespaceError.of("InvalidInput", `invalid ${operationId} request: ${where} ${first?.message.toLowerCase() ?? "is invalid"}`);
+  const validate = validatorOf(checkedModelOf(entry), "body");
+  if (validate(copyOf(request))) return;
+  const first = validate.errors?.[0];
+  const where = `request${(first?.instancePath ?? "").replace(/\//g, ".")}`;
+  throw NamespaceError.of("InvalidInput", `invalid ${entry.operationId} request: ${where} ${first?.message ?? "is invalid"}`);
 }
 
 /**

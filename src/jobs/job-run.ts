@@ -28,7 +28,7 @@ export class JobRun implements JobContext {
     private readonly store: Store,
     private readonly leaseMs: number,
   ) {
-    this.state = JSON.parse(job.state) as Record<string, unknown>;
+    this.state = job.state;
     this.lease = leaseOf(job, workerId);
     // A third of the lease: two heartbeats may be missed before the lease runs out.
     this.timer = setInterval(() => void this.heartbeat(), Math.max(50, Math.floor(leaseMs / 3)));
@@ -60,7 +60,7 @@ export class JobRun implements JobContext {
 
   async saveState(patch: Record<string, unknown>): Promise<void> {
     const next = { ...this.state, ...patch };
-    const saved = this.store.rows.saveJobProgress(this.job.id, this.lease, { state: JSON.stringify(next) }, Date.now());
+    const saved = this.store.rows.saveJobProgress(this.job.id, this.lease, { state: next }, Date.now());
     // The state describes work already done: undo must see it even when a cancel stops the run here.
     this.state = next;
     await this.fenced(saved);
@@ -82,7 +82,7 @@ export class JobRun implements JobContext {
     });
   }
 
-  async replaceItems(params: readonly string[]): Promise<void> {
+  async replaceItems(params: readonly Record<string, unknown>[]): Promise<void> {
     this.checkpoint();
     await this.fenced(this.store.rows.replaceJobItems(this.job.id, this.lease, params, Date.now()));
   }

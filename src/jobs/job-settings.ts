@@ -7,6 +7,8 @@
  * QUIVER_AUTO_REFRESH_VERSIONS (default 20), QUIVER_AUTO_REFRESH_COOLDOWN_MS (default 60000),
  * QUIVER_AUTO_REFRESH_INTERVAL_MS (default 5000; 0 turns auto refresh off).
  */
+import { backoffDelay } from "../model/retry.js";
+
 export interface JobSystemConfig {
   pools?: string[];
   /** How long a claim lasts without a heartbeat; a dead worker's jobs resume after it. */
@@ -77,5 +79,5 @@ export function jobSettings(config: JobSystemConfig = {}, env: NodeJS.ProcessEnv
 
 /** Delay before attempt `attempts + 1`: base × 2^(attempts − 1), capped. */
 export function retryDelay(attempts: number, baseMs: number, capMs: number): number {
-  return Math.min(capMs, baseMs * 2 ** Math.max(0, attempts - 1));
+  return backoffDelay({ firstMs: baseMs, capMs }, attempts);
 }

@@ -124,7 +124,7 @@ export class JobWorker {
       await run.event(job.attempts > 1 ? "resumed" : "running", { message: `attempt ${job.attempts} of ${job.max_attempts}` });
       const result = await handler.run(run);
       run.checkpoint();
-      if (await this.store.rows.completeJob(job.id, run.lease, JSON.stringify(result), Date.now())) {
+      if (await this.store.rows.completeJob(job.id, run.lease, result, Date.now())) {
         outcome("succeeded");
         await run.event("succeeded", { rows: typeof result.rows_written === "number" ? result.rows_written : undefined });
       }

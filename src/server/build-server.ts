@@ -6,7 +6,6 @@ import type { Http2SecureServer } from "node:http2";
 import Fastify, { type FastifyHttp2SecureOptions, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { AuthStore } from "../auth/auth-store.js";
 import type { CatalogRegistry } from "../catalog/database-registry.js";
-import { sharedSchemas, JsonArrowSchema } from "../model/schema-json.js";
 import { registerBodyParsers } from "./body-parsing.js";
 import { resolveCatalog } from "./database-resolution.js";
 import { frameworkErrorOptions, registerErrorMapper } from "./error-mapper.js";
@@ -104,7 +103,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   });
   if (limiter.active) services.rateLimiter = limiter;
 
-  registerValidation(app, [...sharedSchemas, JsonArrowSchema]);
+  registerValidation(app);
   registerBodyParsers(app);
   registerErrorMapper(app);
   registerRequestTracing(app);

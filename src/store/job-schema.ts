@@ -109,13 +109,30 @@ export interface JobLease {
   attempt: number;
 }
 
-export type JobRow = Selectable<JobsTable>;
-export type NewJobRow = Insertable<JobsTable>;
+/** A JSON object a job or work item carries; what it holds is the job kind's business. */
+export type JobJson = Record<string, unknown>;
+
+/** The JSON columns of a job's row as the objects they hold (the row functions encode and decode them). */
+interface JobJsonColumns {
+  params: JobJson;
+  state: JobJson;
+  result: JobJson | null;
+}
+
+export type JobRow = Omit<Selectable<JobsTable>, keyof JobJsonColumns> & JobJsonColumns;
+export type NewJobRow = Omit<Insertable<JobsTable>, keyof JobJsonColumns> & JobJsonColumns;
 export type JobRowUpdate = Updateable<JobsTable>;
-export type JobItemRow = Selectable<JobItemsTable>;
+export type JobItemRow = Omit<Selectable<JobItemsTable>, "params"> & { params: JobJson };
 export type NewJobItemRow = Insertable<JobItemsTable>;
 export type JobEventRow = Selectable<JobEventsTable>;
 export type NewJobEventRow = Insertable<JobEventsTable>;
-export type MaterializedViewRow = Selectable<MaterializedViewsTable>;
-export type NewMaterializedViewRow = Insertable<MaterializedViewsTable>;
-export type MaterializedViewRowUpdate = Updateable<MaterializedViewsTable>;
+/** The JSON columns of a view's row as the objects they hold (the row functions encode and decode them). */
+interface ViewJsonColumns {
+  definition: JobJson;
+  udtf_spec: JobJson | null;
+}
+
+export type MaterializedViewRow = Omit<Selectable<MaterializedViewsTable>, keyof ViewJsonColumns> & ViewJsonColumns;
+export type NewMaterializedViewRow = Omit<Insertable<MaterializedViewsTable>, keyof ViewJsonColumns> & ViewJsonColumns;
+/** What a view update may change; its definition is set once, at creation. */
+export type MaterializedViewRowUpdate = Omit<Updateable<MaterializedViewsTable>, keyof ViewJsonColumns>;

@@ -2,7 +2,6 @@
  * @module The Store implementation shared by both dialects: Kysely compiles each row module's
  * queries for the dialect; the adapter classifies driver errors and supplies the locks.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Kysely } from "kysely";
 import type { DialectAdapter } from "./dialect-adapter.js";
 import { databaseRows } from "./rows/database-rows.js";
@@ -32,9 +31,12 @@ import { type SnapshotSource, loadSnapshot } from "./snapshot/load-snapshot.js";
 import { storeCallDuration } from "../metrics/metrics.js";
 import { timed, withTimedMethods } from "../metrics/timed.js";
 import { type SpanAttributes, inSpan, withSpans } from "../tracing/spans.js";
+import { type BackoffPolicy, retrying } from "../model/retry.js";
 
 /** Runs of one transaction the database rolled back as a serialization failure or deadlock. */
 const transactionAttempts = 5;
+/** Waits of up to 20, 40, 80 and 160 ms, drawn at random so the transactions that collided do not collide again. */
+const transactionBackoff: BackoffPolicy = { firstMs: 20, jitter: [0, 1] };
 
 function bindRows(db: Kysely<Database>, adapter: DialectAdapter): StoreTx {
   return {
@@ -108,21 +110,20 @@ export class KyselyStore implements Store {
   }
 
   private async runTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      const appended = new Set<string>();
-      try {
-        const result = await this.db.transaction().execute((trx) => fn(withSpans(this.noticing(bindRows(trx, this.adapter), appended), "store.", this.spanAttributes, "client")));
-        // PostgreSQL sends its notice from inside the transaction (delivered on commit); SQLite's
-        // in-process notices go out once the commit is done.
-        if (this.adapter.name === "sqlite") for (const database of appended) void this.services.events.publish({ topic: changeEventsTopic, key: database });
-        return result;
-      } catch (error) {
-        if (attempt < transactionAttempts && this.adapter.isRetryable(error)) {
-          await sleep(Math.random() * 10 * 2 ** attempt);
-          continue;
-        }
-        throw classify(error, this.adapter);
-      }
+    try {
+      return await retrying(
+        async () => {
+          const appended = new Set<string>();
+          const result = await this.db.transaction().execute((trx) => fn(withSpans(this.noticing(bindRows(trx, this.adapter), appended), "store.", this.spanAttributes, "client")));
+          // PostgreSQL sends its notice from inside the transaction (delivered on commit); SQLite's
+          // in-process notices go out once the commit is done.
+          if (this.adapter.name === "sqlite") for (const database of appended) void this.services.events.publish({ topic: changeEventsTopic, key: database });
+          return result;
+        },
+        { attempts: transactionAttempts, backoff: transactionBackoff, retryable: (error) => this.adapter.isRetryable(error) },
+      );
+    } catch (error) {
+      throw classify(error, this.adapter);
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * @module Row types of the metadata store, one interface per table. Both dialects share them.
- * Booleans are stored as 0/1 integers, maps as JSON text, times as epoch milliseconds.
+ * Booleans are stored as 0/1 integers, maps as JSON text (handed out decoded: `WithMaps`), times
+ * as epoch milliseconds.
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 
@@ -233,23 +234,39 @@ export interface Database {
   multipart_parts: MultipartPartsTable;
 }
 
-export type DatabaseRow = Selectable<DatabasesTable>;
-export type NewDatabaseRow = Insertable<DatabasesTable>;
-export type NamespaceRow = Selectable<NamespacesTable>;
-export type NewNamespaceRow = Insertable<NamespacesTable>;
-export type TableRow = Selectable<TablesTable>;
-export type NewTableRow = Insertable<TablesTable>;
-export type TableRowUpdate = Updateable<TablesTable>;
+/** A map of strings; the store keeps it as JSON text and hands it out decoded. */
+export type StringMap = Record<string, string>;
+
+/**
+ * `Row` with its JSON columns `K` as the maps they hold: the row functions (`rows/*.ts`) encode
+ * them on the way in and decode them on the way out, so no caller sees the JSON text.
+ */
+export type WithMaps<Row, K extends PropertyKey> = { [P in keyof Row]: P extends K ? Exclude<Row[P], string> | StringMap : Row[P] };
+
+export type DatabaseMapColumn = "properties" | "storage_options";
+export type NamespaceMapColumn = "properties";
+export type TableMapColumn = "properties" | "storage_options";
+export type AuditMapColumn = "context";
+export type TableVersionMapColumn = "metadata";
+export type TransactionMapColumn = "properties";
+
+export type DatabaseRow = WithMaps<Selectable<DatabasesTable>, DatabaseMapColumn>;
+export type NewDatabaseRow = WithMaps<Insertable<DatabasesTable>, DatabaseMapColumn>;
+export type NamespaceRow = WithMaps<Selectable<NamespacesTable>, NamespaceMapColumn>;
+export type NewNamespaceRow = WithMaps<Insertable<NamespacesTable>, NamespaceMapColumn>;
+export type TableRow = WithMaps<Selectable<TablesTable>, TableMapColumn>;
+export type NewTableRow = WithMaps<Insertable<TablesTable>, TableMapColumn>;
+export type TableRowUpdate = WithMaps<Updateable<TablesTable>, TableMapColumn>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NewApiKeyRow = Insertable<ApiKeysTable>;
 export type OAuthClientRow = Selectable<OAuthClientsTable>;
 export type NewOAuthClientRow = Insertable<OAuthClientsTable>;
-export type AuditRow = Selectable<AuditLogTable>;
-export type NewAuditRow = Insertable<AuditLogTable>;
-export type TableVersionRow = Selectable<TableVersionsTable>;
-export type NewTableVersionRow = Insertable<TableVersionsTable>;
-export type TransactionRow = Selectable<TransactionsTable>;
-export type NewTransactionRow = Insertable<TransactionsTable>;
-export type TransactionRowUpdate = Updateable<TransactionsTable>;
+export type AuditRow = WithMaps<Selectable<AuditLogTable>, AuditMapColumn>;
+export type NewAuditRow = WithMaps<Insertable<AuditLogTable>, AuditMapColumn>;
+export type TableVersionRow = WithMaps<Selectable<TableVersionsTable>, TableVersionMapColumn>;
+export type NewTableVersionRow = WithMaps<Insertable<TableVersionsTable>, TableVersionMapColumn>;
+export type TransactionRow = WithMaps<Selectable<TransactionsTable>, TransactionMapColumn>;
+export type NewTransactionRow = WithMaps<Insertable<TransactionsTable>, TransactionMapColumn>;
+export type TransactionRowUpdate = WithMaps<Updateable<TransactionsTable>, TransactionMapColumn>;
 export type SigningKeyRow = Selectable<SigningKeysTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;

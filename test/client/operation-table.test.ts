@@ -1,12 +1,14 @@
 /**
  * The client's operations kept in step with the spec, the server and the catalog: every operation
  * of the spec's endpoint list (kept as data in `spec-endpoints.ts`) is in the operation table with
- * its method and path, answered by a real route of the server and exposed by the client; every
+ * its method and path, the table holds nothing else but Quiver's listed extensions, answered by a real route of the server and exposed by the client; every
  * Lance Namespace route the server documents has a client entry with the same path and methods,
  * and every client entry names a `Catalog` method that `dir` can call.
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { Catalog } from "../../src/catalog/catalog.js";
 import { connect, operations } from "../../src/client/index.js";
 import { type OperationEntry, operationIdOf, operations as allOperations } from "../../src/model/operations/index.js";
@@ -70,6 +72,46 @@ test("every operation of the spec's endpoint list is in the operation table with
     // Path parameters may be named differently (`{transaction_id}` for the spec's `{id}`); the route is the same.
     assert.equal(routeShape(entry.path), routeShape(spec.path), `${spec.operation} path`);
     assert.ok((entry.methods as readonly string[]).includes(spec.method), `${spec.operation} takes ${spec.method}`);
+  }
+});
+
+/**
+ * The operations Quiver serves beyond the spec's endpoint list, each with why it exists and the
+ * document that describes it (which must name it): the table holds exactly the spec's operations
+ * and these, so an operation dropped from the table or added to it unlisted fails here.
+ */
+const extensions: readonly { operation: string; doc: string; mention?: string; why: string }[] = [
+  { operation: "CloneTable", doc: "docs/architecture.md", why: "a shallow clone reading another table's data files" },
+  { operation: "ListDroppedTables", doc: "docs/undrop.md", why: "the tables a drop retention keeps, for undropping" },
+  { operation: "UndropTable", doc: "docs/undrop.md", why: "brings back a table dropped under a retention" },
+  { operation: "ListTablesExtended", doc: "docs/auth.md", why: "the managed deployment's `/v1/tables` listing the LanceDB Cloud client calls" },
+  { operation: "CreateTableExtended", doc: "docs/auth.md", why: "the managed deployment's `/v1/tables/{table_name}` create the LanceDB Cloud client calls" },
+  { operation: "CreateMultipartWrite", doc: "README.md", mention: "createMultipartWrite", why: "opens a write whose data arrives in several uploads" },
+  { operation: "CompleteMultipartWrite", doc: "README.md", mention: "completeMultipartWrite", why: "commits a multipart write's uploads as one version" },
+  { operation: "AbortMultipartWrite", doc: "docs/architecture.md", why: "discards a multipart write's staged uploads" },
+  { operation: "PrewarmTableIndex", doc: "docs/compatibility.md", mention: "index/{name}/prewarm", why: "the LanceDB client's index prewarm" },
+  { operation: "PrewarmTablePageCache", doc: "docs/compatibility.md", mention: "page_cache/prewarm", why: "the LanceDB client's page-cache prewarm, answered Unsupported" },
+  { operation: "DiffTableBranch", doc: "docs/versions.md", why: "the commits one branch has that another lacks" },
+  { operation: "CherryPickTableBranch", doc: "docs/versions.md", why: "applies another branch's commits onto a branch" },
+  { operation: "GetJob", doc: "docs/materialized-views.md", mention: "GET /v1/jobs/{job_id}", why: "the managed deployment's job look-up" },
+  { operation: "DescribeJob", doc: "docs/architecture.md", why: "a job's state, for the 202 answers of long operations" },
+  { operation: "ListJobs", doc: "docs/architecture.md", why: "a database's jobs" },
+  { operation: "CancelJob", doc: "docs/architecture.md", why: "stops a queued or running job" },
+  { operation: "QueryJobEvents", doc: "docs/architecture.md", why: "a job's progress events" },
+  { operation: "CompactTable", doc: "docs/architecture.md", why: "table maintenance: merges small data files" },
+  { operation: "CleanupTableVersions", doc: "docs/architecture.md", why: "table maintenance: deletes old versions, keeping tagged ones" },
+  { operation: "OptimizeTableIndices", doc: "docs/architecture.md", why: "table maintenance: brings indices up to date with new rows" },
+  { operation: "SetTableMaintenanceSchedule", doc: "docs/architecture.md", why: "runs the maintenance periodically as jobs" },
+  { operation: "DescribeTableMaintenanceSchedule", doc: "docs/architecture.md", why: "the schedule a table's maintenance runs on" },
+];
+
+test("the operation table serves exactly the spec's operations and Quiver's listed extensions, each named in its document", () => {
+  const served = Object.values(allOperations).map((entry) => entry.operationId).sort();
+  const expected = [...specEndpoints.map((spec) => spec.operation), ...extensions.map((extension) => extension.operation)].sort();
+  assert.deepEqual(served, expected);
+  const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
+  for (const { operation, doc, mention } of extensions) {
+    assert.ok(readFileSync(`${repositoryRoot}${doc}`, "utf8").includes(mention ?? operation), `${doc} names ${mention ?? operation}`);
   }
 });
 

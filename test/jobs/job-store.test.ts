@@ -46,7 +46,7 @@ for (const dialect of storeDialects) {
     const insert = async (id: string, target: string, runAt: number, pool = "default") => {
       // Known ids and due times, so the expected order is explicit.
       await rows.insertJob({
-        id, database: "default", kind: "test", target, target_name: target, pool, params: "{}", state: "{}", status: "queued",
+        id, database: "default", kind: "test", target, target_name: target, pool, params: {}, state: {}, status: "queued",
         cancel_requested: 0, attempts: 0, max_attempts: 3, run_at: runAt, locked_by: null, locked_until: null, heartbeat_at: null,
         items_total: 0, items_done: 0, rows_written: 0, result: null, last_error: null, error_phase: null,
         created_at: now, updated_at: now, started_at: null, finished_at: null,
@@ -78,7 +78,7 @@ for (const dialect of storeDialects) {
     const id = await enqueueJob(rows, "default", job("t"));
     const now = Date.now();
     await rows.claimJob({ workerId: "w1", pools: ["default"], now, leaseMs: 1000 });
-    assert.equal(await rows.completeJob(id, { workerId: "w2", attempt: 1 }, "{}", now), false);
+    assert.equal(await rows.completeJob(id, { workerId: "w2", attempt: 1 }, {}, now), false);
     assert.equal(await rows.failJob(id, { workerId: "w2", attempt: 1 }, { error: "e", phase: "p" }, now), false);
     assert.deepEqual(await rows.extendJobLease(id, { workerId: "w2", attempt: 1 }, now, 1000), { held: false, cancelRequested: false });
     assert.equal((await rows.findJob("default", id))?.status, "running", "nothing changed");
@@ -86,9 +86,9 @@ for (const dialect of storeDialects) {
     const resumed = await rows.claimJob({ workerId: "w2", pools: ["default"], now: now + 2000, leaseMs: 1000 });
     assert.equal(resumed?.id, id);
     assert.equal(resumed?.attempts, 2);
-    assert.equal(await rows.completeJob(id, { workerId: "w1", attempt: 1 }, "{}", now + 2000), false);
-    assert.equal(await rows.completeJob(id, { workerId: "w2", attempt: 1 }, "{}", now + 2000), false, "the right worker with an earlier attempt is refused too");
-    assert.equal(await rows.completeJob(id, { workerId: "w2", attempt: 2 }, '{"ok":true}', now + 2000), true);
+    assert.equal(await rows.completeJob(id, { workerId: "w1", attempt: 1 }, {}, now + 2000), false);
+    assert.equal(await rows.completeJob(id, { workerId: "w2", attempt: 1 }, {}, now + 2000), false, "the right worker with an earlier attempt is refused too");
+    assert.equal(await rows.completeJob(id, { workerId: "w2", attempt: 2 }, { ok: true }, now + 2000), true);
     const done = await rows.findJob("default", id);
     assert.equal(done?.status, "succeeded");
     assert.equal(done?.locked_by, null);
@@ -154,7 +154,7 @@ for (const dialect of storeDialects) {
       return row?.status === "succeeded" ? row : undefined;
     });
     assert.equal(succeeded.attempts, 2);
-    assert.deepEqual(JSON.parse(succeeded.result ?? "null"), { runs: 2 });
+    assert.deepEqual(succeeded.result, { runs: 2 });
 
     const failed = await until(async () => {
       const row = await store.rows.findJob("default", broken);

@@ -23,7 +23,7 @@ import { type StoreDialect, openTestStore, storeDialects } from "../helpers/test
 
 const namespace = (path: string) => {
   const parts = path.split("/");
-  return { database: "default", path, parent_path: parts.slice(0, -1).join("/"), name: parts.at(-1) as string, properties: "{}", created_at: Date.now() };
+  return { database: "default", path, parent_path: parts.slice(0, -1).join("/"), name: parts.at(-1) as string, properties: {}, created_at: Date.now() };
 };
 
 const table = (id: string, name: string, namespacePath = "") => ({
@@ -33,8 +33,8 @@ const table = (id: string, name: string, namespacePath = "") => ({
   name,
   location: `/data/${id}`,
   managed_location: 1,
-  properties: "{}",
-  storage_options: "{}",
+  properties: {},
+  storage_options: {},
   created_at: Date.now(),
   updated_at: Date.now(),
 });
@@ -48,13 +48,13 @@ async function withDefaultDatabase(t: { after(fn: () => unknown): void }, dialec
 for (const dialect of storeDialects) {
   test(`${dialect}: a second row with the same key is a UniqueViolation and leaves the first as it was`, async (t) => {
     const store = await withDefaultDatabase(t, dialect);
-    await store.rows.insertNamespace({ ...namespace("a"), properties: '{"k":"first"}' });
-    await assert.rejects(store.rows.insertNamespace({ ...namespace("a"), properties: '{"k":"second"}' }), UniqueViolation);
+    await store.rows.insertNamespace({ ...namespace("a"), properties: { k: "first" } });
+    await assert.rejects(store.rows.insertNamespace({ ...namespace("a"), properties: { k: "second" } }), UniqueViolation);
     await assert.rejects(
       store.transaction((tx) => tx.insertNamespace(namespace("a"))),
       UniqueViolation,
     );
-    assert.equal((await store.rows.findNamespace("default", "a"))?.properties, '{"k":"first"}');
+    assert.deepEqual((await store.rows.findNamespace("default", "a"))?.properties, { k: "first" });
   });
 
   test(`${dialect}: a failing transaction leaves none of its writes`, async (t) => {
@@ -94,25 +94,25 @@ for (const dialect of storeDialects) {
     assert.equal(await store.rows.countTablesIn("default", ""), 1);
     await store.rows.insertTableVersion({
       table_id: "t1", branch: "", version: 2 ** 40, manifest_path: "/m", staged_path: null, manifest_size: 10,
-      e_tag: null, naming_scheme: "V2", metadata: "{}", timestamp_millis: created, transaction_id: null,
+      e_tag: null, naming_scheme: "V2", metadata: {}, timestamp_millis: created, transaction_id: null,
     });
     assert.equal((await store.rows.listTableVersions("t1", ""))[0]?.version, 2 ** 40);
   });
 
   test(`${dialect}: concurrent read-modify-writes of one table row under lockTableRow lose no update`, async (t) => {
     const store = await withDefaultDatabase(t, dialect);
-    await store.rows.insertTable({ ...table("t1", "one"), properties: '{"n":"0"}' });
+    await store.rows.insertTable({ ...table("t1", "one"), properties: { n: "0" } });
     await Promise.all(
       Array.from({ length: 12 }, () =>
         store.transaction(async (tx) => {
           const row = await tx.lockTableRow("t1");
-          const n = Number(JSON.parse(row?.properties ?? "{}").n);
+          const n = Number(row?.properties.n);
           await sleep(5); // widen the window between read and write
-          await tx.updateTable("t1", { properties: JSON.stringify({ n: String(n + 1) }) });
+          await tx.updateTable("t1", { properties: { n: String(n + 1) } });
         }),
       ),
     );
-    assert.equal(JSON.parse((await store.rows.findTableById("t1"))?.properties ?? "{}").n, "12");
+    assert.equal((await store.rows.findTableById("t1"))?.properties.n, "12");
   });
 
   test(`${dialect}: work under one lock never overlaps; tryWithLock skips a held lock`, async (t) => {
@@ -235,17 +235,17 @@ test("postgres: two processes on one store share locks and hear each other's cha
 test("postgres: one replica's row lock keeps another's read-modify-write waiting", async (t) => {
   const [first, second] = await twoProcesses(t);
   await ensureDatabase(new Storages(), first, path.join(tempRoot(), "databases"), "default");
-  await first.rows.insertTable({ ...table("t1", "one"), properties: '{"n":"0"}' });
+  await first.rows.insertTable({ ...table("t1", "one"), properties: { n: "0" } });
   await Promise.all(
     Array.from({ length: 10 }, (_, i) =>
       (i % 2 === 0 ? first : second).transaction(async (tx) => {
-        const n = Number(JSON.parse((await tx.lockTableRow("t1"))?.properties ?? "{}").n);
+        const n = Number((await tx.lockTableRow("t1"))?.properties.n);
         await sleep(5);
-        await tx.updateTable("t1", { properties: JSON.stringify({ n: String(n + 1) }) });
+        await tx.updateTable("t1", { properties: { n: String(n + 1) } });
       }),
     ),
   );
-  assert.equal(JSON.parse((await second.rows.findTableById("t1"))?.properties ?? "{}").n, "10");
+  assert.equal((await second.rows.findTableById("t1"))?.properties.n, "10");
 });
 
 /** Ends, from outside, the sessions of the database at `url` whose last statement matches `like`. */

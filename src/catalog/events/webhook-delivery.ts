@@ -17,6 +17,7 @@ import { changeEventsTopic } from "../../store/rows/change-event-rows.js";
 import type { Store } from "../../store/store.js";
 import { eventDeliveries, eventDeliveryLag } from "../../metrics/metrics.js";
 import { type PeriodicTask, startPeriodicTask } from "../periodic-task.js";
+import { retrying } from "../../model/retry.js";
 
 /** The store lock the delivering process holds. */
 export const eventDeliveryLock = "change-event-delivery";
@@ -113,6 +114,9 @@ async function deliverWhileHeld(store: Store, settings: WebhookSettings, log: De
   }
 }
 
+/** A request the target did not acknowledge; why, for the log. */
+class Unacknowledged extends Error {}
+
 /** Sends one event until the target acknowledges it; false when stopped first. */
 async function deliverOne(
   webhook: Webhook,
@@ -122,20 +126,28 @@ async function deliverOne(
   log: DeliveryLog,
   stop: AbortSignal,
 ): Promise<boolean> {
-  let backoff = settings.firstBackoffMs ?? 250;
-  for (let attempt = 1; !stop.aborted; attempt += 1) {
-    const reason = await post(webhook, target, event, settings.requestTimeoutMs ?? 10_000, stop);
-    if (reason === undefined) {
-      eventDeliveries.inc({ outcome: "ok" });
-      return true;
-    }
-    if (stop.aborted) return false;
-    eventDeliveries.inc({ outcome: "failed" });
-    log.failed(target, event.id, reason, attempt);
-    await sleep(backoff * (0.5 + Math.random() / 2), undefined, { signal: stop }).catch(() => undefined);
-    backoff = Math.min(backoff * 2, settings.maxBackoffMs ?? 60_000);
+  // Jitter between half and the whole wait: targets that failed together are not retried in step.
+  const backoff = { firstMs: settings.firstBackoffMs ?? 250, capMs: settings.maxBackoffMs ?? 60_000, jitter: [0.5, 1] } as const;
+  if (stop.aborted) return false;
+  try {
+    return await retrying(
+      async (attempt) => {
+        const reason = await post(webhook, target, event, settings.requestTimeoutMs ?? 10_000, stop);
+        if (reason === undefined) {
+          eventDeliveries.inc({ outcome: "ok" });
+          return true;
+        }
+        if (stop.aborted) return false;
+        eventDeliveries.inc({ outcome: "failed" });
+        log.failed(target, event.id, reason, attempt);
+        throw new Unacknowledged(reason);
+      },
+      { backoff, retryable: () => true, signal: stop },
+    );
+  } catch (error) {
+    if (error instanceof Unacknowledged && stop.aborted) return false;
+    throw error;
   }
-  return false;
 }
 
 /** POSTs one event in CloudEvents' structured JSON; answers why it failed, or undefined. */

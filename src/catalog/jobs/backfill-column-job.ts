@@ -11,7 +11,7 @@ import { recordCommittedWrite } from "../versions/transactions.js";
 
 export const backfillColumnHandler: JobHandler = {
   async run(ctx) {
-    const { column } = JSON.parse(ctx.job.params) as { column: string };
+    const { column } = ctx.job.params as { column: string };
     const table = await ctx.scope.store.rows.findTableById(ctx.job.target);
     if (!table) throw new PermanentJobError(`the table '${ctx.job.target_name}' was dropped`, "load");
     ctx.checkpoint();

@@ -20,7 +20,8 @@ export interface JobContext {
   /** Like checkpoint, after asking the store for a cancel request right now. */
   checkpointNow(): Promise<void>;
   event(state: string, detail?: { claimEntity?: string; rows?: number; message?: string }): Promise<void>;
-  replaceItems(params: readonly string[]): Promise<void>;
+  /** Replaces the job's work items by `params`, one object an item. */
+  replaceItems(params: readonly Record<string, unknown>[]): Promise<void>;
   claimItem(): Promise<JobItemRow | undefined>;
   completeItem(seq: number, rowsWritten: number): Promise<void>;
 }

@@ -85,7 +85,7 @@ export async function describeTableMaintenanceSchedule(scope: CatalogScope, requ
 async function describeSchedule(scope: CatalogScope, tableId: string): Promise<TableMaintenanceSchedule> {
   const job = await scope.store.rows.findActiveJobOn(tableId, scheduledMaintenanceJobKind);
   if (!job || job.cancel_requested === 1) return { interval_seconds: null, older_than_seconds: null, next_run_at_ms: null, job_id: null };
-  const params = JSON.parse(job.params) as ScheduledMaintenanceParams;
+  const params = job.params as unknown as ScheduledMaintenanceParams;
   return { interval_seconds: params.interval_seconds, older_than_seconds: params.older_than_seconds, next_run_at_ms: job.run_at, job_id: job.id };
 }
 
@@ -98,7 +98,7 @@ async function currentId(ctx: JobContext): Promise<string[]> {
 
 export const tableMaintenanceHandler: JobHandler = {
   async run(ctx) {
-    const params = JSON.parse(ctx.job.params) as TableMaintenanceParams;
+    const params = ctx.job.params as unknown as TableMaintenanceParams;
     const id = await currentId(ctx);
     ctx.checkpoint();
     await ctx.event(params.task, { message: `${params.task} of ${describeTable(id)}` });
@@ -110,7 +110,7 @@ export const tableMaintenanceHandler: JobHandler = {
 
 export const scheduledMaintenanceHandler: JobHandler = {
   async run(ctx) {
-    const params = JSON.parse(ctx.job.params) as ScheduledMaintenanceParams;
+    const params = ctx.job.params as unknown as ScheduledMaintenanceParams;
     const id = await currentId(ctx);
     ctx.checkpoint();
     await ctx.event("maintenance", { message: `scheduled compaction, cleanup and index optimisation of ${describeTable(id)}` });

@@ -14,7 +14,6 @@ import type {
   ListNamespacesResponse,
   NamespaceExistsRequest,
 } from "../../model/namespace.js";
-import { fromJsonColumn, toJsonColumn } from "../../store/rows/json-columns.js";
 import type { StoreTx } from "../../store/store.js";
 import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
@@ -61,7 +60,7 @@ export async function createNamespace(scope: CatalogScope, request: WithId<Creat
       const existing = await tx.findNamespace(database, key);
       // decide
       if (existing) {
-        if (mode === "ExistOk") return { properties: fromJsonColumn(existing.properties) };
+        if (mode === "ExistOk") return { properties: existing.properties };
         if (mode !== "Overwrite") throw CatalogError.of("NamespaceAlreadyExists", `${describeNamespace(id)} already exists`);
         droppedLocations.push(...(await deleteNamespaceTree(scope, tx, database, key)));
       }
@@ -71,7 +70,7 @@ export async function createNamespace(scope: CatalogScope, request: WithId<Creat
         path: key,
         parent_path: namespaceKey(parent),
         name,
-        properties: toJsonColumn(properties),
+        properties,
         created_at: Date.now(),
       });
       await recordChange(tx, { kind: "namespace.created", database, object: id, data: { properties } });
@@ -109,7 +108,7 @@ export async function describeNamespaceOp(scope: CatalogScope, request: WithId<D
   if (request.id.length === 0) return { properties: scope.database.properties };
   const row = await translating(describeNamespace(request.id), () => scope.store.rows.findNamespace(scope.database.name, namespaceKey(request.id)));
   if (!row) throw CatalogError.of("NamespaceNotFound", `${describeNamespace(request.id)} does not exist`);
-  return { properties: fromJsonColumn(row.properties) };
+  return { properties: row.properties };
 }
 
 /** NamespaceExists: resolves when it exists, throws 1 otherwise. */
@@ -151,7 +150,7 @@ export async function dropNamespace(scope: CatalogScope, request: WithId<DropNam
       }
       // write
       droppedLocations.push(...(await deleteNamespaceTree(scope, tx, database, key)));
-      return { properties: fromJsonColumn(existing.properties) };
+      return { properties: existing.properties };
     }),
   );
   // finalize

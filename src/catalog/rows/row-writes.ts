@@ -15,7 +15,6 @@ import type {
   UpdateTableResponse,
 } from "../../model/data.js";
 import { InsertModes, parseMode } from "../../model/modes.js";
-import { fromJsonColumn, toJsonColumn } from "../../store/rows/json-columns.js";
 import { invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { recordCommittedWrite } from "../versions/transactions.js";
@@ -140,7 +139,7 @@ export async function updateTable(scope: CatalogScope, request: WithId<UpdateTab
       request.updates.length > 0
         ? await updateRows(scope.engine, row.location, ref, request.predicate, request.updates as [string, string][])
         : { version: (await scope.engine.describeTable(row.location, ref)).version, rowsUpdated: 0 };
-    let properties = fromJsonColumn(row.properties);
+    let properties = row.properties;
     if (request.properties) {
       const added = request.properties;
       try {
@@ -148,12 +147,12 @@ export async function updateTable(scope: CatalogScope, request: WithId<UpdateTab
         // (from any process) keep each other's keys.
         properties = await scope.store.transaction(async (tx) => {
           const current = await tx.lockTableRow(row.id);
-          const merged = { ...fromJsonColumn(current?.properties ?? row.properties), ...added };
-          await tx.updateTable(row.id, { properties: toJsonColumn(merged), updated_at: Date.now() });
+          const merged = { ...(current?.properties ?? row.properties), ...added };
+          await tx.updateTable(row.id, { properties: merged, updated_at: Date.now() });
           return merged;
         });
       } catch {
-        properties = fromJsonColumn((await scope.store.rows.findTableById(row.id).catch(() => row))?.properties ?? row.properties);
+        properties = (await scope.store.rows.findTableById(row.id).catch(() => row))?.properties ?? row.properties;
       }
     }
     const transaction = await recordCommittedWrite(scope, "UpdateTable", request.id, outcome.version, request.branch, {

@@ -22,7 +22,7 @@ interface IndexJobState {
 
 export const createIndexHandler: JobHandler = {
   async run(ctx) {
-    const params = JSON.parse(ctx.job.params) as CreateIndexJobParams;
+    const params = ctx.job.params as unknown as CreateIndexJobParams;
     const id = await currentId(ctx);
     const branch = params.request.branch ?? null;
     const state = ctx.state as IndexJobState;
@@ -40,7 +40,7 @@ export const createIndexHandler: JobHandler = {
   // A build that a cancel or a final failure overtook: remove the index, unless an index of
   // that name was there before (a replace cannot bring the old one back; docs/jobs.md).
   async undo(ctx) {
-    const params = JSON.parse(ctx.job.params) as CreateIndexJobParams;
+    const params = ctx.job.params as unknown as CreateIndexJobParams;
     if ((ctx.state as IndexJobState).existed_before !== false) return;
     const id = await currentId(ctx).catch(() => undefined);
     if (!id) return;
@@ -53,7 +53,7 @@ export const createIndexHandler: JobHandler = {
 
 export const dropIndexHandler: JobHandler = {
   async run(ctx) {
-    const params = JSON.parse(ctx.job.params) as DropIndexJobParams;
+    const params = ctx.job.params as unknown as DropIndexJobParams;
     const id = await currentId(ctx);
     const state = ctx.state as IndexJobState;
     ctx.checkpoint();

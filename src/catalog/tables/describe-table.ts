@@ -8,7 +8,6 @@ import { readRefOf } from "../table-heads.js";
 import type { TableRow } from "../../store/schema.js";
 import { isUri } from "../../storage/locations.js";
 import type { DescribeTableRequest, DescribeTableResponse, TableExistsRequest } from "../../model/table.js";
-import { fromJsonColumn } from "../../store/rows/json-columns.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
@@ -39,8 +38,8 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
       table: name,
       namespace,
       location: row.location,
-      storage_options: fromJsonColumn(row.storage_options),
-      properties: fromJsonColumn(row.properties),
+      storage_options: row.storage_options,
+      properties: row.properties,
       managed_versioning: scope.database.managedVersioning,
     };
     if (request.with_table_uri) response.table_uri = isUri(row.location) ? row.location : pathToFileURL(row.location).href;

@@ -11,7 +11,6 @@ import type { TableRow } from "../../store/schema.js";
 import type { Store, StoreTx } from "../../store/store.js";
 import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError } from "../../model/catalog-error.js";
-import { fromJsonColumn } from "../../store/rows/json-columns.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import type { CatalogRegistry } from "../database-registry.js";
 import { discardTableData } from "../discard-table-data.js";
@@ -120,7 +119,7 @@ export async function undropTable(
       throw error;
     }
   });
-  return { id: request.id, location: row.location, properties: fromJsonColumn(row.properties) };
+  return { id: request.id, location: row.location, properties: row.properties };
 }
 
 /** The store lock a purge holds: one process purges a store at a time. */
@@ -157,8 +156,7 @@ export async function purgeDroppedTables(store: Store, registry: CatalogRegistry
 async function foldersReadByKeptDrops(store: Store): Promise<Set<string>> {
   const read = new Set<string>();
   for (const row of await store.rows.listAllDroppedTables()) {
-    const records = JSON.parse(row.kept_records) as { refs?: { database: string; location: string }[] };
-    for (const ref of records.refs ?? []) read.add(`${ref.database}\n${ref.location}`);
+    for (const ref of row.kept_records.refs) read.add(`${ref.database}\n${ref.location}`);
   }
   return read;
 }

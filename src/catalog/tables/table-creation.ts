@@ -14,7 +14,6 @@ import type {
   RegisterTableRequest,
   RegisterTableResponse,
 } from "../../model/table.js";
-import { fromJsonColumn, toJsonColumn } from "../../store/rows/json-columns.js";
 import type { StoreTx } from "../../store/store.js";
 import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
@@ -56,8 +55,8 @@ export async function insertTableRow(
     name,
     location: row.location,
     managed_location: row.managed ? 1 : 0,
-    properties: toJsonColumn(row.properties),
-    storage_options: toJsonColumn(row.storageOptions),
+    properties: row.properties,
+    storage_options: row.storageOptions,
     created_at: now,
     updated_at: now,
     head_version: row.headVersion ?? null,
@@ -126,7 +125,7 @@ export async function createTable(
       if (hasData && mode === "Create") throw alreadyExists(id);
       if (hasData && mode === "ExistOk") {
         const version = (await scope.engine.describeTable(existing.location)).version;
-        return { location: existing.location, version, storage_options: fromJsonColumn(existing.storage_options), properties: fromJsonColumn(existing.properties) };
+        return { location: existing.location, version, storage_options: existing.storage_options, properties: existing.properties };
       }
       // write: fill the declared table, or overwrite in place (same location, new version)
       const version = await scope.engine.createTable(existing.location, upload, hasData ? "overwrite" : "create", request.storage_options ?? undefined);
@@ -134,8 +133,8 @@ export async function createTable(
       // The properties merge into the row as it is now (another writer may have added some meanwhile).
       const merged = await scope.store.transaction(async (tx) => {
         const current = await tx.lockTableRow(existing.id);
-        const next = { ...fromJsonColumn(current?.properties ?? existing.properties), ...(request.properties ?? {}) };
-        await tx.updateTable(existing.id, { properties: toJsonColumn(next), updated_at: Date.now() });
+        const next = { ...(current?.properties ?? existing.properties), ...(request.properties ?? {}) };
+        await tx.updateTable(existing.id, { properties: next, updated_at: Date.now() });
         await recordChange(tx, {
           kind: hasData ? "table.version.created" : "table.created",
           database,
@@ -144,7 +143,7 @@ export async function createTable(
         });
         return next;
       });
-      return { location: existing.location, version, storage_options: fromJsonColumn(existing.storage_options), properties: merged };
+      return { location: existing.location, version, storage_options: existing.storage_options, properties: merged };
     }
 
     // write: data first at a fresh location, then the row; a lost race removes the data again.
@@ -191,7 +190,7 @@ export async function registerTable(scope: CatalogScope, request: WithId<Registe
       if (existing && mode !== "Overwrite") throw alreadyExists(id);
       // write
       if (existing) {
-        await tx.updateTable(existing.id, { location, managed_location: 0, properties: toJsonColumn(properties), updated_at: Date.now() });
+        await tx.updateTable(existing.id, { location, managed_location: 0, properties, updated_at: Date.now() });
         await recordChange(tx, { kind: "table.registered", database, object: id, data: { location, properties, replaced: true } });
       } else {
         await insertTableRow(tx, scope, id, { id: newTableLocation(scope.database).id, location, managed: false, properties, storageOptions: {} }, "table.registered");

@@ -13,7 +13,6 @@ import type {
   RestoreTableResponse,
 } from "../../model/table.js";
 import { keepProperties } from "../../engine/kept-properties.js";
-import { fromJsonColumn } from "../../store/rows/json-columns.js";
 import type { TableRow } from "../../store/schema.js";
 import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError } from "../../model/catalog-error.js";
@@ -37,11 +36,11 @@ type WithId<T> = T & { id: string[] };
 export async function deregisterTable(scope: CatalogScope, request: WithId<DeregisterTableRequest>): Promise<DeregisterTableResponse> {
   const current = await translating(describeTable(request.id), () => requireTable(scope.store.rows, scope.database.name, request.id));
   const hasData = await scope.engine.datasetExists(current.location);
-  if (hasData) await keepProperties(scope.storages, current.location, fromJsonColumn(current.properties));
+  if (hasData) await keepProperties(scope.storages, current.location, current.properties);
   const row = await forgetTable(scope, request);
   // The properties changed between the two reads: keep the newer ones (the answer carries them too).
   if (hasData && row.location === current.location && row.properties !== current.properties) {
-    await keepProperties(scope.storages, row.location, fromJsonColumn(row.properties)).catch(() => undefined);
+    await keepProperties(scope.storages, row.location, row.properties).catch(() => undefined);
   }
   return answerOf(request, row);
 }
@@ -59,7 +58,7 @@ async function forgetTable(scope: CatalogScope, request: WithId<DeregisterTableR
 }
 
 function answerOf(request: WithId<DeregisterTableRequest>, row: TableRow): DeregisterTableResponse {
-  return { id: request.id, location: row.location, properties: fromJsonColumn(row.properties) };
+  return { id: request.id, location: row.location, properties: row.properties };
 }
 
 /**

@@ -16,7 +16,6 @@ import {
   TransactionStatuses,
   UnsetPropertyModes,
 } from "../../model/transactions.js";
-import { fromJsonColumn, toJsonColumn } from "../../store/rows/json-columns.js";
 import type { TransactionRow } from "../../store/schema.js";
 import type { StoreTx } from "../../store/store.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
@@ -78,7 +77,7 @@ export async function recordTransaction(
     database,
     status,
     operation,
-    properties: toJsonColumn({ operation, ...properties }),
+    properties: { operation, ...properties },
     created_at: now,
     updated_at: now,
   });
@@ -128,7 +127,7 @@ async function requireTransaction(tx: StoreTx, database: string, id: string): Pr
 }
 
 function describeRow(row: TransactionRow): DescribeTransactionResponse {
-  return { status: row.status, properties: fromJsonColumn(row.properties) };
+  return { status: row.status, properties: row.properties };
 }
 
 /** DescribeTransaction: status and properties. Throws 10. */
@@ -156,7 +155,7 @@ export async function alterTransaction(
       // load
       const row = await requireTransaction(tx, scope.database.name, transactionId);
       let status = row.status as TransactionStatus;
-      const properties = fromJsonColumn(row.properties);
+      const properties = row.properties;
       // decide
       request.actions.forEach((action, index) => {
         const set = [action.setStatusAction, action.setPropertyAction, action.unsetPropertyAction].filter((a) => a != null);
@@ -187,7 +186,7 @@ export async function alterTransaction(
         }
       });
       // write
-      await tx.updateTransaction(transactionId, { status, properties: toJsonColumn(properties), updated_at: Date.now() });
+      await tx.updateTransaction(transactionId, { status, properties, updated_at: Date.now() });
       return { status, properties };
     }),
   );

@@ -13,7 +13,6 @@ import type {
   BatchCreateTableVersionsResponse,
   CommitTableResult,
 } from "../../model/versions.js";
-import { fromJsonColumn } from "../../store/rows/json-columns.js";
 import type { StoreTx } from "../../store/store.js";
 import { invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
@@ -197,7 +196,7 @@ async function applyOperation(
     case "deregister_table": {
       const row = await requireTable(tx, database, op.body.id);
       await tx.deleteTable(row.id);
-      return { kind: "deregister_table", response: { id: op.body.id, location: row.location, properties: fromJsonColumn(row.properties) } };
+      return { kind: "deregister_table", response: { id: op.body.id, location: row.location, properties: row.properties } };
     }
   }
 }

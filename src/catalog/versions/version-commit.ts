@@ -33,7 +33,6 @@ import { commitConflicts, commits } from "../../metrics/metrics.js";
 import type { CreateTableVersionRequest, TableVersion } from "../../model/versions.js";
 import { isInsideLocation, locationName, normalizeLocation, parentLocation, resolveLocation, storeRootOf } from "../../storage/locations.js";
 import type { ObjectInfo } from "../../storage/table-storage.js";
-import { toJsonColumn } from "../../store/rows/json-columns.js";
 import type { TableRow, TableVersionRow } from "../../store/schema.js";
 import type { Store, StoreTx } from "../../store/store.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
@@ -118,7 +117,7 @@ export async function insertVersionEntry(tx: StoreTx, scope: CatalogScope, entry
     manifest_size: entry.manifest_size ?? null,
     e_tag: entry.e_tag ?? null,
     naming_scheme: scheme,
-    metadata: toJsonColumn(entry.metadata ?? {}),
+    metadata: entry.metadata ?? {},
     timestamp_millis: Date.now(),
     transaction_id: transactionId,
   };

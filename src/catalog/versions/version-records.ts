@@ -6,7 +6,6 @@ import { type ManifestFile, type ManifestNamingScheme } from "../../engine/manif
 import { parseMode } from "../../model/modes.js";
 import { ManifestNamingSchemes, type TableVersion } from "../../model/versions.js";
 import { objectPathOf } from "../../storage/locations.js";
-import { fromJsonColumn } from "../../store/rows/json-columns.js";
 import type { TableVersionRow } from "../../store/schema.js";
 import { invalidInput } from "../../model/catalog-error.js";
 
@@ -30,6 +29,6 @@ export function toTableVersion(file: ManifestFile | undefined, record: TableVers
   if (eTag) out.e_tag = eTag;
   const timestamp = record?.timestamp_millis ?? file?.modifiedMillis;
   if (timestamp != null) out.timestamp_millis = Math.floor(Number(timestamp));
-  out.metadata = record ? fromJsonColumn(record.metadata) : {};
+  out.metadata = record ? record.metadata : {};
   return out;
 }

@@ -115,10 +115,10 @@ export async function createMaterializedView(
           database,
           kind,
           source_query: request.source_query,
-          definition: JSON.stringify(definition),
+          definition: { ...definition },
           definition_sha: definitionSha(definition),
           output_schema: request.output_schema,
-          udtf_spec: request.udtf_spec ? JSON.stringify(request.udtf_spec) : null,
+          udtf_spec: request.udtf_spec ? request.udtf_spec : null,
           auto_refresh: request.auto_refresh ? 1 : 0,
           refreshed_source_table: null,
           refreshed_source_version: null,
@@ -173,7 +173,7 @@ export async function refreshMaterializedView(
       throw invalidInput(`output_limit applies only to chunker materialized views; ${subject} is a ${view.kind} view`);
     }
     if (request.src_version !== undefined && request.src_version !== null) {
-      const definition = JSON.parse(view.definition) as ViewDefinition;
+      const definition = view.definition as unknown as ViewDefinition;
       const source = await requireTable(scope.store.rows, database, definition.source);
       await scope.engine.describeTable(source.location, { version: request.src_version }).catch((error: unknown) => {
         throw CatalogError.of("TableVersionNotFound", `source ${describeTable(definition.source)} has no version ${request.src_version}`, { cause: error });

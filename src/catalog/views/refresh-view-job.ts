@@ -33,15 +33,15 @@ interface RefreshState {
   source_rows_removed?: number;
 }
 
-interface ItemRange {
+type ItemRange = {
   from: string;
   to: string;
   count: number;
-}
+};
 
 export const refreshViewHandler: JobHandler = {
   async run(ctx) {
-    const params = JSON.parse(ctx.job.params) as RefreshJobParams;
+    const params = ctx.job.params as unknown as RefreshJobParams;
     const rows = ctx.scope.store.rows;
     const io = new ViewIO(ctx.scope.engine);
 
@@ -68,7 +68,7 @@ export const refreshViewHandler: JobHandler = {
           checkpoint();
           const item = await ctx.claimItem();
           if (!item) return;
-          const range = JSON.parse(item.params) as ItemRange;
+          const range = item.params as unknown as ItemRange;
           const entity = `item:${item.seq}`;
           await ctx.event("claim", { claimEntity: entity, message: `source row ids ${range.from}..${range.to} (${range.count})` });
           const written = await io.writeRange({
@@ -185,12 +185,12 @@ async function plan(
 }
 
 /** Consecutive runs of `size` new source ids, as inclusive ranges. */
-function planItems(added: BigUint64Array, size: number): string[] {
-  const items: string[] = [];
+function planItems(added: BigUint64Array, size: number): ItemRange[] {
+  const items: ItemRange[] = [];
   for (let start = 0; start < added.length; start += size) {
     const end = Math.min(start + size, added.length) - 1;
     const range: ItemRange = { from: String(added[start]), to: String(added[end]), count: end - start + 1 };
-    items.push(JSON.stringify(range));
+    items.push(range);
   }
   return items;
 }
@@ -218,7 +218,7 @@ async function loadView(rows: StoreTx, job: JobRow): Promise<{ table: TableRow; 
   if (!table) throw new PermanentJobError(`the view '${job.target_name}' was dropped`, "load");
   const view = await rows.findMaterializedView(table.id);
   if (!view) throw new PermanentJobError(`table '${table.name}' is not a materialized view`, "load");
-  return { table, view, definition: JSON.parse(view.definition) as ViewDefinition };
+  return { table, view, definition: view.definition as unknown as ViewDefinition };
 }
 
 async function loadSource(rows: StoreTx, database: string, definition: ViewDefinition): Promise<TableRow> {
@@ -231,7 +231,7 @@ async function loadSource(rows: StoreTx, database: string, definition: ViewDefin
 
 function manifestOf(params: RefreshJobParams, view: MaterializedViewRow): { origin: string; value: unknown } {
   if (params.manifest !== null && params.manifest !== undefined) return { origin: "request", value: params.manifest };
-  const stored = view.udtf_spec ? (JSON.parse(view.udtf_spec) as { manifest?: string | null }).manifest : null;
+  const stored = view.udtf_spec ? (view.udtf_spec as { manifest?: string | null }).manifest : null;
   if (!stored) return { origin: "none", value: null };
   try {
     return { origin: "view", value: JSON.parse(stored) };

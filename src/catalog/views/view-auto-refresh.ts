@@ -56,7 +56,7 @@ export async function autoRefreshMaterializedView(
   // load
   const table = await rows.findTableById(view.table_id);
   if (!table) return { action: "skipped", reason: "gone" };
-  const definition = JSON.parse(view.definition) as ViewDefinition;
+  const definition = view.definition as unknown as ViewDefinition;
   const source = await findSource(scope, definition);
   if (!source || !(await scope.engine.datasetExists(source.location))) return { action: "skipped", reason: "no-source" };
 

@@ -6,6 +6,7 @@
  * read. Successful authentications are never counted nor slowed. The table keeps at most
  * `maxSources` sources; when full, the one counted longest ago is forgotten.
  */
+import { backoffDelay } from "../../model/retry.js";
 
 export interface ThrottlePolicy {
   freeFailures: number;
@@ -44,7 +45,7 @@ export class FailureThrottle {
     this.sources.set(source, failures);
     if (this.sources.size > maxSources) this.sources.delete(this.sources.keys().next().value as string);
     const over = failures.count - freeFailures;
-    return over <= 0 ? 0 : Math.min(maxDelayMs, baseDelayMs * 2 ** Math.min(over - 1, 30));
+    return over <= 0 ? 0 : backoffDelay({ firstMs: baseDelayMs, capMs: maxDelayMs }, over);
   }
 
   /** Sources being counted, for tests of the table's bound. */

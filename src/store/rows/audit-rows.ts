@@ -2,8 +2,11 @@
  * @module Audit log rows, read newest first. Keyset pagination on (at, id) keeps pages stable
  * while new records arrive.
  */
-import type { Kysely } from "kysely";
-import type { AuditRow, Database, NewAuditRow } from "../schema.js";
+import type { Insertable, Kysely } from "kysely";
+import type { AuditLogTable, AuditMapColumn, AuditRow, Database, NewAuditRow } from "../schema.js";
+import { decodeMaps, encodeMaps } from "./json-columns.js";
+
+const maps: readonly AuditMapColumn[] = ["context"];
 
 export interface AuditCursor {
   at: number;
@@ -19,15 +22,15 @@ export interface AuditRows {
 export function auditRows(db: Kysely<Database>): AuditRows {
   return {
     async insertAuditRecord(row) {
-      await db.insertInto("audit_log").values(row).execute();
+      await db.insertInto("audit_log").values(encodeMaps<Insertable<AuditLogTable>, AuditMapColumn>(row, maps)).execute();
     },
-    listAuditRecords(database, before, limit) {
+    async listAuditRecords(database, before, limit) {
       let query = db.selectFrom("audit_log").selectAll().orderBy("at", "desc").orderBy("id", "desc").limit(limit);
       if (database !== undefined) query = query.where("database", "=", database);
       if (before) {
         query = query.where((eb) => eb.or([eb("at", "<", before.at), eb.and([eb("at", "=", before.at), eb("id", "<", before.id)])]));
       }
-      return query.execute();
+      return (await query.execute()).map((row) => decodeMaps(row, maps));
     },
   };
 }

@@ -1,9 +1,12 @@
 /**
  * @module Database (tenant) rows.
  */
-import type { Kysely } from "kysely";
-import type { Database, DatabaseRow, DatabasesTable, NewDatabaseRow } from "../schema.js";
-import type { Updateable } from "kysely";
+import type { Insertable, Kysely, Selectable, Updateable } from "kysely";
+import type { Database, DatabaseMapColumn, DatabaseRow, DatabasesTable, NewDatabaseRow } from "../schema.js";
+import { decodeMaps, encodeMaps } from "./json-columns.js";
+
+const maps: readonly DatabaseMapColumn[] = ["properties", "storage_options"];
+const decoded = (row: Selectable<DatabasesTable>): DatabaseRow => decodeMaps(row, maps);
 
 export interface DatabaseRows {
   findDatabase(name: string): Promise<DatabaseRow | undefined>;
@@ -16,10 +19,13 @@ export interface DatabaseRows {
 
 export function databaseRows(db: Kysely<Database>): DatabaseRows {
   return {
-    findDatabase: (name) => db.selectFrom("databases").selectAll().where("name", "=", name).executeTakeFirst(),
-    listDatabases: () => db.selectFrom("databases").selectAll().orderBy("name").execute(),
+    async findDatabase(name) {
+      const row = await db.selectFrom("databases").selectAll().where("name", "=", name).executeTakeFirst();
+      return row && decoded(row);
+    },
+    listDatabases: async () => (await db.selectFrom("databases").selectAll().orderBy("name").execute()).map(decoded),
     async insertDatabase(row) {
-      await db.insertInto("databases").values(row).execute();
+      await db.insertInto("databases").values(encodeMaps<Insertable<DatabasesTable>, DatabaseMapColumn>(row, maps)).execute();
     },
     async updateDatabase(name, update) {
       const result = await db.updateTable("databases").set(update).where("name", "=", name).executeTakeFirst();

@@ -5,9 +5,22 @@
  * them. The row keeps the table's id, so an undrop restores the same table.
  */
 import type { Kysely, Selectable } from "kysely";
-import type { Database, DroppedTablesTable, TableRow } from "../schema.js";
+import type { Database, DroppedTablesTable, TableMapColumn, TableRow, TablesTable, WithMaps } from "../schema.js";
+import { decodeMaps, encodeMaps } from "./json-columns.js";
+import type { TableDataRefRow } from "./shared-data-rows.js";
+import { tableMaps } from "./table-rows.js";
 
-export type DroppedTableRow = Selectable<DroppedTablesTable>;
+/**
+ * What went with a dropped table, as it was stored: its `table_versions` rows, which the undrop
+ * puts back as they were, and its `table_data_refs` rows.
+ */
+export interface KeptRecords {
+  versions: Record<string, unknown>[];
+  refs: TableDataRefRow[];
+}
+
+/** A kept drop as read: its map columns and its kept records decoded. */
+export type DroppedTableRow = Omit<WithMaps<Selectable<DroppedTablesTable>, TableMapColumn>, "kept_records"> & { kept_records: KeptRecords };
 
 export interface DroppedTableRows {
   /**
@@ -33,13 +46,8 @@ export interface DroppedTableRows {
   deleteDroppedTable(id: string): Promise<boolean>;
 }
 
-interface KeptRecords {
-  versions: Record<string, unknown>[];
-  refs: Record<string, unknown>[];
-}
-
 export function droppedTableRows(db: Kysely<Database>): DroppedTableRows {
-  const asRow = (row: DroppedTableRow): DroppedTableRow => ({
+  const numeric = (row: Selectable<DroppedTablesTable>): Selectable<DroppedTablesTable> => ({
     ...row,
     managed_location: Number(row.managed_location),
     created_at: Number(row.created_at),
@@ -47,8 +55,13 @@ export function droppedTableRows(db: Kysely<Database>): DroppedTableRows {
     dropped_at: Number(row.dropped_at),
     purge_at: Number(row.purge_at),
   });
+  const asRow = (row: Selectable<DroppedTablesTable>): DroppedTableRow => ({
+    ...decodeMaps(numeric(row), tableMaps),
+    kept_records: JSON.parse(row.kept_records) as KeptRecords,
+  });
   return {
-    async keepDroppedTable(row, kept) {
+    async keepDroppedTable(decodedRow, kept) {
+      const row = encodeMaps<Selectable<TablesTable>, TableMapColumn>(decodedRow, tableMaps);
       const versions = await db.selectFrom("table_versions").selectAll().where("table_id", "=", row.id).execute();
       const refs = await db.selectFrom("table_data_refs").selectAll().where("table_id", "=", row.id).execute();
       const records: KeptRecords = { versions: versions.map((v) => ({ ...v })), refs: refs.map((r) => ({ ...r })) };
@@ -74,15 +87,15 @@ export function droppedTableRows(db: Kysely<Database>): DroppedTableRows {
     async undropTable(id) {
       const dropped = await db.selectFrom("dropped_tables").selectAll().where("id", "=", id).executeTakeFirst();
       if (!dropped) return undefined;
-      const { kept_records, dropped_at: _at, purge_at: _purge, dropped_by: _by, ...fields } = asRow(dropped);
+      const { kept_records, dropped_at: _at, purge_at: _purge, dropped_by: _by, ...fields } = numeric(dropped);
       // The head starts unknown: the first read looks at the store again.
-      const row: TableRow = { ...fields, updated_at: Date.now(), head_version: null };
+      const row: Selectable<TablesTable> = { ...fields, updated_at: Date.now(), head_version: null };
       await db.insertInto("tables").values(row).execute();
       const records = JSON.parse(kept_records) as KeptRecords;
       for (const version of records.versions) await db.insertInto("table_versions").values(version as never).execute();
       for (const ref of records.refs) await db.insertInto("table_data_refs").values(ref as never).execute();
       await db.deleteFrom("dropped_tables").where("id", "=", id).execute();
-      return row;
+      return decodeMaps(row, tableMaps);
     },
     findDroppedTable: async (id) => {
       const row = await db.selectFrom("dropped_tables").selectAll().where("id", "=", id).executeTakeFirst();

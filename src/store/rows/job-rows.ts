@@ -4,7 +4,7 @@
  */
 import type { Kysely } from "kysely";
 import type { DialectAdapter } from "../dialect-adapter.js";
-import type { JobEventRow, JobItemRow, JobLease, JobRow, JobStatus, NewJobEventRow, NewJobRow } from "../job-schema.js";
+import type { JobEventRow, JobItemRow, JobJson, JobLease, JobRow, JobStatus, NewJobEventRow, NewJobRow } from "../job-schema.js";
 import type { Database } from "../schema.js";
 import { type JobCursor, type ListJobsFilter, listJobs } from "./jobs/list-jobs.js";
 import { type ClaimJobOptions, claimJob } from "./jobs/claim-job.js";
@@ -30,13 +30,13 @@ export interface JobRows {
   claimJob(options: ClaimJobOptions): Promise<JobRow | undefined>;
   extendJobLease(id: string, lease: JobLease, now: number, leaseMs: number): Promise<LeaseState>;
   saveJobProgress(id: string, lease: JobLease, update: JobProgressUpdate, now: number): Promise<boolean>;
-  completeJob(id: string, lease: JobLease, result: string, now: number): Promise<boolean>;
+  completeJob(id: string, lease: JobLease, result: JobJson, now: number): Promise<boolean>;
   failJob(id: string, lease: JobLease, failure: JobFailure, now: number): Promise<boolean>;
   failAbandonedJobs(now: number): Promise<string[]>;
   releaseJob(id: string, lease: JobLease, now: number): Promise<boolean>;
   requestJobCancel(database: string, id: string, now: number): Promise<JobStatus | undefined>;
   markJobCancelled(id: string, lease: JobLease, now: number): Promise<boolean>;
-  replaceJobItems(jobId: string, lease: JobLease, params: readonly string[], now: number): Promise<boolean>;
+  replaceJobItems(jobId: string, lease: JobLease, params: readonly JobJson[], now: number): Promise<boolean>;
   claimJobItem(jobId: string, lease: JobLease, now: number, leaseMs: number): Promise<JobItemRow | undefined>;
   completeJobItem(jobId: string, seq: number, lease: JobLease, rowsWritten: number, now: number): Promise<boolean>;
   countJobItems(jobId: string): Promise<JobItemCounts>;

@@ -2,8 +2,12 @@
  * @module Namespace rows. Paths are namespace components joined with "/"; a subtree is the
  * key range [path + "/", path + "0") because "0" is the character after "/".
  */
-import type { Kysely } from "kysely";
-import type { Database, NamespaceRow, NewNamespaceRow } from "../schema.js";
+import type { Insertable, Kysely, Selectable } from "kysely";
+import type { Database, NamespaceMapColumn, NamespaceRow, NamespacesTable, NewNamespaceRow } from "../schema.js";
+import { decodeMaps, encodeMaps } from "./json-columns.js";
+
+const maps: readonly NamespaceMapColumn[] = ["properties"];
+const decoded = (row: Selectable<NamespacesTable>): NamespaceRow => decodeMaps(row, maps);
 
 export interface NamespaceRows {
   findNamespace(database: string, path: string): Promise<NamespaceRow | undefined>;
@@ -21,14 +25,16 @@ export function subtreeRange(path: string): [string, string] {
 
 export function namespaceRows(db: Kysely<Database>): NamespaceRows {
   return {
-    findNamespace: (database, path) =>
-      db.selectFrom("namespaces").selectAll().where("database", "=", database).where("path", "=", path).executeTakeFirst(),
-
-    async insertNamespace(row) {
-      await db.insertInto("namespaces").values(row).execute();
+    async findNamespace(database, path) {
+      const row = await db.selectFrom("namespaces").selectAll().where("database", "=", database).where("path", "=", path).executeTakeFirst();
+      return row && decoded(row);
     },
 
-    listChildNamespaces(database, parentPath, afterName, limit) {
+    async insertNamespace(row) {
+      await db.insertInto("namespaces").values(encodeMaps<Insertable<NamespacesTable>, NamespaceMapColumn>(row, maps)).execute();
+    },
+
+    async listChildNamespaces(database, parentPath, afterName, limit) {
       let query = db
         .selectFrom("namespaces")
         .selectAll()
@@ -37,7 +43,7 @@ export function namespaceRows(db: Kysely<Database>): NamespaceRows {
         .orderBy("name");
       if (afterName !== undefined) query = query.where("name", ">", afterName);
       if (limit !== undefined) query = query.limit(limit);
-      return query.execute();
+      return (await query.execute()).map(decoded);
     },
 
     async countChildNamespaces(database, parentPath) {

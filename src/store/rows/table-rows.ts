@@ -1,10 +1,16 @@
 /**
  * @module Table rows: a table's name, namespace and (immutable) location.
  */
-import type { Kysely } from "kysely";
+import type { Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { DialectAdapter } from "../dialect-adapter.js";
-import type { Database, NewTableRow, TableRow, TableRowUpdate } from "../schema.js";
+import type { Database, NewTableRow, TableMapColumn, TableRow, TableRowUpdate, TablesTable } from "../schema.js";
+import { decodeMaps, encodeMaps } from "./json-columns.js";
 import { subtreeRange } from "./namespace-rows.js";
+
+/** The map columns of a table's row (shared with the kept rows of dropped tables). */
+export const tableMaps: readonly TableMapColumn[] = ["properties", "storage_options"];
+const decoded = (row: Selectable<TablesTable> | undefined): TableRow | undefined => row && decodeMaps(row, tableMaps);
+const decodedAll = (rows: Selectable<TablesTable>[]): TableRow[] => rows.map((row) => decodeMaps(row, tableMaps));
 
 export interface TableRows {
   findTableByName(database: string, namespacePath: string, name: string): Promise<TableRow | undefined>;
@@ -36,29 +42,25 @@ export interface TableRows {
 }
 
 export function tableRows(db: Kysely<Database>, adapter: DialectAdapter): TableRows {
+  /** The rows of one database's tables, to narrow further. */
+  const tablesOf = (database: string) => db.selectFrom("tables").selectAll().where("database", "=", database);
   return {
-    findTableByName: (database, namespacePath, name) =>
-      db
-        .selectFrom("tables")
-        .selectAll()
-        .where("database", "=", database)
-        .where("namespace_path", "=", namespacePath)
-        .where("name", "=", name)
-        .executeTakeFirst(),
+    findTableByName: async (database, namespacePath, name) =>
+      decoded(await tablesOf(database).where("namespace_path", "=", namespacePath).where("name", "=", name).executeTakeFirst()),
 
-    findTableById: (id) => db.selectFrom("tables").selectAll().where("id", "=", id).executeTakeFirst(),
+    findTableById: async (id) => decoded(await db.selectFrom("tables").selectAll().where("id", "=", id).executeTakeFirst()),
 
-    lockTableRow(id) {
+    async lockTableRow(id) {
       const query = db.selectFrom("tables").selectAll().where("id", "=", id);
-      return (adapter.rowLocks ? query.forUpdate() : query).executeTakeFirst();
+      return decoded(await (adapter.rowLocks ? query.forUpdate() : query).executeTakeFirst());
     },
 
     async insertTable(row) {
-      await db.insertInto("tables").values(row).execute();
+      await db.insertInto("tables").values(encodeMaps<Insertable<TablesTable>, TableMapColumn>(row, tableMaps)).execute();
     },
 
     async updateTable(id, update) {
-      await db.updateTable("tables").set(update).where("id", "=", id).execute();
+      await db.updateTable("tables").set(encodeMaps<Updateable<TablesTable>, TableMapColumn>(update, tableMaps)).where("id", "=", id).execute();
     },
 
     async raiseTableHead(id, version) {
@@ -74,20 +76,15 @@ export function tableRows(db: Kysely<Database>, adapter: DialectAdapter): TableR
       await db.deleteFrom("tables").where("id", "=", id).execute();
     },
 
-    listTablesIn(database, namespacePath, afterName, limit) {
-      let query = db
-        .selectFrom("tables")
-        .selectAll()
-        .where("database", "=", database)
-        .where("namespace_path", "=", namespacePath)
-        .orderBy("name");
+    async listTablesIn(database, namespacePath, afterName, limit) {
+      let query = tablesOf(database).where("namespace_path", "=", namespacePath).orderBy("name");
       if (afterName !== undefined) query = query.where("name", ">", afterName);
       if (limit !== undefined) query = query.limit(limit);
-      return query.execute();
+      return decodedAll(await query.execute());
     },
 
-    listAllTables: (database) =>
-      db.selectFrom("tables").selectAll().where("database", "=", database).orderBy("namespace_path").orderBy("name").execute(),
+    listAllTables: async (database) =>
+      decodedAll(await tablesOf(database).orderBy("namespace_path").orderBy("name").execute()),
 
     async countTablesIn(database, namespacePath) {
       const row = await db
@@ -99,30 +96,23 @@ export function tableRows(db: Kysely<Database>, adapter: DialectAdapter): TableR
       return Number(row.n);
     },
 
-    listTablesInTree(database, namespacePath) {
+    async listTablesInTree(database, namespacePath) {
       const [low, high] = subtreeRange(namespacePath);
-      return db
-        .selectFrom("tables")
-        .selectAll()
-        .where("database", "=", database)
-        .where((eb) =>
-          eb.or([eb("namespace_path", "=", namespacePath), eb.and([eb("namespace_path", ">=", low), eb("namespace_path", "<", high)])]),
-        )
-        .execute();
+      return decodedAll(
+        await tablesOf(database)
+          .where((eb) =>
+            eb.or([eb("namespace_path", "=", namespacePath), eb.and([eb("namespace_path", ">=", low), eb("namespace_path", "<", high)])]),
+          )
+          .execute(),
+      );
     },
 
-    findTableBelowLocation: (database, dir) => {
+    async findTableBelowLocation(database, dir) {
       const [low, high] = subtreeRange(dir);
-      return db
-        .selectFrom("tables")
-        .selectAll()
-        .where("database", "=", database)
-        .where("location", ">=", low)
-        .where("location", "<", high)
-        .executeTakeFirst();
+      return decoded(await tablesOf(database).where("location", ">=", low).where("location", "<", high).executeTakeFirst());
     },
 
-    findTableByLocation: (database, location) =>
-      db.selectFrom("tables").selectAll().where("database", "=", database).where("location", "=", location).executeTakeFirst(),
+    findTableByLocation: async (database, location) =>
+      decoded(await tablesOf(database).where("location", "=", location).executeTakeFirst()),
   };
 }

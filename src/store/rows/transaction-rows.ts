@@ -1,8 +1,11 @@
 /**
  * @module Transaction records: what `transaction_id` in a write response refers to.
  */
-import type { Kysely } from "kysely";
-import type { Database, NewTransactionRow, TransactionRow, TransactionRowUpdate } from "../schema.js";
+import type { Insertable, Kysely, Updateable } from "kysely";
+import type { Database, NewTransactionRow, TransactionMapColumn, TransactionRow, TransactionRowUpdate, TransactionsTable } from "../schema.js";
+import { decodeMaps, encodeMaps } from "./json-columns.js";
+
+const maps: readonly TransactionMapColumn[] = ["properties"];
 
 export interface TransactionRows {
   insertTransaction(row: NewTransactionRow): Promise<void>;
@@ -13,12 +16,14 @@ export interface TransactionRows {
 export function transactionRows(db: Kysely<Database>): TransactionRows {
   return {
     async insertTransaction(row) {
-      await db.insertInto("transactions").values(row).execute();
+      await db.insertInto("transactions").values(encodeMaps<Insertable<TransactionsTable>, TransactionMapColumn>(row, maps)).execute();
     },
-    findTransaction: (database, id) =>
-      db.selectFrom("transactions").selectAll().where("database", "=", database).where("id", "=", id).executeTakeFirst(),
+    async findTransaction(database, id) {
+      const row = await db.selectFrom("transactions").selectAll().where("database", "=", database).where("id", "=", id).executeTakeFirst();
+      return row && decodeMaps(row, maps);
+    },
     async updateTransaction(id, update) {
-      await db.updateTable("transactions").set(update).where("id", "=", id).execute();
+      await db.updateTable("transactions").set(encodeMaps<Updateable<TransactionsTable>, TransactionMapColumn>(update, maps)).where("id", "=", id).execute();
     },
   };
 }

@@ -2,8 +2,12 @@
  * @module Version records: one row per (table, branch, version) committed through the catalog.
  * A row with a `staged_path` is committed but its manifest is not yet at its final name.
  */
-import type { Kysely } from "kysely";
-import type { Database, NewTableVersionRow, TableVersionRow } from "../schema.js";
+import type { Insertable, Kysely, Selectable } from "kysely";
+import type { Database, NewTableVersionRow, TableVersionMapColumn, TableVersionRow, TableVersionsTable } from "../schema.js";
+import { decodeMaps, encodeMaps } from "./json-columns.js";
+
+const maps: readonly TableVersionMapColumn[] = ["metadata"];
+const decoded = (row: Selectable<TableVersionsTable>): TableVersionRow => decodeMaps(row, maps);
 
 export interface VersionRows {
   insertTableVersion(row: NewTableVersionRow): Promise<void>;
@@ -21,31 +25,35 @@ export interface VersionRows {
 export function versionRows(db: Kysely<Database>): VersionRows {
   return {
     async insertTableVersion(row) {
-      await db.insertInto("table_versions").values(row).execute();
+      await db.insertInto("table_versions").values(encodeMaps<Insertable<TableVersionsTable>, TableVersionMapColumn>(row, maps)).execute();
     },
 
-    findTableVersion: (tableId, branch, version) =>
-      db
+    async findTableVersion(tableId, branch, version) {
+      const row = await db
         .selectFrom("table_versions")
         .selectAll()
         .where("table_id", "=", tableId)
         .where("branch", "=", branch)
         .where("version", "=", version)
-        .executeTakeFirst(),
+        .executeTakeFirst();
+      return row && decoded(row);
+    },
 
-    listTableVersions: (tableId, branch) =>
-      db
-        .selectFrom("table_versions")
-        .selectAll()
-        .where("table_id", "=", tableId)
-        .where("branch", "=", branch)
-        .orderBy("version")
-        .execute(),
+    listTableVersions: async (tableId, branch) =>
+      (
+        await db
+          .selectFrom("table_versions")
+          .selectAll()
+          .where("table_id", "=", tableId)
+          .where("branch", "=", branch)
+          .orderBy("version")
+          .execute()
+      ).map(decoded),
 
-    listPendingTableVersions(tableId) {
+    async listPendingTableVersions(tableId) {
       let query = db.selectFrom("table_versions").selectAll().where("staged_path", "is not", null);
       if (tableId !== undefined) query = query.where("table_id", "=", tableId);
-      return query.orderBy("table_id").orderBy("branch").orderBy("version").execute();
+      return (await query.orderBy("table_id").orderBy("branch").orderBy("version").execute()).map(decoded);
     },
 
     async finalizeTableVersion(tableId, branch, version, final) {

@@ -1,9 +1,14 @@
 /**
  * @module Materialized-view definitions: one row per view table, removed with its table.
  */
-import type { Kysely } from "kysely";
-import type { MaterializedViewRow, MaterializedViewRowUpdate, NewMaterializedViewRow } from "../job-schema.js";
+import type { Kysely, Selectable } from "kysely";
+import type { JobJson, MaterializedViewRow, MaterializedViewRowUpdate, MaterializedViewsTable, NewMaterializedViewRow } from "../job-schema.js";
 import type { Database } from "../schema.js";
+
+/** A view's row as read, its definition and `udtf_spec` decoded. */
+function decodedView(row: Selectable<MaterializedViewsTable>): MaterializedViewRow {
+  return { ...row, definition: JSON.parse(row.definition) as JobJson, udtf_spec: row.udtf_spec ? (JSON.parse(row.udtf_spec) as JobJson) : null };
+}
 
 export interface ViewRows {
   insertMaterializedView(row: NewMaterializedViewRow): Promise<void>;
@@ -16,13 +21,17 @@ export interface ViewRows {
 export function viewRows(db: Kysely<Database>): ViewRows {
   return {
     async insertMaterializedView(row) {
-      await db.insertInto("materialized_views").values(row).execute();
+      const udtfSpec = row.udtf_spec === null ? null : JSON.stringify(row.udtf_spec);
+      await db.insertInto("materialized_views").values({ ...row, definition: JSON.stringify(row.definition), udtf_spec: udtfSpec }).execute();
     },
-    findMaterializedView: (tableId) => db.selectFrom("materialized_views").selectAll().where("table_id", "=", tableId).executeTakeFirst(),
+    async findMaterializedView(tableId) {
+      const row = await db.selectFrom("materialized_views").selectAll().where("table_id", "=", tableId).executeTakeFirst();
+      return row && decodedView(row);
+    },
     async updateMaterializedView(tableId, update) {
       await db.updateTable("materialized_views").set(update).where("table_id", "=", tableId).execute();
     },
-    listAutoRefreshViews: () =>
-      db.selectFrom("materialized_views").selectAll().where("auto_refresh", "=", 1).orderBy("database").orderBy("table_id").execute(),
+    listAutoRefreshViews: async () =>
+      (await db.selectFrom("materialized_views").selectAll().where("auto_refresh", "=", 1).orderBy("database").orderBy("table_id").execute()).map(decodedView),
   };
 }

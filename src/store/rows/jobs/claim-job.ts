@@ -17,6 +17,7 @@ import type { Kysely } from "kysely";
 import type { DialectAdapter } from "../../dialect-adapter.js";
 import type { JobRow } from "../../job-schema.js";
 import type { Database } from "../../schema.js";
+import { decodedJob } from "./job-json.js";
 
 export interface ClaimJobOptions {
   workerId: string;
@@ -90,7 +91,8 @@ export async function claimJob(db: Kysely<Database>, adapter: DialectAdapter, op
       )
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 1) {
-      return db.selectFrom("jobs").selectAll().where("id", "=", candidate.id).executeTakeFirst();
+      const row = await db.selectFrom("jobs").selectAll().where("id", "=", candidate.id).executeTakeFirst();
+      return row && decodedJob(row);
     }
   }
   return undefined;

@@ -2,14 +2,16 @@
 import type { Kysely } from "kysely";
 import type { JobRow } from "../../job-schema.js";
 import type { Database } from "../../schema.js";
+import { decodedJob } from "./job-json.js";
 
-export function findJob(db: Kysely<Database>, database: string, id: string): Promise<JobRow | undefined> {
-  return db.selectFrom("jobs").selectAll().where("database", "=", database).where("id", "=", id).executeTakeFirst();
+export async function findJob(db: Kysely<Database>, database: string, id: string): Promise<JobRow | undefined> {
+  const row = await db.selectFrom("jobs").selectAll().where("database", "=", database).where("id", "=", id).executeTakeFirst();
+  return row && decodedJob(row);
 }
 
 /** The newest unfinished job of `kind` on `target`, if any. */
-export function findActiveJobOn(db: Kysely<Database>, target: string, kind: string): Promise<JobRow | undefined> {
-  return db
+export async function findActiveJobOn(db: Kysely<Database>, target: string, kind: string): Promise<JobRow | undefined> {
+  const row = await db
     .selectFrom("jobs")
     .selectAll()
     .where("target", "=", target)
@@ -18,11 +20,12 @@ export function findActiveJobOn(db: Kysely<Database>, target: string, kind: stri
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .executeTakeFirst();
+  return row && decodedJob(row);
 }
 
 /** The newest job of `kind` on `target` in any status, if any. */
-export function findLatestJobOn(db: Kysely<Database>, target: string, kind: string): Promise<JobRow | undefined> {
-  return db
+export async function findLatestJobOn(db: Kysely<Database>, target: string, kind: string): Promise<JobRow | undefined> {
+  const row = await db
     .selectFrom("jobs")
     .selectAll()
     .where("target", "=", target)
@@ -30,4 +33,5 @@ export function findLatestJobOn(db: Kysely<Database>, target: string, kind: stri
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .executeTakeFirst();
+  return row && decodedJob(row);
 }

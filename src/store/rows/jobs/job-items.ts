@@ -5,7 +5,8 @@
  */
 import type { Kysely } from "kysely";
 import type { DialectAdapter } from "../../dialect-adapter.js";
-import type { JobItemRow, JobLease } from "../../job-schema.js";
+import type { JobItemRow, JobJson, JobLease } from "../../job-schema.js";
+import { decodedJobItem } from "./job-json.js";
 import { heldUnder } from "./job-held.js";
 import type { Database } from "../../schema.js";
 
@@ -14,17 +15,17 @@ import type { Database } from "../../schema.js";
  * holds the job's lease: the fence is an update of the job's row, which also keeps a concurrent
  * claim of the job waiting until the items are in place. Answers whether it held the lease.
  */
-export async function replaceJobItems(db: Kysely<Database>, jobId: string, lease: JobLease, params: readonly string[], now: number): Promise<boolean> {
+export async function replaceJobItems(db: Kysely<Database>, jobId: string, lease: JobLease, params: readonly JobJson[], now: number): Promise<boolean> {
   if (!db.isTransaction) return db.transaction().execute((trx) => replaceJobItems(trx, jobId, lease, params, now));
   const fenced = await db.updateTable("jobs").set({ updated_at: now }).where(heldUnder(jobId, lease)).executeTakeFirst();
   if (Number(fenced.numUpdatedRows) !== 1) return false;
   await db.deleteFrom("job_items").where("job_id", "=", jobId).execute();
   // SQLite caps bound parameters per statement; 200 rows of 5 values stay well below it.
   for (let start = 0; start < params.length; start += 200) {
-    const rows = params.slice(start, start + 200).map((text, i) => ({
+    const rows = params.slice(start, start + 200).map((item, i) => ({
       job_id: jobId,
       seq: start + i,
-      params: text,
+      params: JSON.stringify(item),
       status: "pending" as const,
       locked_by: null,
       locked_until: null,
@@ -71,7 +72,8 @@ export async function claimJobItem(
     .where(({ exists, selectFrom }) => exists(selectFrom("jobs").select("jobs.id").where(heldUnder(jobId, lease))))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return undefined;
-  return db.selectFrom("job_items").selectAll().where("job_id", "=", jobId).where("seq", "=", candidate.seq).executeTakeFirst();
+  const item = await db.selectFrom("job_items").selectAll().where("job_id", "=", jobId).where("seq", "=", candidate.seq).executeTakeFirst();
+  return item && decodedJobItem(item);
 }
 
 /** Marks the item done, only while the caller holds it and its job's lease (this attempt). */

@@ -5,6 +5,7 @@
 import type { Kysely } from "kysely";
 import type { JobRow } from "../../job-schema.js";
 import type { Database } from "../../schema.js";
+import { decodedJob } from "./job-json.js";
 
 export interface JobCursor {
   createdAt: number;
@@ -16,7 +17,7 @@ export interface ListJobsFilter {
   status?: string;
 }
 
-export function listJobs(db: Kysely<Database>, database: string, after: JobCursor | undefined, limit: number, filter: ListJobsFilter = {}): Promise<JobRow[]> {
+export async function listJobs(db: Kysely<Database>, database: string, after: JobCursor | undefined, limit: number, filter: ListJobsFilter = {}): Promise<JobRow[]> {
   let query = db.selectFrom("jobs").selectAll().where("database", "=", database);
   if (filter.target) query = query.where("target", "=", filter.target);
   if (filter.status) query = query.where("status", "=", filter.status as JobRow["status"]);
@@ -25,5 +26,5 @@ export function listJobs(db: Kysely<Database>, database: string, after: JobCurso
       eb.or([eb("created_at", "<", after.createdAt), eb.and([eb("created_at", "=", after.createdAt), eb("id", "<", after.id)])]),
     );
   }
-  return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+  return (await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute()).map(decodedJob);
 }

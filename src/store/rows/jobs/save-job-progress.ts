@@ -3,12 +3,12 @@
  * written. Fenced like every state change: only the lease holder may write.
  */
 import type { Kysely } from "kysely";
-import type { JobLease } from "../../job-schema.js";
+import type { JobJson, JobLease } from "../../job-schema.js";
 import type { Database } from "../../schema.js";
 import { heldUnder } from "./job-held.js";
 
 export interface JobProgressUpdate {
-  state?: string;
+  state?: JobJson;
   itemsTotal?: number;
   itemsDone?: number;
   rowsWritten?: number;
@@ -19,7 +19,7 @@ export async function saveJobProgress(db: Kysely<Database>, id: string, lease: J
     .updateTable("jobs")
     .set({
       updated_at: now,
-      ...(update.state !== undefined ? { state: update.state } : {}),
+      ...(update.state !== undefined ? { state: JSON.stringify(update.state) } : {}),
       ...(update.itemsTotal !== undefined ? { items_total: update.itemsTotal } : {}),
       ...(update.itemsDone !== undefined ? { items_done: update.itemsDone } : {}),
       ...(update.rowsWritten !== undefined ? { rows_written: update.rowsWritten } : {}),
