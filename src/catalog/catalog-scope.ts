@@ -51,3 +51,6 @@ export interface CallContext {
   context?: Record<string, string>;
   principal?: string;
 }
+
+/** A request addressed by an identifier: the spec's request model with the path's `id` made required. */
+export type WithId<T> = T & { id: string[] };

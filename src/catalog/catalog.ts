@@ -5,7 +5,7 @@
  */
 import type * as M from "../model/index.js";
 import type { TableAccess } from "../model/table-access.js";
-import type { CatalogScope } from "./catalog-scope.js";
+import type { CatalogScope, WithId } from "./catalog-scope.js";
 import { outageError } from "./failures.js";
 import { isUri } from "../storage/locations.js";
 import * as backfillColumns from "./jobs/backfill-columns.js";
@@ -34,8 +34,6 @@ import * as transactions from "./versions/transactions.js";
 import * as versionBatches from "./versions/version-batches.js";
 import * as materializedViews from "./views/materialized-views.js";
 
-type WithId<T> = T & { id: string[] };
-
 export class Catalog {
   constructor(readonly scope: CatalogScope) {}
 
@@ -56,13 +54,13 @@ export class Catalog {
     return namespaceLifecycle.listNamespaces(this.scope, request);
   }
   describeNamespace(request: WithId<M.DescribeNamespaceRequest>) {
-    return namespaceLifecycle.describeNamespaceOp(this.scope, request);
+    return namespaceLifecycle.describeNamespace(this.scope, request);
   }
   dropNamespace(request: WithId<M.DropNamespaceRequest>) {
     return namespaceLifecycle.dropNamespace(this.scope, request);
   }
   namespaceExists(request: WithId<M.NamespaceExistsRequest>) {
-    return namespaceLifecycle.namespaceExistsOp(this.scope, request);
+    return namespaceLifecycle.namespaceExists(this.scope, request);
   }
   listTables(request: WithId<M.ListTablesRequest>) {
     return tableListing.listTables(this.scope, request);

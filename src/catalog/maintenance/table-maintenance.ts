@@ -12,7 +12,7 @@ import { maintenanceRuns } from "../../metrics/metrics.js";
 import { type TableMaintenanceResponse, defaultRetentionSeconds } from "../../model/maintenance.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable } from "../identifiers.js";
+import { tableLabel } from "../identifiers.js";
 import { versionsRead } from "../shared-table-data.js";
 import { loadTableWithData } from "../table-lookup.js";
 import { recordCommittedWrite } from "../versions/transactions.js";
@@ -34,7 +34,7 @@ const operationNames: Record<MaintenanceTask, string> = {
 
 /** Runs `task` on the table `id` now. Throws 1, 4, 19 (declared without data). */
 export async function runTableMaintenance(scope: CatalogScope, id: readonly string[], task: MaintenanceTask, options: MaintenanceOptions = {}): Promise<TableMaintenanceResponse> {
-  const subject = describeTable(id);
+  const subject = tableLabel(id);
   try {
     const answer = await translating(subject, async () => {
       // load

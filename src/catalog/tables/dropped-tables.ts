@@ -16,7 +16,7 @@ import type { CatalogScope } from "../catalog-scope.js";
 import type { CatalogRegistry } from "../database-registry.js";
 import { discardTableData } from "../discard-table-data.js";
 import { translating } from "../failures.js";
-import { describeNamespace, describeTable, namespaceIdOfKey, namespaceKey, splitTableId } from "../identifiers.js";
+import { namespaceLabel, tableLabel, namespaceIdOfKey, namespaceKey, splitTableId } from "../identifiers.js";
 import { requireNamespace } from "../namespace-lookup.js";
 import { pageAfter, pageBounds } from "../pagination.js";
 import { keepFoldersStillRead } from "../shared-table-data.js";
@@ -66,7 +66,7 @@ export async function listDroppedTables(
 ): Promise<{ tables: DroppedTableEntry[]; page_token?: string }> {
   const { after, limit } = pageBounds(request);
   const key = namespaceKey(request.id);
-  const rows = await translating(describeNamespace(request.id), async () => {
+  const rows = await translating(namespaceLabel(request.id), async () => {
     await requireNamespace(scope.store.rows, scope.database.name, request.id);
     return scope.store.rows.listDroppedTablesIn(scope.database.name, key);
   });
@@ -98,20 +98,20 @@ export async function undropTable(
   const database = scope.database.name;
   const { namespace, name } = splitTableId(request.id);
   const key = namespaceKey(namespace);
-  const taken = () => CatalogError.of("TableAlreadyExists", `${describeTable(request.id)} exists: drop or rename it before restoring a dropped one`);
-  const row = await translating(describeTable(request.id), async () => {
+  const taken = () => CatalogError.of("TableAlreadyExists", `${tableLabel(request.id)} exists: drop or rename it before restoring a dropped one`);
+  const row = await translating(tableLabel(request.id), async () => {
     try {
       return await scope.store.transaction(async (tx) => {
         await requireNamespace(tx, database, namespace);
         const kept = await tx.findDroppedTablesNamed(database, key, name);
         const chosen = request.dropped_id ? kept.find((row) => row.id === request.dropped_id) : kept[0];
-        if (!chosen) throw CatalogError.of("TableNotFound", `no dropped ${describeTable(request.id)}${request.dropped_id ? ` with dropped_id '${request.dropped_id}'` : ""} is kept`);
+        if (!chosen) throw CatalogError.of("TableNotFound", `no dropped ${tableLabel(request.id)}${request.dropped_id ? ` with dropped_id '${request.dropped_id}'` : ""} is kept`);
         if (await tx.findTableByName(database, key, name)) throw taken();
         await requireNoNamespaceNamed(tx, database, namespace, name);
         const owner = await tx.findTableByLocation(database, chosen.location);
         if (owner) throw CatalogError.of("TableAlreadyExists", `the dropped table's folder was registered again as table '${owner.name}'`);
         const restored = await tx.undropTable(chosen.id);
-        if (!restored) throw CatalogError.of("TableNotFound", `no dropped ${describeTable(request.id)} is kept`);
+        if (!restored) throw CatalogError.of("TableNotFound", `no dropped ${tableLabel(request.id)} is kept`);
         await recordChange(tx, { kind: "table.undropped", database, object: request.id, data: { dropped_id: chosen.id, location: restored.location } });
         return restored;
       });
