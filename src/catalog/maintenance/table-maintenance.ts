@@ -9,8 +9,14 @@
 import { maintainTable, versionTimes } from "../../engine/maintenance.js";
 import { readTags } from "../../engine/refs.js";
 import { maintenanceRuns } from "../../metrics/metrics.js";
-import { type TableMaintenanceResponse, defaultRetentionSeconds } from "../../model/maintenance.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import {
+  type CleanupTableVersionsRequest,
+  type CompactTableRequest,
+  type OptimizeTableIndicesRequest,
+  type TableMaintenanceResponse,
+  defaultRetentionSeconds,
+} from "../../model/maintenance.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { tableLabel } from "../identifiers.js";
 import { versionsRead } from "../shared-table-data.js";
@@ -31,6 +37,21 @@ const operationNames: Record<MaintenanceTask, string> = {
   cleanup: "CleanupTableVersions",
   optimize_indices: "OptimizeTableIndices",
 };
+
+/** CompactTable: rewrites small fragments into larger ones. Throws 1, 4, 19. */
+export function compactTable(scope: CatalogScope, request: WithId<CompactTableRequest>): Promise<TableMaintenanceResponse> {
+  return runTableMaintenance(scope, request.id, "compact");
+}
+
+/** CleanupTableVersions: removes versions older than the retention, never a tagged one. Throws 1, 4, 19. */
+export function cleanupTableVersions(scope: CatalogScope, request: WithId<CleanupTableVersionsRequest>): Promise<TableMaintenanceResponse> {
+  return runTableMaintenance(scope, request.id, "cleanup", { olderThanSeconds: request.older_than_seconds, deleteUnverified: request.delete_unverified });
+}
+
+/** OptimizeTableIndices: folds new rows into the table's indexes. Throws 1, 4, 19. */
+export function optimizeTableIndices(scope: CatalogScope, request: WithId<OptimizeTableIndicesRequest>): Promise<TableMaintenanceResponse> {
+  return runTableMaintenance(scope, request.id, "optimize_indices");
+}
 
 /** Runs `task` on the table `id` now. Throws 1, 4, 19 (declared without data). */
 export async function runTableMaintenance(scope: CatalogScope, id: readonly string[], task: MaintenanceTask, options: MaintenanceOptions = {}): Promise<TableMaintenanceResponse> {

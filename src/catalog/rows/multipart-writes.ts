@@ -33,7 +33,7 @@ import { translating } from "../failures.js";
 import { tableLabel } from "../identifiers.js";
 import { loadTable } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
-import type { ArrowStreamBody } from "../tables/table-creation.js";
+import type { ArrowStreamBody } from "../catalog-operations.js";
 import { recordCommittedWrite } from "../versions/transactions.js";
 
 /** How long an upload not completed is kept; each part extends it. */

@@ -23,7 +23,7 @@ import { translating } from "../failures.js";
 import { tableLabel } from "../identifiers.js";
 import { loadTable } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
-import type { ArrowStreamBody } from "../tables/table-creation.js";
+import type { ArrowStreamBody } from "../catalog-operations.js";
 import { stageMultipartPart } from "./multipart-writes.js";
 
 /**

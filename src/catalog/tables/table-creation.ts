@@ -18,15 +18,13 @@ import { fromJsonColumn, toJsonColumn } from "../../store/rows/json-columns.js";
 import type { StoreTx } from "../../store/store.js";
 import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
+import type { ArrowStreamBody } from "../catalog-operations.js";
 import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { tableLabel, namespaceKey, splitTableId } from "../identifiers.js";
 import { newTableLocation, resolveClientLocation } from "../table-locations.js";
 import { findTable, requireLocationFree, requireNoNamespaceNamed } from "../table-lookup.js";
 import { type ChangeKind, recordChange } from "../events/change-events.js";
-
-/** Arrow IPC stream bytes, whole or as they arrive. */
-export type ArrowStreamBody = AsyncIterable<Uint8Array> | Uint8Array;
 
 export function alreadyExists(id: readonly string[]): CatalogError {
   return CatalogError.of("TableAlreadyExists", `${tableLabel(id)} already exists`);

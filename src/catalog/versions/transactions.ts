@@ -132,7 +132,8 @@ function describeRow(row: TransactionRow): DescribeTransactionResponse {
 }
 
 /** DescribeTransaction: status and properties. Throws 10. */
-export async function describeTransaction(scope: CatalogScope, transactionId: string): Promise<DescribeTransactionResponse> {
+export async function describeTransaction(scope: CatalogScope, request: { transaction_id: string }): Promise<DescribeTransactionResponse> {
+  const transactionId = request.transaction_id;
   const row = await translating(`transaction '${transactionId}'`, () => requireTransaction(scope.store.rows, scope.database.name, transactionId));
   return describeRow(row);
 }
@@ -146,9 +147,9 @@ export async function describeTransaction(scope: CatalogScope, transactionId: st
  */
 export async function alterTransaction(
   scope: CatalogScope,
-  transactionId: string,
-  request: AlterTransactionRequest,
+  request: AlterTransactionRequest & { transaction_id: string },
 ): Promise<AlterTransactionResponse> {
+  const transactionId = request.transaction_id;
   // validate
   if (request.actions.length === 0) throw invalidInput("actions must hold at least one action");
   return translating(`transaction '${transactionId}'`, () =>
