@@ -4,7 +4,7 @@
  * pass through Number(), so auth's records hold numbers whatever the driver answers.
  */
 import type { AuthStore, CredentialKind, StoredCredential } from "../auth/auth-store.js";
-import { type Change, recordChange } from "../catalog/events/change-events.js";
+import { type Change, recordChange } from "../catalog/change-events.js";
 import type { AuditRecord } from "../model/admin.js";
 import { fromJsonColumn, toJsonColumn } from "../store/rows/json-columns.js";
 import type { ApiKeyRow, AuditRow, CredentialColumns, OAuthClientRow } from "../store/schema.js";

@@ -21,7 +21,7 @@ import { translating } from "../failures.js";
 import { tableLabel } from "../identifiers.js";
 import { versionsRead } from "../shared-table-data.js";
 import { loadTableWithData } from "../table-lookup.js";
-import { recordCommittedWrite } from "../versions/transactions.js";
+import { recordCommittedWrite } from "../transaction-records.js";
 
 export const maintenanceTasks = ["compact", "cleanup", "optimize_indices"] as const;
 export type MaintenanceTask = (typeof maintenanceTasks)[number];

@@ -23,7 +23,7 @@ import { discardTableData } from "../discard-table-data.js";
 import { removeDroppedRows } from "../tables/dropped-tables.js";
 import { translating } from "../failures.js";
 import { namespaceLabel, namespaceIdOfKey, namespaceKey, validateNamespaceId } from "../identifiers.js";
-import { recordChange } from "../events/change-events.js";
+import { recordChange } from "../change-events.js";
 import { requireNamespace, requireNoTableNamed } from "../namespace-lookup.js";
 import { pageBounds, toPage } from "../pagination.js";
 

@@ -34,7 +34,7 @@ import { tableLabel } from "../identifiers.js";
 import { loadTable } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
 import type { ArrowStreamBody } from "../catalog-operations.js";
-import { recordCommittedWrite } from "../versions/transactions.js";
+import { recordCommittedWrite } from "../transaction-records.js";
 
 /** How long an upload not completed is kept; each part extends it. */
 export const multipartWriteTtlMs = 24 * 60 * 60 * 1000;

@@ -18,7 +18,7 @@ import { InsertModes, parseMode } from "../../model/modes.js";
 import { fromJsonColumn, toJsonColumn } from "../../store/rows/json-columns.js";
 import { invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope, WithId } from "../catalog-scope.js";
-import { recordCommittedWrite } from "../versions/transactions.js";
+import { recordCommittedWrite } from "../transaction-records.js";
 import { translating } from "../failures.js";
 import { tableLabel } from "../identifiers.js";
 import { loadTable } from "../table-lookup.js";

@@ -17,7 +17,7 @@ import type {
 } from "../../model/schema-evolution.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope, WithId } from "../catalog-scope.js";
-import { recordCommittedWrite } from "../versions/transactions.js";
+import { recordCommittedWrite } from "../transaction-records.js";
 import { translating } from "../failures.js";
 import { tableLabel } from "../identifiers.js";
 import { loadTableWithData } from "../table-lookup.js";

@@ -22,7 +22,7 @@ import type {
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { recordCommittedWrite } from "../versions/transactions.js";
+import { recordCommittedWrite } from "../transaction-records.js";
 import { tableLabel } from "../identifiers.js";
 import { pageAfter } from "../pagination.js";
 import { loadTableWithData } from "../table-lookup.js";

@@ -12,8 +12,7 @@ import type { Store, StoreTx } from "../../store/store.js";
 import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError } from "../../model/catalog-error.js";
 import { fromJsonColumn } from "../../store/rows/json-columns.js";
-import type { CatalogScope } from "../catalog-scope.js";
-import type { CatalogRegistry } from "../database-registry.js";
+import type { CatalogScope, ScopesByName } from "../catalog-scope.js";
 import { discardTableData } from "../discard-table-data.js";
 import { translating } from "../failures.js";
 import { namespaceLabel, tableLabel, namespaceIdOfKey, namespaceKey, splitTableId } from "../identifiers.js";
@@ -21,7 +20,7 @@ import { requireNamespace } from "../namespace-lookup.js";
 import { pageAfter, pageBounds } from "../pagination.js";
 import { keepFoldersStillRead } from "../shared-table-data.js";
 import { requireNoNamespaceNamed } from "../table-lookup.js";
-import { recordChange } from "../events/change-events.js";
+import { recordChange } from "../change-events.js";
 
 /**
  * Inside a drop's transaction: removes the tables' rows. Under a retention they are kept as
@@ -130,7 +129,7 @@ export const droppedTablePurgeLock = "dropped-table-purge";
  * Forgets every kept drop whose retention is over and deletes its folder (kept instead while
  * live clones read it; one that kept drops read waits for them). Answers the locations purged, or undefined when another process was purging.
  */
-export async function purgeDroppedTables(store: Store, registry: CatalogRegistry, now = Date.now()): Promise<string[] | undefined> {
+export async function purgeDroppedTables(store: Store, registry: ScopesByName, now = Date.now()): Promise<string[] | undefined> {
   return store.tryWithLock(droppedTablePurgeLock, async () => {
     const purged: string[] = [];
     const readByKept = await foldersReadByKeptDrops(store);

@@ -24,7 +24,7 @@ import { translating } from "../failures.js";
 import { tableLabel, namespaceKey, splitTableId } from "../identifiers.js";
 import { newTableLocation, resolveClientLocation } from "../table-locations.js";
 import { findTable, requireLocationFree, requireNoNamespaceNamed } from "../table-lookup.js";
-import { type ChangeKind, recordChange } from "../events/change-events.js";
+import { type ChangeKind, recordChange } from "../change-events.js";
 
 export function alreadyExists(id: readonly string[]): CatalogError {
   return CatalogError.of("TableAlreadyExists", `${tableLabel(id)} already exists`);

@@ -23,9 +23,9 @@ import { removeDroppedRows } from "./dropped-tables.js";
 import { requireNamespace } from "../namespace-lookup.js";
 import { requireNoNamespaceNamed, requireTable } from "../table-lookup.js";
 import { refOf, refOverrides, requireBranch } from "../table-refs.js";
-import { recordCommittedWrite } from "../versions/transactions.js";
+import { recordCommittedWrite } from "../transaction-records.js";
 import { translating } from "../failures.js";
-import { recordChange } from "../events/change-events.js";
+import { recordChange } from "../change-events.js";
 import { namespaceLabel, tableLabel, namespaceIdOfKey, namespaceKey, validateName, validateNamespaceId } from "../identifiers.js";
 
 /**

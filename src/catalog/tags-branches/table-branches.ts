@@ -26,7 +26,7 @@ import { readersOfBranch } from "../shared-table-data.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch, validateRefName } from "../table-refs.js";
 import { pageAfter, pageBounds } from "../pagination.js";
-import { recordTransaction } from "../versions/transactions.js";
+import { recordTransaction } from "../transaction-records.js";
 
 /** ListTableBranches: branch name → contents (camelCase, `createAt` in seconds), paged. Throws 1, 4. */
 export async function listTableBranches(scope: CatalogScope, request: WithId<ListTableBranchesRequest>): Promise<ListTableBranchesResponse> {

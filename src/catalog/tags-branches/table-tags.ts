@@ -25,7 +25,7 @@ import { tableLabel } from "../identifiers.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch, validateRefName } from "../table-refs.js";
 import { pageAfter, pageBounds } from "../pagination.js";
-import { recordTransaction } from "../versions/transactions.js";
+import { recordTransaction } from "../transaction-records.js";
 
 function tagNotFound(id: readonly string[], tag: string): CatalogError {
   return CatalogError.of("TableTagNotFound", `${tableLabel(id)} has no tag '${tag}'`);

@@ -30,7 +30,7 @@ import { tableLabel } from "../identifiers.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch } from "../table-refs.js";
 import { toTableVersion } from "./version-records.js";
-import { recordTransaction } from "./transactions.js";
+import { recordTransaction } from "../transaction-records.js";
 import { finalizeCommitted, insertVersionEntry, prepareVersionEntry, settlePendingVersions, validateVersionEntry } from "./version-commit.js";
 
 /** The table, its branch key, and its versions by number (pending commits rolled forward first). */

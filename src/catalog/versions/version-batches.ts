@@ -22,7 +22,7 @@ import { tableLabel, splitTableId } from "../identifiers.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, requireBranch } from "../table-refs.js";
 import { declareTableIn } from "../tables/table-creation.js";
-import { recordTransaction } from "./transactions.js";
+import { recordTransaction } from "../transaction-records.js";
 import {
   type CheckedVersionEntry,
   type PlannedVersion,

@@ -44,7 +44,7 @@ import { requireTable } from "../table-lookup.js";
 import { noteCommitted } from "../table-heads.js";
 import { branchKey, branchLabel, requireBranch, subjectOf } from "../table-refs.js";
 import { parseNamingScheme, toTableVersion } from "./version-records.js";
-import { recordChange } from "../events/change-events.js";
+import { recordChange } from "../change-events.js";
 
 export type VersionEntry = Omit<CreateTableVersionRequest, "id" | "identity" | "context"> & { id: string[] };
 
