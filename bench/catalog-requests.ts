@@ -14,7 +14,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import type { Catalog } from "../src/catalog/catalog.js";
-import { openLocalRoot } from "../src/catalog/local-root.js";
+import { openLocalRoot } from "../src/catalog/runtime/local-root.js";
 import { joinLocation } from "../src/storage/locations.js";
 import { arrowStream } from "../test/helpers/arrow.js";
 import { type ServeProcess, spawnServe } from "../test/helpers/cli-process.js";

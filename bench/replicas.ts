@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Catalog } from "../src/catalog/catalog.js";
-import { openLocalRoot } from "../src/catalog/local-root.js";
+import { openLocalRoot } from "../src/catalog/runtime/local-root.js";
 import { type ServeProcess, spawnServe } from "../test/helpers/cli-process.js";
 import { createPostgresDatabase, startPostgres } from "../test/helpers/postgres.js";
 import { jsonPoster, measureRequests } from "./measure.js";

@@ -51,3 +51,12 @@ export interface CallContext {
   context?: Record<string, string>;
   principal?: string;
 }
+
+/** A request addressed by an identifier: the spec's request model with the path's `id` made required. */
+export type WithId<T> = T & { id: string[] };
+
+/** Where work that spans databases (purges, sweeps) finds the scope of each database by name. */
+export interface ScopesByName {
+  /** The catalog of database `name`, or undefined when no such database exists. */
+  catalogFor(name: string): Promise<{ readonly scope: CatalogScope } | undefined>;
+}

@@ -57,11 +57,12 @@ export function namespaceIdOfKey(key: string): string[] {
 }
 
 /** How a namespace is named in messages. */
-export function describeNamespace(id: readonly string[]): string {
+export function namespaceLabel(id: readonly string[]): string {
   return id.length === 0 ? "the root namespace" : `namespace '${id.join("$")}'`;
 }
 
-export function describeTable(id: readonly string[]): string {
+/** How a table is named in messages. */
+export function tableLabel(id: readonly string[]): string {
   return `table '${id.join("$")}'`;
 }
 

@@ -8,10 +8,8 @@ import type { StoreTx } from "../store/store.js";
 import type { TableRow } from "../store/schema.js";
 import { CatalogError, invalidInput } from "../model/catalog-error.js";
 import type { CatalogScope } from "./catalog-scope.js";
-import { describeNamespace, describeTable, namespaceKey, splitTableId } from "./identifiers.js";
+import { namespaceLabel, tableLabel, namespaceKey, splitTableId } from "./identifiers.js";
 import { requireNamespace } from "./namespace-lookup.js";
-
-export type WithId<T> = T & { id: string[] };
 
 /** The table's row, or undefined; a missing parent namespace is NamespaceNotFound (1). */
 export async function findTable(tx: StoreTx, database: string, id: readonly string[]): Promise<TableRow | undefined> {
@@ -24,7 +22,7 @@ export async function findTable(tx: StoreTx, database: string, id: readonly stri
 /** The table's row; throws TableNotFound (4) or NamespaceNotFound (1). */
 export async function requireTable(tx: StoreTx, database: string, id: readonly string[]): Promise<TableRow> {
   const row = await findTable(tx, database, id);
-  if (!row) throw CatalogError.of("TableNotFound", `${describeTable(id)} does not exist`);
+  if (!row) throw CatalogError.of("TableNotFound", `${tableLabel(id)} does not exist`);
   return row;
 }
 
@@ -41,14 +39,14 @@ export function declaredOnly(subject: string): CatalogError {
 /** The table's row when it has data; a declared-only table is InvalidTableState (19). */
 export async function loadTableWithData(scope: CatalogScope, id: readonly string[]): Promise<TableRow> {
   const row = await loadTable(scope, id);
-  if (!(await scope.engine.datasetExists(row.location))) throw declaredOnly(describeTable(id));
+  if (!(await scope.engine.datasetExists(row.location))) throw declaredOnly(tableLabel(id));
   return row;
 }
 
 /** Throws when a namespace of that name already sits beside the would-be table. */
 export async function requireNoNamespaceNamed(tx: StoreTx, database: string, namespace: readonly string[], name: string): Promise<void> {
   if (await tx.findNamespace(database, namespaceKey([...namespace, name]))) {
-    throw CatalogError.of("TableAlreadyExists", `a namespace named '${name}' already exists in ${describeNamespace(namespace)}`);
+    throw CatalogError.of("TableAlreadyExists", `a namespace named '${name}' already exists in ${namespaceLabel(namespace)}`);
   }
 }
 

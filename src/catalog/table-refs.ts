@@ -9,7 +9,7 @@ import type { TableRef } from "../engine/engine.js";
 import { readBranch } from "../engine/refs.js";
 import type { TableRow } from "../store/schema.js";
 import { CatalogError, invalidInput } from "../model/catalog-error.js";
-import { describeTable } from "./identifiers.js";
+import { tableLabel } from "./identifiers.js";
 import { declaredOnly } from "./table-lookup.js";
 
 const refNamePattern = /^[A-Za-z0-9_.-]+$/;
@@ -41,7 +41,7 @@ export async function requireBranch(storages: Storages, table: TableRow, branch:
 }
 
 export function subjectOf(table: TableRow): string {
-  return describeTable([...(table.namespace_path === "" ? [] : table.namespace_path.split("/")), table.name]);
+  return tableLabel([...(table.namespace_path === "" ? [] : table.namespace_path.split("/")), table.name]);
 }
 
 export interface VersionedRequest {

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { restrictMetadataFileAccess } from "./metadata-file-access.js";
-import { type LocalRoot, openLocalRoot } from "../catalog/local-root.js";
+import { type LocalRoot, openLocalRoot } from "../catalog/runtime/local-root.js";
 import type { Store } from "../store/store.js";
 import { type StorageFlags, parseStorageFlags } from "./storage-flags.js";
 import { storeFlagSpec, storeSetting } from "./store-flag.js";

@@ -12,7 +12,7 @@ import { Authenticator } from "../auth/authenticator.js";
 import { ExternalIssuer, type ExternalIssuerConfig } from "../auth/external-issuer.js";
 import { loadSigningKey } from "../auth/signing-key.js";
 import { TokenService } from "../auth/tokens.js";
-import type { CatalogRegistry } from "../catalog/database-registry.js";
+import type { CatalogRegistry } from "../catalog/runtime/database-registry.js";
 import { AuthGate, type AuthMode } from "../server/auth/auth-gate.js";
 import { type ThrottlePolicy, defaultThrottlePolicy } from "../server/auth/failure-throttle.js";
 

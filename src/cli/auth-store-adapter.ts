@@ -4,7 +4,7 @@
  * pass through Number(), so auth's records hold numbers whatever the driver answers.
  */
 import type { AuthStore, CredentialKind, StoredCredential } from "../auth/auth-store.js";
-import { type Change, recordChange } from "../catalog/events/change-events.js";
+import { type Change, recordChange } from "../catalog/change-events.js";
 import type { AuditRecord } from "../model/admin.js";
 import type { ApiKeyRow, AuditRow, CredentialColumns, OAuthClientRow } from "../store/schema.js";
 import type { Store } from "../store/store.js";

@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { metadataFileName } from "../catalog/local-root.js";
+import { metadataFileName } from "../catalog/runtime/local-root.js";
 import { quiverVersion } from "../server/version.js";
 import { openStore, redactStoreUrl } from "../store/open-store.js";
 import { parseAdminArgs, storeTargetOf } from "./admin-store.js";

@@ -1,8 +1,8 @@
 /**
  * @module `quiver databases create|list|set|drop`: database (tenant) administration on a root.
  */
-import { createDatabase, dropDatabase, listDatabases, updateDatabaseSettings } from "../catalog/databases/database-admin.js";
-import { sharedContainerReason } from "../catalog/databases/shared-containers.js";
+import { createDatabase, dropDatabase, listDatabases, updateDatabaseSettings } from "../catalog/runtime/database-admin.js";
+import { sharedContainerReason } from "../catalog/shared-containers.js";
 import { parseAdminArgs, withStore } from "./admin-store.js";
 import { parseStorageFlags, storageFlagSpecs } from "./storage-flags.js";
 import { storeTargetUsage } from "./store-flag.js";

@@ -4,7 +4,7 @@
  */
 import { chmodSync } from "node:fs";
 import path from "node:path";
-import { metadataFileName } from "../catalog/local-root.js";
+import { metadataFileName } from "../catalog/runtime/local-root.js";
 
 /** Restricts the SQLite file of `root` and its WAL and shared-memory files to their owner. */
 export function restrictMetadataFileAccess(root: string): void {

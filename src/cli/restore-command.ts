@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { metadataFileName } from "../catalog/local-root.js";
+import { metadataFileName } from "../catalog/runtime/local-root.js";
 import { openStore, redactStoreUrl } from "../store/open-store.js";
 import { parseAdminArgs, storeTargetOf } from "./admin-store.js";
 import { openBackupFile } from "./backup-file.js";

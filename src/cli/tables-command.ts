@@ -3,7 +3,7 @@
  * line: list them, restore one, or purge now those past their retention. It works beside running
  * servers, through the same catalog operations as their routes.
  */
-import { defaultDatabaseName } from "../catalog/database-registry.js";
+import { defaultDatabaseName } from "../catalog/runtime/database-registry.js";
 import { purgeDroppedTables } from "../catalog/tables/dropped-tables.js";
 import { parseAdminArgs, withStore } from "./admin-store.js";
 import { storeTargetUsage } from "./store-flag.js";

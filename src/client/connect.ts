@@ -3,7 +3,7 @@
  * implementations (client connection)").
  */
 import { fileURLToPath } from "node:url";
-import { openLocalCatalog } from "../catalog/local-catalog.js";
+import { openLocalCatalog } from "../catalog/runtime/local-catalog.js";
 import { DirTransport } from "./dir-transport.js";
 import { NamespaceError } from "./namespace-error.js";
 import { type Namespace, namespaceOver } from "./namespace-client.js";

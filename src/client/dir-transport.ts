@@ -6,7 +6,7 @@
 import { describeCapabilities } from "../catalog/capabilities.js";
 import type { Capabilities } from "../model/capabilities.js";
 import { CatalogError } from "../model/catalog-error.js";
-import type { LocalCatalog } from "../catalog/local-catalog.js";
+import type { LocalCatalog } from "../catalog/runtime/local-catalog.js";
 import { fromIpc } from "./arrow-io.js";
 import { NamespaceError } from "./namespace-error.js";
 import { operations } from "./operations.js";

@@ -8,7 +8,7 @@
  * other; the check keeps no state that correctness depends on (the drift memo only saves rescans
  * of a source that did not move).
  */
-import type { CatalogRegistry } from "../catalog/database-registry.js";
+import type { CatalogRegistry } from "../catalog/runtime/database-registry.js";
 import { type AutoRefreshOutcome, type DriftMemo, autoRefreshMaterializedView } from "../catalog/views/view-auto-refresh.js";
 import type { Store } from "../store/store.js";
 import type { AutoRefreshSettings } from "./job-settings.js";

@@ -1,10 +1,10 @@
 /**
  * @module The job system of one process: the worker that claims and runs the catalog's job kinds
- * (`catalog/jobs/job-kinds.ts`), and the periodic auto-refresh check of materialized views. The runtime starts it
+ * (`catalog/runtime/job-kinds.ts`), and the periodic auto-refresh check of materialized views. The runtime starts it
  * after the server is built and stops it before closing the store.
  */
-import type { CatalogRegistry } from "../catalog/database-registry.js";
-import { jobHandlers } from "../catalog/jobs/job-kinds.js";
+import type { CatalogRegistry } from "../catalog/runtime/database-registry.js";
+import { jobHandlers } from "../catalog/runtime/job-kinds.js";
 import type { Store } from "../store/store.js";
 import { AutoRefresher } from "./auto-refresh.js";
 import type { JobSystemSettings } from "./job-settings.js";

@@ -14,7 +14,7 @@
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { CatalogError } from "../model/catalog-error.js";
-import type { CatalogRegistry } from "../catalog/database-registry.js";
+import type { CatalogRegistry } from "../catalog/runtime/database-registry.js";
 import { ErrorCode } from "../model/error-codes.js";
 import type { JobRow } from "../store/job-schema.js";
 import type { Store } from "../store/store.js";

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Http2SecureServer } from "node:http2";
 import Fastify, { type FastifyHttp2SecureOptions, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { AuthStore } from "../auth/auth-store.js";
-import type { CatalogRegistry } from "../catalog/database-registry.js";
+import type { CatalogRegistry } from "../catalog/runtime/database-registry.js";
 import { registerBodyParsers } from "./body-parsing.js";
 import { resolveCatalog } from "./database-resolution.js";
 import { frameworkErrorOptions, registerErrorMapper } from "./error-mapper.js";

@@ -12,7 +12,7 @@
 import type { FastifyRequest } from "fastify";
 import { CatalogError } from "../model/catalog-error.js";
 import type { Catalog } from "../catalog/catalog.js";
-import { type CatalogRegistry, defaultDatabaseName } from "../catalog/database-registry.js";
+import { type CatalogRegistry, defaultDatabaseName } from "../catalog/runtime/database-registry.js";
 
 export const databaseHeaders = ["x-svc-database", "x-lancedb-database"] as const;
 export const databasePrefixHeaders = ["x-svc-database-prefix", "x-lancedb-database-prefix"] as const;

@@ -4,7 +4,7 @@
  */
 import type { FastifyRequest } from "fastify";
 import type { Catalog } from "../catalog/catalog.js";
-import type { CatalogRegistry } from "../catalog/database-registry.js";
+import type { CatalogRegistry } from "../catalog/runtime/database-registry.js";
 import type { IdempotencySettings } from "../catalog/idempotency-keys.js";
 import type { ServedOperation } from "../model/operations/operation-entry.js";
 import type { OperationRegistry } from "./operation-registry.js";

@@ -10,7 +10,7 @@ import test from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { checkAuthExposure, isLoopbackHost } from "../../src/cli/auth-runtime.js";
-import { metadataFileName } from "../../src/catalog/local-root.js";
+import { metadataFileName } from "../../src/catalog/runtime/local-root.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { expectError, expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
 import { testStoreUrl } from "../helpers/test-store.js";

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { type JWTHeaderParameters, SignJWT } from "jose";
 import { createApiKey, createOAuthClient } from "../../src/auth/credentials.js";
 import type { JwtClaims } from "../../src/auth/jwt.js";
-import { ensureDatabase } from "../../src/catalog/database-registry.js";
+import { ensureDatabase } from "../../src/catalog/runtime/database-registry.js";
 import type { RuntimeConfig } from "../../src/cli/runtime.js";
 import { type TestServer, startTestServer } from "../helpers/test-server.js";
 

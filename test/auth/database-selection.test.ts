@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import test from "node:test";
 import * as lancedb from "@lancedb/lancedb";
-import { ensureDatabase } from "../../src/catalog/database-registry.js";
+import { ensureDatabase } from "../../src/catalog/runtime/database-registry.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { type TestServer, expectError, expectJson, startTestServer } from "../helpers/test-server.js";
 import { addDatabase, apiKey, startAuthServer } from "./auth-helpers.js";

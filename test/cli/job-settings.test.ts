@@ -6,7 +6,7 @@ import { rmSync } from "node:fs";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Field, Int32, Schema } from "apache-arrow-21";
-import { openLocalCatalog } from "../../src/catalog/local-catalog.js";
+import { openLocalCatalog } from "../../src/catalog/runtime/local-catalog.js";
 import { type EnvChanges, type ServeProcess, cliEntry, runNode, spawnServe } from "../helpers/cli-process.js";
 import { expectError, expectJson, tempRoot } from "../helpers/test-server.js";
 import { schemaBase64, streamOf, waitForJob } from "../helpers/views.js";

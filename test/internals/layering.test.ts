@@ -95,6 +95,80 @@ test("docs/architecture.md lists exactly the allowed imports", () => {
   assert.deepEqual(sorted(documented), sorted(allowed));
 });
 
+/**
+ * The catalog's own layers, bottom first: a file may import files of its own area and of the
+ * levels below. `*.ts` is the top-level files every area shares, `catalog.ts` the facade over
+ * every area, `runtime/` the composition that builds catalogs (databases, roots, job kinds).
+ * docs/architecture.md has the same table.
+ */
+const catalogLevels: string[][] = [
+  ["*.ts"],
+  ["events/", "jobs/", "tables/"],
+  ["namespaces/", "versions/", "rows/", "queries/", "schema-indexes/", "tags-branches/", "maintenance/", "views/"],
+  ["catalog.ts"],
+  ["runtime/"],
+];
+
+/** The catalog area of a file under `catalog/`: its folder, or `*.ts` / `catalog.ts` at the top level. */
+function catalogAreaOf(file: string): string {
+  const inside = file.slice("catalog/".length);
+  if (!inside.includes("/")) return inside.replace(/\.js$/, ".ts") === "catalog.ts" ? "catalog.ts" : "*.ts";
+  return `${inside.split("/")[0]}/`;
+}
+
+/** The imports of `file` (relative to src/) that reach a catalog area at its own level or above. */
+function catalogAreaViolations(file: string, text: string): string[] {
+  if (!file.startsWith("catalog/")) return [];
+  const from = catalogAreaOf(file);
+  const levelOf = (area: string) => catalogLevels.findIndex((level) => level.includes(area));
+  return importedPaths(text).flatMap((imported) => {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), imported));
+    if (!target.startsWith("catalog/")) return [];
+    const to = catalogAreaOf(target);
+    if (to === from) return [];
+    const [fromLevel, toLevel] = [levelOf(from), levelOf(to)];
+    return fromLevel < 0 || toLevel < 0 || toLevel >= fromLevel ? [`${file} imports ${imported}`] : [];
+  });
+}
+
+test("every import inside the catalog points down its areas", () => {
+  const violations = sourceFiles(path.join(srcRoot, "catalog")).flatMap((file) => {
+    const relative = path.relative(srcRoot, file).split(path.sep).join("/");
+    return catalogAreaViolations(relative, readFileSync(file, "utf8"));
+  });
+  assert.deepEqual(violations, []);
+});
+
+test("a catalog import upward, sideways within a level or into an unlisted area fails", () => {
+  const cases: [string, string, boolean][] = [
+    ["catalog/rows/row-writes.ts", 'import { loadTable } from "../table-lookup.js";', true],
+    ["catalog/views/materialized-views.ts", 'import { insertTableRow } from "../tables/table-creation.js";', true],
+    ["catalog/runtime/job-kinds.ts", 'import { refreshViewHandler } from "../views/refresh-view-job.js";', true],
+    ["catalog/catalog.ts", 'import { queryTable } from "./queries/table-reads.js";', true],
+    ["catalog/tables/table-lifecycle.ts", 'import { recordCommittedWrite } from "../versions/transactions.js";', false],
+    ["catalog/rows/row-writes.ts", 'import type { QueryResult } from "../queries/table-reads.js";', false],
+    ["catalog/jobs/job-queue.ts", 'import { jobHandlers } from "../runtime/job-kinds.js";', false],
+    ["catalog/table-lookup.ts", 'import { Catalog } from "./catalog.js";', false],
+    ["catalog/gadgets/gadget.ts", 'import { loadTable } from "../table-lookup.js";', false],
+  ];
+  for (const [file, line, allowed] of cases) {
+    const expected = allowed ? [] : [`${file} imports ${(/"([^"]+)"/.exec(line) as RegExpExecArray)[1]}`];
+    assert.deepEqual(catalogAreaViolations(file, line), expected, `${file}: ${line}`);
+  }
+});
+
+test("docs/architecture.md lists exactly the catalog's levels", () => {
+  const header = architectureDoc.indexOf("| Level | Catalog areas |");
+  assert.ok(header >= 0, "the table of catalog levels is missing");
+  const rows = (architectureDoc.slice(header).split("\n\n")[0] as string).split("\n").slice(2);
+  const documented: string[][] = [];
+  for (const row of rows) {
+    const [level, areas] = row.split("|").slice(1, 3) as [string, string];
+    documented[Number(level.trim())] = [...areas.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string).sort();
+  }
+  assert.deepEqual(documented, catalogLevels.map((level) => [...level].sort()));
+});
+
 test("only the engine imports @lancedb/lancedb, and the catalog never imports fastify", () => {
   for (const file of sourceFiles(srcRoot)) {
     const relative = path.relative(srcRoot, file);

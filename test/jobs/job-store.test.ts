@@ -4,7 +4,7 @@ import { Storages } from "../../src/storage/storages.js";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
-import { CatalogRegistry, ensureDatabase } from "../../src/catalog/database-registry.js";
+import { CatalogRegistry, ensureDatabase } from "../../src/catalog/runtime/database-registry.js";
 import { enqueueJob } from "../../src/catalog/jobs/job-queue.js";
 import { CatalogError } from "../../src/model/catalog-error.js";
 import { Engine } from "../../src/engine/engine.js";

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import * as lancedb from "@lancedb/lancedb";
-import { ensureDatabase } from "../../src/catalog/database-registry.js";
+import { ensureDatabase } from "../../src/catalog/runtime/database-registry.js";
 import { AzureStorage } from "../../src/storage/azure/azure-storage.js";
 import { joinLocation, objectPathOf } from "../../src/storage/locations.js";
 import { apiKey } from "../auth/auth-helpers.js";

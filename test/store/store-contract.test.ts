@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import pg from "pg";
-import { ensureDatabase } from "../../src/catalog/database-registry.js";
+import { ensureDatabase } from "../../src/catalog/runtime/database-registry.js";
 import { enqueueJob } from "../../src/catalog/jobs/job-queue.js";
 import { knownMigrations } from "../../src/store/migrations/index.js";
 import { NewerSchema } from "../../src/store/migrations/migrate.js";

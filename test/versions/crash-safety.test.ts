@@ -13,7 +13,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { metadataFileName } from "../../src/catalog/local-root.js";
+import { metadataFileName } from "../../src/catalog/runtime/local-root.js";
 import { testDataLocation } from "../helpers/test-backend.js";
 import { tempRoot } from "../helpers/test-server.js";
 import { type LanceView, readWithLance, stageVersion } from "./fixtures.js";

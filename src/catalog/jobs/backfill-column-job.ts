@@ -7,7 +7,7 @@ import { refreshComputedColumn } from "../../engine/computed-columns.js";
 import type { JobHandler } from "./job-handler.js";
 import { PermanentJobError } from "./job-handler.js";
 import { namespaceIdOfKey } from "../identifiers.js";
-import { recordCommittedWrite } from "../versions/transactions.js";
+import { recordCommittedWrite } from "../transaction-records.js";
 
 export const backfillColumnHandler: JobHandler = {
   async run(ctx) {

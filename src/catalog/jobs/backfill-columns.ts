@@ -5,13 +5,11 @@
 import { columnKind } from "../../engine/computed-columns.js";
 import type { AlterTableBackfillColumnsRequest, AlterTableBackfillColumnsResponse } from "../../model/backfill.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable, splitTableId } from "../identifiers.js";
+import { tableLabel, splitTableId } from "../identifiers.js";
 import { enqueueJob, resolvePool } from "./job-queue.js";
 import { declaredOnly, requireTable } from "../table-lookup.js";
-
-type WithId<T> = T & { id: string[] };
 
 export const backfillColumnJobKind = "backfill_column";
 
@@ -42,7 +40,7 @@ export async function alterTableBackfillColumns(
     }
   }
   const pool = resolvePool(scope, request.cluster);
-  const subject = describeTable(id);
+  const subject = tableLabel(id);
   return translating(subject, async () => {
     // load
     const table = await requireTable(scope.store.rows, scope.database.name, id);

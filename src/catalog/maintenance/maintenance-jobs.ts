@@ -13,7 +13,7 @@ import type { SetTableMaintenanceScheduleRequest, TableMaintenanceSchedule } fro
 import type { JobRow } from "../../store/job-schema.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable, namespaceIdOfKey } from "../identifiers.js";
+import { tableLabel, namespaceIdOfKey } from "../identifiers.js";
 import { type JobContext, type JobHandler, PermanentJobError } from "../jobs/job-handler.js";
 import { enqueueJob, resolvePool } from "../jobs/job-queue.js";
 import { loadTable, loadTableWithData } from "../table-lookup.js";
@@ -39,7 +39,7 @@ interface ScheduledMaintenanceParams {
 /** Queues `task` on the table as a job; checks first what can be checked now (1, 4, 19). */
 export async function queueTableMaintenance(scope: CatalogScope, id: readonly string[], task: MaintenanceTask, options: MaintenanceOptions = {}): Promise<{ job_id: string }> {
   const pool = resolvePool(scope, null);
-  return translating(describeTable(id), async () => {
+  return translating(tableLabel(id), async () => {
     const row = await loadTableWithData(scope, id);
     const params: TableMaintenanceParams = { table: [...id], task, older_than_seconds: options.olderThanSeconds ?? null, delete_unverified: options.deleteUnverified ?? false };
     const jobId = await scope.store.transaction((tx) =>
@@ -57,7 +57,7 @@ export async function queueTableMaintenance(scope: CatalogScope, id: readonly st
  */
 export async function setTableMaintenanceSchedule(scope: CatalogScope, request: SetTableMaintenanceScheduleRequest & { id: string[] }): Promise<TableMaintenanceSchedule> {
   const pool = resolvePool(scope, null);
-  return translating(describeTable(request.id), async () => {
+  return translating(tableLabel(request.id), async () => {
     const row = await loadTable(scope, request.id);
     await scope.store.transaction(async (tx) => {
       const current = await tx.findActiveJobOn(row.id, scheduledMaintenanceJobKind);
@@ -79,7 +79,7 @@ export async function setTableMaintenanceSchedule(scope: CatalogScope, request: 
 
 /** DescribeTableMaintenanceSchedule: the schedule and its next run, or nulls without one. Throws 1, 4. */
 export async function describeTableMaintenanceSchedule(scope: CatalogScope, request: { id: string[] }): Promise<TableMaintenanceSchedule> {
-  return translating(describeTable(request.id), async () => describeSchedule(scope, (await loadTable(scope, request.id)).id));
+  return translating(tableLabel(request.id), async () => describeSchedule(scope, (await loadTable(scope, request.id)).id));
 }
 
 async function describeSchedule(scope: CatalogScope, tableId: string): Promise<TableMaintenanceSchedule> {
@@ -101,7 +101,7 @@ export const tableMaintenanceHandler: JobHandler = {
     const params = ctx.job.params as unknown as TableMaintenanceParams;
     const id = await currentId(ctx);
     ctx.checkpoint();
-    await ctx.event(params.task, { message: `${params.task} of ${describeTable(id)}` });
+    await ctx.event(params.task, { message: `${params.task} of ${tableLabel(id)}` });
     const answer = await runTableMaintenance(ctx.scope, id, params.task, { olderThanSeconds: params.older_than_seconds, deleteUnverified: params.delete_unverified });
     await ctx.setProgress({ itemsTotal: 1, itemsDone: 1 });
     return answer;
@@ -113,7 +113,7 @@ export const scheduledMaintenanceHandler: JobHandler = {
     const params = ctx.job.params as unknown as ScheduledMaintenanceParams;
     const id = await currentId(ctx);
     ctx.checkpoint();
-    await ctx.event("maintenance", { message: `scheduled compaction, cleanup and index optimisation of ${describeTable(id)}` });
+    await ctx.event("maintenance", { message: `scheduled compaction, cleanup and index optimisation of ${tableLabel(id)}` });
     // One engine pass does all three tasks; cleanup is the one whose retention applies.
     const answer = await runTableMaintenance(ctx.scope, id, "cleanup", { olderThanSeconds: params.older_than_seconds });
     await ctx.setProgress({ itemsTotal: 1, itemsDone: 1 });

@@ -9,13 +9,19 @@
 import { maintainTable, versionTimes } from "../../engine/maintenance.js";
 import { readTags } from "../../engine/refs.js";
 import { maintenanceRuns } from "../../metrics/metrics.js";
-import { type TableMaintenanceResponse, defaultRetentionSeconds } from "../../model/maintenance.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import {
+  type CleanupTableVersionsRequest,
+  type CompactTableRequest,
+  type OptimizeTableIndicesRequest,
+  type TableMaintenanceResponse,
+  defaultRetentionSeconds,
+} from "../../model/maintenance.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable } from "../identifiers.js";
+import { tableLabel } from "../identifiers.js";
 import { versionsRead } from "../shared-table-data.js";
 import { loadTableWithData } from "../table-lookup.js";
-import { recordCommittedWrite } from "../versions/transactions.js";
+import { recordCommittedWrite } from "../transaction-records.js";
 
 export const maintenanceTasks = ["compact", "cleanup", "optimize_indices"] as const;
 export type MaintenanceTask = (typeof maintenanceTasks)[number];
@@ -32,9 +38,24 @@ const operationNames: Record<MaintenanceTask, string> = {
   optimize_indices: "OptimizeTableIndices",
 };
 
+/** CompactTable: rewrites small fragments into larger ones. Throws 1, 4, 19. */
+export function compactTable(scope: CatalogScope, request: WithId<CompactTableRequest>): Promise<TableMaintenanceResponse> {
+  return runTableMaintenance(scope, request.id, "compact");
+}
+
+/** CleanupTableVersions: removes versions older than the retention, never a tagged one. Throws 1, 4, 19. */
+export function cleanupTableVersions(scope: CatalogScope, request: WithId<CleanupTableVersionsRequest>): Promise<TableMaintenanceResponse> {
+  return runTableMaintenance(scope, request.id, "cleanup", { olderThanSeconds: request.older_than_seconds, deleteUnverified: request.delete_unverified });
+}
+
+/** OptimizeTableIndices: folds new rows into the table's indexes. Throws 1, 4, 19. */
+export function optimizeTableIndices(scope: CatalogScope, request: WithId<OptimizeTableIndicesRequest>): Promise<TableMaintenanceResponse> {
+  return runTableMaintenance(scope, request.id, "optimize_indices");
+}
+
 /** Runs `task` on the table `id` now. Throws 1, 4, 19 (declared without data). */
 export async function runTableMaintenance(scope: CatalogScope, id: readonly string[], task: MaintenanceTask, options: MaintenanceOptions = {}): Promise<TableMaintenanceResponse> {
-  const subject = describeTable(id);
+  const subject = tableLabel(id);
   try {
     const answer = await translating(subject, async () => {
       // load

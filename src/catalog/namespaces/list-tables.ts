@@ -3,13 +3,11 @@
  */
 import type { ListTablesRequest, ListTablesResponse } from "../../model/namespace.js";
 import type { TableRow } from "../../store/schema.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeNamespace, namespaceIdOfKey, namespaceKey, validateNamespaceId } from "../identifiers.js";
+import { namespaceLabel, namespaceIdOfKey, namespaceKey, validateNamespaceId } from "../identifiers.js";
 import { requireNamespace } from "../namespace-lookup.js";
 import { type Page, pageAfter, pageBounds, toPage } from "../pagination.js";
-
-type WithId<T> = T & { id: string[] };
 
 /**
  * ListTables: names of the tables directly in namespace `id`, paged. Declared-only tables are
@@ -20,7 +18,7 @@ export async function listTables(scope: CatalogScope, request: WithId<ListTables
   const { after, limit } = pageBounds(request);
   const database = scope.database.name;
   const includeDeclared = request.include_declared ?? true;
-  return translating(describeNamespace(request.id), async () => {
+  return translating(namespaceLabel(request.id), async () => {
     await requireNamespace(scope.store.rows, database, request.id);
     const key = namespaceKey(request.id);
     // Declared-only filtering needs storage, so it cannot be pushed into the query's LIMIT.

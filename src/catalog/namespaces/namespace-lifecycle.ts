@@ -17,16 +17,14 @@ import type {
 import type { StoreTx } from "../../store/store.js";
 import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { discardTableData } from "../discard-table-data.js";
 import { removeDroppedRows } from "../tables/dropped-tables.js";
 import { translating } from "../failures.js";
-import { describeNamespace, namespaceIdOfKey, namespaceKey, validateNamespaceId } from "../identifiers.js";
-import { recordChange } from "../events/change-events.js";
+import { namespaceLabel, namespaceIdOfKey, namespaceKey, validateNamespaceId } from "../identifiers.js";
+import { recordChange } from "../change-events.js";
 import { requireNamespace, requireNoTableNamed } from "../namespace-lookup.js";
 import { pageBounds, toPage } from "../pagination.js";
-
-type WithId<T> = T & { id: string[] };
 
 /**
  * CreateNamespace. Modes: Create (default; 2 if it exists), ExistOk (keep the existing one),
@@ -61,7 +59,7 @@ export async function createNamespace(scope: CatalogScope, request: WithId<Creat
       // decide
       if (existing) {
         if (mode === "ExistOk") return { properties: existing.properties };
-        if (mode !== "Overwrite") throw CatalogError.of("NamespaceAlreadyExists", `${describeNamespace(id)} already exists`);
+        if (mode !== "Overwrite") throw CatalogError.of("NamespaceAlreadyExists", `${namespaceLabel(id)} already exists`);
         droppedLocations.push(...(await deleteNamespaceTree(scope, tx, database, key)));
       }
       // write
@@ -78,7 +76,7 @@ export async function createNamespace(scope: CatalogScope, request: WithId<Creat
     });
   // A concurrent create (in any process) may insert between our check and our insert: decided
   // again, the request then sees that namespace and answers as its mode says.
-  const response = await translating(describeNamespace(id), () =>
+  const response = await translating(namespaceLabel(id), () =>
     decideAndWrite().catch((error: unknown) => {
       if (error instanceof UniqueViolation) return decideAndWrite();
       throw error;
@@ -94,7 +92,7 @@ export async function listNamespaces(scope: CatalogScope, request: WithId<ListNa
   validateNamespaceId(request.id);
   const { after, limit } = pageBounds(request);
   const database = scope.database.name;
-  return translating(describeNamespace(request.id), async () => {
+  return translating(namespaceLabel(request.id), async () => {
     await requireNamespace(scope.store.rows, database, request.id);
     const rows = await scope.store.rows.listChildNamespaces(database, namespaceKey(request.id), after, limit === undefined ? undefined : limit + 1);
     const page = toPage(rows.map((row) => row.name), limit, (name) => name);
@@ -103,17 +101,17 @@ export async function listNamespaces(scope: CatalogScope, request: WithId<ListNa
 }
 
 /** DescribeNamespace: its properties. Throws 1. */
-export async function describeNamespaceOp(scope: CatalogScope, request: WithId<DescribeNamespaceRequest>): Promise<DescribeNamespaceResponse> {
+export async function describeNamespace(scope: CatalogScope, request: WithId<DescribeNamespaceRequest>): Promise<DescribeNamespaceResponse> {
   validateNamespaceId(request.id);
   if (request.id.length === 0) return { properties: scope.database.properties };
-  const row = await translating(describeNamespace(request.id), () => scope.store.rows.findNamespace(scope.database.name, namespaceKey(request.id)));
-  if (!row) throw CatalogError.of("NamespaceNotFound", `${describeNamespace(request.id)} does not exist`);
+  const row = await translating(namespaceLabel(request.id), () => scope.store.rows.findNamespace(scope.database.name, namespaceKey(request.id)));
+  if (!row) throw CatalogError.of("NamespaceNotFound", `${namespaceLabel(request.id)} does not exist`);
   return { properties: row.properties };
 }
 
 /** NamespaceExists: resolves when it exists, throws 1 otherwise. */
-export async function namespaceExistsOp(scope: CatalogScope, request: WithId<NamespaceExistsRequest>): Promise<void> {
-  await describeNamespaceOp(scope, request);
+export async function namespaceExists(scope: CatalogScope, request: WithId<NamespaceExistsRequest>): Promise<void> {
+  await describeNamespace(scope, request);
 }
 
 /**
@@ -133,19 +131,19 @@ export async function dropNamespace(scope: CatalogScope, request: WithId<DropNam
   const key = namespaceKey(id);
   const droppedLocations: string[] = [];
 
-  const response = await translating(describeNamespace(id), () =>
+  const response = await translating(namespaceLabel(id), () =>
     scope.store.transaction(async (tx): Promise<DropNamespaceResponse> => {
       // load
       const existing = await tx.findNamespace(database, key);
       if (!existing) {
         if (mode === "Skip") return {};
-        throw CatalogError.of("NamespaceNotFound", `${describeNamespace(id)} does not exist`);
+        throw CatalogError.of("NamespaceNotFound", `${namespaceLabel(id)} does not exist`);
       }
       // decide
       if (behavior !== "Cascade") {
         const children = (await tx.countChildNamespaces(database, key)) + (await tx.countTablesIn(database, key));
         if (children > 0) {
-          throw CatalogError.of("NamespaceNotEmpty", `${describeNamespace(id)} is not empty: it holds ${children} table(s) or namespace(s)`);
+          throw CatalogError.of("NamespaceNotEmpty", `${namespaceLabel(id)} is not empty: it holds ${children} table(s) or namespace(s)`);
         }
       }
       // write

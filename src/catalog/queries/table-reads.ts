@@ -12,11 +12,11 @@ import type {
   GetTableStatsResponse,
   QueryTableRequest,
 } from "../../model/query.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable } from "../identifiers.js";
+import { tableLabel } from "../identifiers.js";
 import { toQuerySpec } from "./query-spec.js";
-import { type WithId, loadTable } from "../table-lookup.js";
+import { loadTable } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
 import { readRefOf } from "../table-heads.js";
 
@@ -28,7 +28,7 @@ import { readRefOf } from "../table-heads.js";
  */
 export async function queryTable(scope: CatalogScope, request: WithId<QueryTableRequest>): Promise<QueryResult> {
   const spec = toQuerySpec(request);
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
@@ -38,7 +38,7 @@ export async function queryTable(scope: CatalogScope, request: WithId<QueryTable
 
 /** CountTableRows: rows matching `predicate` (all when absent). Throws 1, 4, 11, 12, 13, 22. */
 export async function countTableRows(scope: CatalogScope, request: WithId<CountTableRowsRequest>): Promise<number> {
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
@@ -54,7 +54,7 @@ export async function countTableRows(scope: CatalogScope, request: WithId<CountT
 export async function explainTableQueryPlan(scope: CatalogScope, request: WithId<ExplainTableQueryPlanRequest>): Promise<string> {
   const query = request.query as QueryTableRequest;
   const spec = toQuerySpec(query);
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf({ version: query.version, branch: request.branch ?? query.branch });
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
@@ -65,7 +65,7 @@ export async function explainTableQueryPlan(scope: CatalogScope, request: WithId
 /** AnalyzeTableQueryPlan: runs the query and answers its plan with execution metrics. Throws 1, 4, 11, 12, 13, 19. */
 export async function analyzeTableQueryPlan(scope: CatalogScope, request: WithId<AnalyzeTableQueryPlanRequest>): Promise<string> {
   const spec = toQuerySpec(request);
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
@@ -75,7 +75,7 @@ export async function analyzeTableQueryPlan(scope: CatalogScope, request: WithId
 
 /** GetTableStats: size, rows, indices and fragment statistics of a branch (main by default). Throws 1, 4, 19, 22. */
 export async function getTableStats(scope: CatalogScope, request: WithId<GetTableStatsRequest>): Promise<GetTableStatsResponse> {
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);

@@ -28,13 +28,13 @@ import type {
   InsertIntoTableResponse,
 } from "../../model/data.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable } from "../identifiers.js";
-import { type WithId, loadTable } from "../table-lookup.js";
+import { tableLabel } from "../identifiers.js";
+import { loadTable } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
-import type { ArrowStreamBody } from "../tables/table-creation.js";
-import { recordCommittedWrite } from "../versions/transactions.js";
+import type { ArrowStreamBody } from "../catalog-operations.js";
+import { recordCommittedWrite } from "../transaction-records.js";
 
 /** How long an upload not completed is kept; each part extends it. */
 export const multipartWriteTtlMs = 24 * 60 * 60 * 1000;
@@ -80,7 +80,7 @@ export async function stageMultipartPart(
   if (!/^[A-Za-z0-9_.-]{1,128}$/.test(partId)) throw invalidInput("upload_part_id may use only letters, digits, '_', '.' and '-' (at most 128)");
   const table = await loadTable(scope, request.id);
   const write = await openUpload(scope, table, request.upload_id, request.branch);
-  const upload = await translating(describeTable(request.id), () => ipcStreamToFile(body));
+  const upload = await translating(tableLabel(request.id), () => ipcStreamToFile(body));
   const object = joinLocation(uploadFolderOf(table.location, write.upload_id), `${partId}.arrow`);
   await scope.storages.for(object).put(object, upload.file);
   const now = Date.now();
@@ -96,7 +96,7 @@ export async function stageMultipartPart(
  */
 export async function completeMultipartWrite(scope: CatalogScope, request: WithId<CompleteMultipartWriteRequest>): Promise<CompleteMultipartWriteResponse> {
   const uploadId = requireUploadId(request.upload_id);
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const table = await loadTable(scope, request.id);
   const ref = refOf({ branch: request.branch });
   return translating(

@@ -16,13 +16,13 @@ import type {
 } from "../../model/data.js";
 import { InsertModes, parseMode } from "../../model/modes.js";
 import { invalidInput } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
-import { recordCommittedWrite } from "../versions/transactions.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
+import { recordCommittedWrite } from "../transaction-records.js";
 import { translating } from "../failures.js";
-import { describeTable } from "../identifiers.js";
-import { type WithId, loadTable } from "../table-lookup.js";
+import { tableLabel } from "../identifiers.js";
+import { loadTable } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
-import type { ArrowStreamBody } from "../tables/table-creation.js";
+import type { ArrowStreamBody } from "../catalog-operations.js";
 import { stageMultipartPart } from "./multipart-writes.js";
 
 /**
@@ -38,7 +38,7 @@ export async function insertIntoTable(scope: CatalogScope, request: WithId<Inser
   if (request.upload_id) {
     return stageMultipartPart(scope, { id: request.id, upload_id: request.upload_id, upload_part_id: request.upload_part_id, branch: request.branch, overwrite: mode === "Overwrite" }, body);
   }
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
   return translating(subject, async () => {
     // load
@@ -81,7 +81,7 @@ export async function mergeInsertIntoTable(
   const on = request.on === undefined ? [] : Array.isArray(request.on) ? request.on : [request.on];
   if (on.length === 0) throw invalidInput("merge_insert needs at least one `on` column");
   const timeoutMs = request.timeout ? parseDurationMs(request.timeout) : undefined;
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
   return translating(subject, async () => {
     // load
@@ -128,7 +128,7 @@ export async function mergeInsertIntoTable(
 export async function updateTable(scope: CatalogScope, request: WithId<UpdateTableRequest>): Promise<UpdateTableResponse> {
   // validate
   if (request.updates.length === 0 && !request.properties) throw invalidInput("updates must name at least one column");
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
   return translating(subject, async () => {
     // load: a declared-only table is found out by the write itself (19, see refOverrides)
@@ -169,7 +169,7 @@ export async function updateTable(scope: CatalogScope, request: WithId<UpdateTab
  */
 export async function deleteFromTable(scope: CatalogScope, request: WithId<DeleteFromTableRequest>): Promise<DeleteFromTableResponse> {
   if (request.predicate.trim() === "") throw invalidInput("predicate must not be empty; use `true` to delete every row");
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);

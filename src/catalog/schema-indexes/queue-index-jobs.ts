@@ -9,12 +9,12 @@ import { parseFieldPath } from "../../engine/field-paths.js";
 import type { CreateTableIndexRequest, DropTableIndexRequest } from "../../model/indexes.js";
 import type { JsonArrowField } from "../../model/schema-json.js";
 import { CatalogError } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable } from "../identifiers.js";
+import { tableLabel } from "../identifiers.js";
 import { enqueueJob, resolvePool } from "../jobs/job-queue.js";
 import { indexNameOf, indexSpecOf } from "./table-indexes.js";
-import { type WithId, loadTableWithData } from "../table-lookup.js";
+import { loadTableWithData } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
 
 export const createIndexJobKind = "create_index";
@@ -50,7 +50,7 @@ export interface IndexJobAccepted {
 export async function createTableIndexJob(scope: CatalogScope, request: WithId<CreateTableIndexRequest>): Promise<IndexJobAccepted> {
   // validate
   const spec = indexSpecOf(request);
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
   const indexName = indexNameOf(spec);
   const pool = resolvePool(scope, null);
@@ -84,7 +84,7 @@ export async function dropTableIndexJob(
   scope: CatalogScope,
   request: WithId<DropTableIndexRequest> & { index_name: string },
 ): Promise<IndexJobAccepted> {
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
   const pool = resolvePool(scope, null);
   return translating(subject, async () => {

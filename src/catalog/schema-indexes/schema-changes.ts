@@ -16,15 +16,15 @@ import type {
   UpdateTableSchemaMetadataRequest,
 } from "../../model/schema-evolution.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
-import { recordCommittedWrite } from "../versions/transactions.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
+import { recordCommittedWrite } from "../transaction-records.js";
 import { translating } from "../failures.js";
-import { describeTable } from "../identifiers.js";
-import { type WithId, loadTableWithData } from "../table-lookup.js";
+import { tableLabel } from "../identifiers.js";
+import { loadTableWithData } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
 
 async function evolving<T>(scope: CatalogScope, id: string[], branch: string | null | undefined, fn: (location: string, ref: ReturnType<typeof refOf>) => Promise<T>): Promise<T> {
-  const subject = describeTable(id);
+  const subject = tableLabel(id);
   const ref = refOf({ branch });
   return translating(subject, async () => {
     const row = await loadTableWithData(scope, id);

@@ -20,12 +20,12 @@ import type {
   PrewarmTablePageCacheResponse,
 } from "../../model/indexes.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { recordCommittedWrite } from "../versions/transactions.js";
-import { describeTable } from "../identifiers.js";
+import { recordCommittedWrite } from "../transaction-records.js";
+import { tableLabel } from "../identifiers.js";
 import { pageAfter } from "../pagination.js";
-import { type WithId, loadTableWithData } from "../table-lookup.js";
+import { loadTableWithData } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
 
 /** The name an index is built under: the request's `name`, else `<column>_idx` as Lance names it. */
@@ -78,7 +78,7 @@ export function indexSpecOf(request: CreateTableIndexRequest): IndexSpec {
  */
 export async function createTableIndex(scope: CatalogScope, request: WithId<CreateTableIndexRequest>): Promise<CreateTableIndexResponse> {
   const spec = indexSpecOf(request);
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
   const version = await translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
@@ -95,7 +95,7 @@ export async function createTableIndex(scope: CatalogScope, request: WithId<Crea
  * `limit` with the last name as `page_token`. Throws 1, 4, 11, 19, 22.
  */
 export async function listTableIndices(scope: CatalogScope, request: WithId<ListTableIndicesRequest>): Promise<ListTableIndicesResponse> {
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
@@ -129,7 +129,7 @@ export async function describeTableIndexStats(
   scope: CatalogScope,
   request: WithId<DescribeTableIndexStatsRequest> & { index_name: string },
 ): Promise<DescribeTableIndexStatsResponse> {
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
@@ -149,7 +149,7 @@ export async function describeTableIndexStats(
 
 /** DropTableIndex: removes one index (the data stays); answers the commit's `transaction_id`. Throws 1, 4, 6, 19, 22. */
 export async function dropTableIndex(scope: CatalogScope, request: WithId<DropTableIndexRequest> & { index_name: string }): Promise<DropTableIndexResponse> {
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
   const version = await translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
@@ -166,7 +166,7 @@ export async function dropTableIndex(scope: CatalogScope, request: WithId<DropTa
  * searches of the table through this server skip reading it. Throws 1, 4, 6, 19, 22.
  */
 export async function prewarmTableIndex(scope: CatalogScope, request: WithId<PrewarmTableIndexRequest> & { index_name: string }): Promise<PrewarmTableIndexResponse> {
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
   await translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
@@ -184,6 +184,6 @@ export async function prewarmTableIndex(scope: CatalogScope, request: WithId<Pre
  * table is found. Throws 0, 1, 4, 19.
  */
 export async function prewarmTablePageCache(scope: CatalogScope, request: WithId<PrewarmTablePageCacheRequest>): Promise<PrewarmTablePageCacheResponse> {
-  await translating(describeTable(request.id), () => loadTableWithData(scope, request.id));
+  await translating(tableLabel(request.id), () => loadTableWithData(scope, request.id));
   throw CatalogError.of("Unsupported", "prewarming the page cache is not supported: this server's Lance engine prewarms data pages only for remote tables; index prewarming (index/{name}/prewarm) is supported");
 }

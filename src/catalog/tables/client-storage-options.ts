@@ -12,7 +12,7 @@ import { defaultVending } from "../../storage/storages.js";
 import type { StorageOptions } from "../../storage/storage-options.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { credentialsVended } from "../../metrics/metrics.js";
-import { sharedContainerReason } from "../databases/shared-containers.js";
+import { sharedContainerReason } from "../shared-containers.js";
 
 export async function storageOptionsForClient(
   scope: CatalogScope,

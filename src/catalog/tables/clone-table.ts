@@ -6,15 +6,13 @@ import type { CloneTableRequest, CloneTableResponse } from "../../model/clone.js
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import { readTag } from "../../engine/refs.js";
 import { capabilitiesOf } from "../../storage/backend-descriptors.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable, namespaceIdOfKey, splitTableId } from "../identifiers.js";
+import { tableLabel, namespaceIdOfKey, splitTableId } from "../identifiers.js";
 import { newTableLocation, resolveClientLocation } from "../table-locations.js";
 import { declaredOnly, findTable, requireNoNamespaceNamed } from "../table-lookup.js";
 import { recordCloneSource } from "../shared-table-data.js";
 import { alreadyExists, creatingTable, insertTableRow } from "./table-creation.js";
-
-type WithId<T> = T & { id: string[] };
 
 function droppedWhileCloned(sourceSubject: string): CatalogError {
   return CatalogError.of("TableNotFound", `${sourceSubject} was dropped while it was being cloned`);
@@ -40,14 +38,14 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
     throw CatalogError.of("Unsupported", "clone is not available for tables on an object store: this server's Lance engine cannot open the source there with the database's storage options");
   }
   const sourceLocation = await resolveClientLocation(scope.storages, scope.database, request.source_location);
-  const subject = describeTable(id);
+  const subject = tableLabel(id);
   const database = scope.database.name;
 
   return translating(subject, async () => {
     // load
     const source = await scope.store.rows.findTableByLocation(database, sourceLocation);
     if (!source) throw CatalogError.of("TableNotFound", `no table of database '${database}' is at '${request.source_location}'`);
-    const sourceSubject = describeTable([...namespaceIdOfKey(source.namespace_path), source.name]);
+    const sourceSubject = tableLabel([...namespaceIdOfKey(source.namespace_path), source.name]);
     if (!(await scope.engine.datasetExists(source.location))) throw declaredOnly(sourceSubject);
     // decide
     if (await findTable(scope.store.rows, database, id)) throw alreadyExists(id);

@@ -9,13 +9,11 @@ import type { TableRow } from "../../store/schema.js";
 import { isUri } from "../../storage/locations.js";
 import type { DescribeTableRequest, DescribeTableResponse, TableExistsRequest } from "../../model/table.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable as nameOf, splitTableId } from "../identifiers.js";
+import { tableLabel, splitTableId } from "../identifiers.js";
 import { declaredOnly, requireTable } from "../table-lookup.js";
 import { refOf, refOverrides, requireBranch } from "../table-refs.js";
-
-type WithId<T> = T & { id: string[] };
 
 /**
  * DescribeTable: location, properties and storage options always; version, schema (Lance type
@@ -30,7 +28,7 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
   if (request.tag && (request.version != null || request.branch)) {
     throw invalidInput("tag cannot be combined with version or branch");
   }
-  const subject = nameOf(id);
+  const subject = tableLabel(id);
   return translating(subject, async () => {
     // load
     const row = await requireTable(scope.store.rows, scope.database.name, id);
@@ -90,7 +88,7 @@ function describeOverrides(subject: string, request: DescribeTableRequest): Part
 /** TableExists: resolves when the table (declared-only included) exists. Throws 1, 4, 11. */
 export async function tableExists(scope: CatalogScope, request: WithId<TableExistsRequest>): Promise<void> {
   if (request.version == null && !request.branch) {
-    await translating(nameOf(request.id), () => requireTable(scope.store.rows, scope.database.name, request.id));
+    await translating(tableLabel(request.id), () => requireTable(scope.store.rows, scope.database.name, request.id));
     return;
   }
   await describeTable(scope, { id: request.id, version: request.version ?? null, branch: request.branch ?? null, load_detailed_metadata: true });

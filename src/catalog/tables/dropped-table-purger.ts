@@ -4,7 +4,7 @@
  * finds the lock held skips its turn.
  */
 import type { Store } from "../../store/store.js";
-import type { CatalogRegistry } from "../database-registry.js";
+import type { ScopesByName } from "../catalog-scope.js";
 import { purgeDroppedTables } from "./dropped-tables.js";
 import { type PeriodicTask, startPeriodicTask } from "../periodic-task.js";
 
@@ -16,7 +16,7 @@ export type DroppedTablePurger = PeriodicTask;
 /** Purges every `intervalMs` (0: never) until stopped; a failed purge is reported and the next one runs on time. */
 export function startDroppedTablePurger(
   store: Store,
-  registry: CatalogRegistry,
+  registry: ScopesByName,
   intervalMs: number,
   log: { purged(location: string): void; failed(error: unknown): void },
 ): DroppedTablePurger {

@@ -11,16 +11,15 @@ import type { TableRow } from "../../store/schema.js";
 import type { Store, StoreTx } from "../../store/store.js";
 import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
-import type { CatalogRegistry } from "../database-registry.js";
+import type { CatalogScope, ScopesByName } from "../catalog-scope.js";
 import { discardTableData } from "../discard-table-data.js";
 import { translating } from "../failures.js";
-import { describeNamespace, describeTable, namespaceIdOfKey, namespaceKey, splitTableId } from "../identifiers.js";
+import { namespaceLabel, tableLabel, namespaceIdOfKey, namespaceKey, splitTableId } from "../identifiers.js";
 import { requireNamespace } from "../namespace-lookup.js";
 import { pageAfter, pageBounds } from "../pagination.js";
 import { keepFoldersStillRead } from "../shared-table-data.js";
 import { requireNoNamespaceNamed } from "../table-lookup.js";
-import { recordChange } from "../events/change-events.js";
+import { recordChange } from "../change-events.js";
 
 /**
  * Inside a drop's transaction: removes the tables' rows. Under a retention they are kept as
@@ -65,7 +64,7 @@ export async function listDroppedTables(
 ): Promise<{ tables: DroppedTableEntry[]; page_token?: string }> {
   const { after, limit } = pageBounds(request);
   const key = namespaceKey(request.id);
-  const rows = await translating(describeNamespace(request.id), async () => {
+  const rows = await translating(namespaceLabel(request.id), async () => {
     await requireNamespace(scope.store.rows, scope.database.name, request.id);
     return scope.store.rows.listDroppedTablesIn(scope.database.name, key);
   });
@@ -97,20 +96,20 @@ export async function undropTable(
   const database = scope.database.name;
   const { namespace, name } = splitTableId(request.id);
   const key = namespaceKey(namespace);
-  const taken = () => CatalogError.of("TableAlreadyExists", `${describeTable(request.id)} exists: drop or rename it before restoring a dropped one`);
-  const row = await translating(describeTable(request.id), async () => {
+  const taken = () => CatalogError.of("TableAlreadyExists", `${tableLabel(request.id)} exists: drop or rename it before restoring a dropped one`);
+  const row = await translating(tableLabel(request.id), async () => {
     try {
       return await scope.store.transaction(async (tx) => {
         await requireNamespace(tx, database, namespace);
         const kept = await tx.findDroppedTablesNamed(database, key, name);
         const chosen = request.dropped_id ? kept.find((row) => row.id === request.dropped_id) : kept[0];
-        if (!chosen) throw CatalogError.of("TableNotFound", `no dropped ${describeTable(request.id)}${request.dropped_id ? ` with dropped_id '${request.dropped_id}'` : ""} is kept`);
+        if (!chosen) throw CatalogError.of("TableNotFound", `no dropped ${tableLabel(request.id)}${request.dropped_id ? ` with dropped_id '${request.dropped_id}'` : ""} is kept`);
         if (await tx.findTableByName(database, key, name)) throw taken();
         await requireNoNamespaceNamed(tx, database, namespace, name);
         const owner = await tx.findTableByLocation(database, chosen.location);
         if (owner) throw CatalogError.of("TableAlreadyExists", `the dropped table's folder was registered again as table '${owner.name}'`);
         const restored = await tx.undropTable(chosen.id);
-        if (!restored) throw CatalogError.of("TableNotFound", `no dropped ${describeTable(request.id)} is kept`);
+        if (!restored) throw CatalogError.of("TableNotFound", `no dropped ${tableLabel(request.id)} is kept`);
         await recordChange(tx, { kind: "table.undropped", database, object: request.id, data: { dropped_id: chosen.id, location: restored.location } });
         return restored;
       });
@@ -129,7 +128,7 @@ export const droppedTablePurgeLock = "dropped-table-purge";
  * Forgets every kept drop whose retention is over and deletes its folder (kept instead while
  * live clones read it; one that kept drops read waits for them). Answers the locations purged, or undefined when another process was purging.
  */
-export async function purgeDroppedTables(store: Store, registry: CatalogRegistry, now = Date.now()): Promise<string[] | undefined> {
+export async function purgeDroppedTables(store: Store, registry: ScopesByName, now = Date.now()): Promise<string[] | undefined> {
   return store.tryWithLock(droppedTablePurgeLock, async () => {
     const purged: string[] = [];
     const readByKept = await foldersReadByKeptDrops(store);

@@ -16,7 +16,7 @@ import { hasKeptProperties } from "../../engine/kept-properties.js";
 import { joinLocation, normalizeLocation } from "../../storage/locations.js";
 import type { Storages } from "../../storage/storages.js";
 import type { Store } from "../../store/store.js";
-import { databaseStorageRoot } from "../database-registry.js";
+import { databaseStorageRoot } from "../database-info.js";
 import { keptDropLocations } from "./dropped-tables.js";
 import { isPlacedTableName, placedTablesDir } from "../table-locations.js";
 

@@ -17,20 +17,16 @@ import type {
 import type { StoreTx } from "../../store/store.js";
 import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { ArrowStreamBody } from "../catalog-operations.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable, namespaceKey, splitTableId } from "../identifiers.js";
+import { tableLabel, namespaceKey, splitTableId } from "../identifiers.js";
 import { newTableLocation, resolveClientLocation } from "../table-locations.js";
 import { findTable, requireLocationFree, requireNoNamespaceNamed } from "../table-lookup.js";
-import { type ChangeKind, recordChange } from "../events/change-events.js";
-
-type WithId<T> = T & { id: string[] };
-
-/** Arrow IPC stream bytes, whole or as they arrive. */
-export type ArrowStreamBody = AsyncIterable<Uint8Array> | Uint8Array;
+import { type ChangeKind, recordChange } from "../change-events.js";
 
 export function alreadyExists(id: readonly string[]): CatalogError {
-  return CatalogError.of("TableAlreadyExists", `${describeTable(id)} already exists`);
+  return CatalogError.of("TableAlreadyExists", `${tableLabel(id)} already exists`);
 }
 
 /**
@@ -80,7 +76,7 @@ export async function creatingTable<T>(scope: CatalogScope, id: readonly string[
  */
 export async function declareTable(scope: CatalogScope, request: WithId<DeclareTableRequest>): Promise<DeclareTableResponse> {
   splitTableId(request.id);
-  return translating(describeTable(request.id), () => creatingTable(scope, request.id, (tx) => declareTableIn(tx, scope, request)));
+  return translating(tableLabel(request.id), () => creatingTable(scope, request.id, (tx) => declareTableIn(tx, scope, request)));
 }
 
 /** DeclareTable's decision and write inside a caller's transaction (also used by batch commits). */
@@ -110,7 +106,7 @@ export async function createTable(
   const parsedMode = parseMode(request.mode, CreateModes);
   if (parsedMode === null) throw invalidInput(`mode must be one of ${CreateModes.join(", ")}; got ${JSON.stringify(request.mode)}`);
   const mode = parsedMode ?? "Create";
-  const subject = describeTable(id);
+  const subject = tableLabel(id);
   const database = scope.database.name;
 
   return translating(subject, async () => {
@@ -181,7 +177,7 @@ export async function registerTable(scope: CatalogScope, request: WithId<Registe
   const properties = request.properties ?? (await readKeptProperties(scope.storages, location)) ?? {};
   const database = scope.database.name;
 
-  await translating(describeTable(id), () =>
+  await translating(tableLabel(id), () =>
     creatingTable(scope, id, async (tx) => {
       // load
       const existing = await findTable(tx, database, id);

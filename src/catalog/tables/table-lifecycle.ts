@@ -16,25 +16,23 @@ import { keepProperties } from "../../engine/kept-properties.js";
 import type { TableRow } from "../../store/schema.js";
 import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { discardTableData } from "../discard-table-data.js";
 import { removeDroppedRows } from "./dropped-tables.js";
 import { requireNamespace } from "../namespace-lookup.js";
 import { requireNoNamespaceNamed, requireTable } from "../table-lookup.js";
 import { refOf, refOverrides, requireBranch } from "../table-refs.js";
-import { recordCommittedWrite } from "../versions/transactions.js";
+import { recordCommittedWrite } from "../transaction-records.js";
 import { translating } from "../failures.js";
-import { recordChange } from "../events/change-events.js";
-import { describeNamespace, describeTable, namespaceIdOfKey, namespaceKey, validateName, validateNamespaceId } from "../identifiers.js";
-
-type WithId<T> = T & { id: string[] };
+import { recordChange } from "../change-events.js";
+import { namespaceLabel, tableLabel, namespaceIdOfKey, namespaceKey, validateName, validateNamespaceId } from "../identifiers.js";
 
 /**
  * DeregisterTable: forgets the table and keeps its files, so it can be registered again. Its
  * properties are kept beside the files first, so that a register restores them. Throws 1, 4.
  */
 export async function deregisterTable(scope: CatalogScope, request: WithId<DeregisterTableRequest>): Promise<DeregisterTableResponse> {
-  const current = await translating(describeTable(request.id), () => requireTable(scope.store.rows, scope.database.name, request.id));
+  const current = await translating(tableLabel(request.id), () => requireTable(scope.store.rows, scope.database.name, request.id));
   const hasData = await scope.engine.datasetExists(current.location);
   if (hasData) await keepProperties(scope.storages, current.location, current.properties);
   const row = await forgetTable(scope, request);
@@ -47,7 +45,7 @@ export async function deregisterTable(scope: CatalogScope, request: WithId<Dereg
 
 /** Removes the table's row, leaving its files; returns the row. Throws 1, 4. */
 async function forgetTable(scope: CatalogScope, request: WithId<DeregisterTableRequest>): Promise<TableRow> {
-  return translating(describeTable(request.id), () =>
+  return translating(tableLabel(request.id), () =>
     scope.store.transaction(async (tx) => {
       const row = await requireTable(tx, scope.database.name, request.id);
       await tx.deleteTable(row.id);
@@ -69,7 +67,7 @@ function answerOf(request: WithId<DeregisterTableRequest>, row: TableRow): Dereg
  * (`dropped-tables.ts`). Throws 1, 4.
  */
 export async function dropTable(scope: CatalogScope, request: WithId<DropTableRequest> & { dropped_by?: string }): Promise<DropTableResponse> {
-  const { row, discard } = await translating(describeTable(request.id), () =>
+  const { row, discard } = await translating(tableLabel(request.id), () =>
     scope.store.transaction(async (tx) => {
       const row = await requireTable(tx, scope.database.name, request.id);
       return { row, discard: await removeDroppedRows(scope, tx, [row], request.dropped_by) };
@@ -90,7 +88,7 @@ export async function renameTable(scope: CatalogScope, request: WithId<RenameTab
   const targetNamespace = request.new_namespace_id ?? request.new_namespace ?? null;
   if (targetNamespace) validateNamespaceId(targetNamespace);
   const database = scope.database.name;
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
 
   await translating(subject, async () => {
     try {
@@ -103,7 +101,7 @@ export async function renameTable(scope: CatalogScope, request: WithId<RenameTab
         // decide
         const taken = await tx.findTableByName(database, targetKey, newName);
         if (taken && taken.id !== row.id) {
-          throw CatalogError.of("TableAlreadyExists", `a table named '${newName}' already exists in ${describeNamespace(targetId)}`);
+          throw CatalogError.of("TableAlreadyExists", `a table named '${newName}' already exists in ${namespaceLabel(targetId)}`);
         }
         await requireNoNamespaceNamed(tx, database, targetId, newName);
         // write
@@ -123,7 +121,7 @@ export async function renameTable(scope: CatalogScope, request: WithId<RenameTab
  * Throws 1, 4, 11, 14.
  */
 export async function restoreTable(scope: CatalogScope, request: WithId<RestoreTableRequest>): Promise<RestoreTableResponse> {
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   return translating(subject, async () => {
     const row = await requireTable(scope.store.rows, scope.database.name, request.id);
     if (request.branch) await requireBranch(scope.storages, row, request.branch);

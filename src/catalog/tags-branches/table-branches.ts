@@ -19,21 +19,19 @@ import type {
   ListTableBranchesResponse,
 } from "../../model/branches.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable, namespaceIdOfKey } from "../identifiers.js";
+import { tableLabel, namespaceIdOfKey } from "../identifiers.js";
 import { readersOfBranch } from "../shared-table-data.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch, validateRefName } from "../table-refs.js";
 import { pageAfter, pageBounds } from "../pagination.js";
-import { recordTransaction } from "../versions/transactions.js";
-
-type WithId<T> = T & { id: string[] };
+import { recordTransaction } from "../transaction-records.js";
 
 /** ListTableBranches: branch name → contents (camelCase, `createAt` in seconds), paged. Throws 1, 4. */
 export async function listTableBranches(scope: CatalogScope, request: WithId<ListTableBranchesRequest>): Promise<ListTableBranchesResponse> {
   const { after, limit } = pageBounds(request);
-  return translating(describeTable(request.id), async () => {
+  return translating(tableLabel(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
     const page = pageAfter(await readBranches(scope.storages, table.location), after, limit, (branch) => branch.name);
     const branches: Record<string, BranchContents> = {};
@@ -61,7 +59,7 @@ export async function createTableBranch(scope: CatalogScope, request: WithId<Cre
   validateRefName(request.name, "branch");
   if (branchKey(request.name) === "") throw invalidInput("'main' is the main branch and cannot be created");
   const source = branchKey(request.from_branch);
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   return translating(subject, async () => {
     // load
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
@@ -95,7 +93,7 @@ export async function createTableBranch(scope: CatalogScope, request: WithId<Cre
 export async function deleteTableBranch(scope: CatalogScope, request: WithId<DeleteTableBranchRequest>): Promise<DeleteTableBranchResponse> {
   const branch = branchKey(request.name);
   if (branch === "") throw invalidInput("the main branch cannot be deleted");
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   return translating(subject, async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
     await requireBranch(scope.storages, table, branch);
@@ -132,7 +130,7 @@ async function cloneNames(scope: CatalogScope, tableIds: readonly string[]): Pro
  */
 async function refuseBranchMerge(scope: CatalogScope, id: string[], fromBranch: string, what: string): Promise<never> {
   const branch = branchKey(fromBranch);
-  await translating(describeTable(id), async () => {
+  await translating(tableLabel(id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, id);
     await requireBranch(scope.storages, table, branch);
   });

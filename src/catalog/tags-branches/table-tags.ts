@@ -19,18 +19,16 @@ import type {
 } from "../../model/tags.js";
 import type { TableRow } from "../../store/schema.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable } from "../identifiers.js";
+import { tableLabel } from "../identifiers.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch, validateRefName } from "../table-refs.js";
 import { pageAfter, pageBounds } from "../pagination.js";
-import { recordTransaction } from "../versions/transactions.js";
-
-type WithId<T> = T & { id: string[] };
+import { recordTransaction } from "../transaction-records.js";
 
 function tagNotFound(id: readonly string[], tag: string): CatalogError {
-  return CatalogError.of("TableTagNotFound", `${describeTable(id)} has no tag '${tag}'`);
+  return CatalogError.of("TableTagNotFound", `${tableLabel(id)} has no tag '${tag}'`);
 }
 
 /** A tag's version must be a non-negative integer (service description: Limits). Throws 13. */
@@ -45,7 +43,7 @@ async function record(scope: CatalogScope, operation: string, id: string[], prop
 /** ListTableTags: tag name → `{version, manifestSize, branch?}`, by name, paged. Throws 1, 4. */
 export async function listTableTags(scope: CatalogScope, request: WithId<ListTableTagsRequest>): Promise<ListTableTagsResponse> {
   const { after, limit } = pageBounds(request);
-  return translating(describeTable(request.id), async () => {
+  return translating(tableLabel(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
     const page = pageAfter(await readTags(scope.storages, table.location), after, limit, (tag) => tag.name);
     const tags: Record<string, TagContents> = {};
@@ -61,7 +59,7 @@ export async function listTableTags(scope: CatalogScope, request: WithId<ListTab
 /** GetTableTagVersion: the tag's version and its branch's name, `main` for the main branch. Throws 1, 4, 8. */
 export async function getTableTagVersion(scope: CatalogScope, request: WithId<GetTableTagVersionRequest>): Promise<GetTableTagVersionResponse> {
   validateRefName(request.tag, "tag");
-  return translating(describeTable(request.id), async () => {
+  return translating(tableLabel(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
     const tag = await readTag(scope.storages, table.location, request.tag);
     if (!tag) throw tagNotFound(request.id, request.tag);
@@ -78,7 +76,7 @@ async function loadTagTarget(scope: CatalogScope, id: string[], branchName: stri
 }
 
 function versionNotFound(id: readonly string[], version: number, branch: string): CatalogError {
-  return CatalogError.of("TableVersionNotFound", `${describeTable(id)} has no version ${version} on branch ${branchLabel(branch)}`);
+  return CatalogError.of("TableVersionNotFound", `${tableLabel(id)} has no version ${version} on branch ${branchLabel(branch)}`);
 }
 
 /**
@@ -89,7 +87,7 @@ export async function createTableTag(scope: CatalogScope, request: WithId<Create
   // validate
   validateRefName(request.tag, "tag");
   validateTagVersion(request.version);
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   return translating(subject, async () => {
     // load + decide
     const { table, branch } = await loadTagTarget(scope, request.id, request.branch);
@@ -109,7 +107,7 @@ export async function createTableTag(scope: CatalogScope, request: WithId<Create
 export async function updateTableTag(scope: CatalogScope, request: WithId<UpdateTableTagRequest>): Promise<UpdateTableTagResponse> {
   validateRefName(request.tag, "tag");
   validateTagVersion(request.version);
-  return translating(describeTable(request.id), async () => {
+  return translating(tableLabel(request.id), async () => {
     const { table, branch } = await loadTagTarget(scope, request.id, request.branch);
     if (!(await readTag(scope.storages, table.location, request.tag))) throw tagNotFound(request.id, request.tag);
     await updateTag(scope.engine, table.location, request.tag, request.version, branch || null);
@@ -123,7 +121,7 @@ export async function updateTableTag(scope: CatalogScope, request: WithId<Update
 /** DeleteTableTag: removes the tag; the version it pointed at stays. Throws 1, 4, 8. */
 export async function deleteTableTag(scope: CatalogScope, request: WithId<DeleteTableTagRequest>): Promise<DeleteTableTagResponse> {
   validateRefName(request.tag, "tag");
-  return translating(describeTable(request.id), async () => {
+  return translating(tableLabel(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
     if (!(await readTag(scope.storages, table.location, request.tag))) throw tagNotFound(request.id, request.tag);
     await deleteTag(scope.engine, table.location, request.tag);

@@ -24,16 +24,14 @@ import type { TableRow, TableVersionRow } from "../../store/schema.js";
 import type { StoreTx } from "../../store/store.js";
 import { versionsRead } from "../shared-table-data.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable } from "../identifiers.js";
+import { tableLabel } from "../identifiers.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch } from "../table-refs.js";
 import { toTableVersion } from "./version-records.js";
-import { recordTransaction } from "./transactions.js";
+import { recordTransaction } from "../transaction-records.js";
 import { finalizeCommitted, insertVersionEntry, prepareVersionEntry, settlePendingVersions, validateVersionEntry } from "./version-commit.js";
-
-type WithId<T> = T & { id: string[] };
 
 /** The table, its branch key, and its versions by number (pending commits rolled forward first). */
 async function loadVersions(scope: CatalogScope, id: string[], branchName: string | null | undefined) {
@@ -86,7 +84,7 @@ export async function listTableVersions(scope: CatalogScope, request: WithId<Lis
   const after = request.page_token ? Number(request.page_token) : undefined;
   if (after !== undefined && !Number.isInteger(after)) throw invalidInput(`page_token '${request.page_token}' is not one this server issued`);
   const descending = request.descending === true;
-  return translating(describeTable(request.id), async () => {
+  return translating(tableLabel(request.id), async () => {
     // load
     const { table, branch, names } = await loadVersions(scope, request.id, request.branch);
     const ordered = descending ? [...names].reverse() : names;
@@ -100,7 +98,7 @@ export async function listTableVersions(scope: CatalogScope, request: WithId<Lis
 
 /** DescribeTableVersion: one version of a branch, the latest when `version` is absent. Throws 1, 4, 11, 22. */
 export async function describeTableVersion(scope: CatalogScope, request: WithId<DescribeTableVersionRequest>): Promise<DescribeTableVersionResponse> {
-  const subject = describeTable(request.id);
+  const subject = tableLabel(request.id);
   return translating(subject, async () => {
     const { table, branch, names } = await loadVersions(scope, request.id, request.branch);
     const wanted = request.version ?? names[names.length - 1]?.version;
@@ -121,7 +119,7 @@ export async function describeTableVersion(scope: CatalogScope, request: WithId<
  */
 export async function createTableVersion(scope: CatalogScope, request: WithId<CreateTableVersionRequest>): Promise<CreateTableVersionResponse> {
   const checked = validateVersionEntry(request);
-  return translating(describeTable(request.id), async () => {
+  return translating(tableLabel(request.id), async () => {
     // load: the storage checks, before the transaction
     const entry = await prepareVersionEntry(scope.store.rows, scope, checked);
     // decide + write: one store transaction
@@ -174,7 +172,7 @@ export async function batchDeleteTableVersions(
   request: WithId<BatchDeleteTableVersionsRequest>,
 ): Promise<BatchDeleteTableVersionsResponse> {
   versionsInRanges([], request.ranges);
-  return translating(describeTable(request.id), async () => {
+  return translating(tableLabel(request.id), async () => {
     // load
     const { table, branch, names } = await loadVersions(scope, request.id, request.branch);
     const records = await recordsByVersion(scope, table, branch);

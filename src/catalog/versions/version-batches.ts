@@ -17,11 +17,11 @@ import type { StoreTx } from "../../store/store.js";
 import { invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable, splitTableId } from "../identifiers.js";
+import { tableLabel, splitTableId } from "../identifiers.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, requireBranch } from "../table-refs.js";
 import { declareTableIn } from "../tables/table-creation.js";
-import { recordTransaction } from "./transactions.js";
+import { recordTransaction } from "../transaction-records.js";
 import {
   type CheckedVersionEntry,
   type PlannedVersion,
@@ -52,7 +52,7 @@ function refuseDuplicates(entries: CheckedVersionEntry[]): void {
   entries.forEach((entry, index) => {
     const key = JSON.stringify([entry.id, entry.branchKey, entry.version]);
     const first = seen.get(key);
-    if (first !== undefined) throw invalidInput(`entries ${first} and ${index} both create version ${entry.version} of ${describeTable(entry.id)}`);
+    if (first !== undefined) throw invalidInput(`entries ${first} and ${index} both create version ${entry.version} of ${tableLabel(entry.id)}`);
     seen.set(key, index);
   });
 }

@@ -37,13 +37,13 @@ import type { TableRow, TableVersionRow } from "../../store/schema.js";
 import type { Store, StoreTx } from "../../store/store.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope } from "../catalog-scope.js";
-import { describeTable } from "../identifiers.js";
+import { tableLabel } from "../identifiers.js";
 import { clientLocationUnder } from "../table-locations.js";
 import { requireTable } from "../table-lookup.js";
 import { noteCommitted } from "../table-heads.js";
 import { branchKey, branchLabel, requireBranch, subjectOf } from "../table-refs.js";
 import { parseNamingScheme, toTableVersion } from "./version-records.js";
-import { recordChange } from "../events/change-events.js";
+import { recordChange } from "../change-events.js";
 
 export type VersionEntry = Omit<CreateTableVersionRequest, "id" | "identity" | "context"> & { id: string[] };
 
@@ -79,7 +79,7 @@ export interface PreparedVersionEntry extends CheckedVersionEntry {
 }
 
 const versionClash = (entry: CheckedVersionEntry) =>
-  CatalogError.of("ConcurrentModification", `${describeTable(entry.id)} already has version ${entry.version} on branch ${branchLabel(entry.branchKey)}`);
+  CatalogError.of("ConcurrentModification", `${tableLabel(entry.id)} already has version ${entry.version} on branch ${branchLabel(entry.branchKey)}`);
 
 /**
  * The storage checks of one entry, made before its transaction so that no transaction waits on
@@ -104,7 +104,7 @@ export async function prepareVersionEntry(rows: StoreTx, scope: CatalogScope, en
  */
 export async function insertVersionEntry(tx: StoreTx, scope: CatalogScope, entry: PreparedVersionEntry, transactionId: string): Promise<PlannedVersion> {
   const table = await requireTable(tx, scope.database.name, entry.id);
-  if (table.id !== entry.table.id) throw CatalogError.of("ConcurrentModification", `${describeTable(entry.id)} was replaced while the commit was checked; retry`);
+  if (table.id !== entry.table.id) throw CatalogError.of("ConcurrentModification", `${tableLabel(entry.id)} was replaced while the commit was checked; retry`);
   const { branchKey: branch, scheme, staged, final } = entry;
   if (entry.firstOfBranch) await settleFirstOfBranch(tx, table, branch);
   if (await tx.findTableVersion(table.id, branch, entry.version)) throw versionClash(entry);
@@ -142,7 +142,7 @@ export function refuseSharedStagedManifests(planned: readonly PlannedVersion[]):
     if (staged === null) continue;
     const first = seen.get(staged);
     if (first) {
-      throw invalidInput(`${describeTable(first.id)} version ${first.record.version} and ${describeTable(item.id)} version ${item.record.version} name the same staged manifest`);
+      throw invalidInput(`${tableLabel(first.id)} version ${first.record.version} and ${tableLabel(item.id)} version ${item.record.version} name the same staged manifest`);
     }
     seen.set(staged, item);
   }
@@ -247,7 +247,7 @@ export async function finalizeCommitted(scope: CatalogScope, planned: PlannedVer
       await undoCommitted(scope, planned, planned.slice(0, index), transactionId);
       throw CatalogError.of(
         "ConcurrentModification",
-        `${describeTable(item.id)} version ${item.record.version} was committed by another writer; nothing of this commit was applied`,
+        `${tableLabel(item.id)} version ${item.record.version} was committed by another writer; nothing of this commit was applied`,
       );
     }
     const file = { version: item.record.version, path: item.record.manifest_path, scheme: item.record.naming_scheme as ManifestNamingScheme, ...outcome };

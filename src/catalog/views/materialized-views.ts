@@ -14,16 +14,14 @@ import type {
 import type { MaterializedViewRow } from "../../store/job-schema.js";
 import type { StoreTx } from "../../store/store.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
-import type { CatalogScope } from "../catalog-scope.js";
+import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
-import { describeTable, splitTableId } from "../identifiers.js";
+import { tableLabel, splitTableId } from "../identifiers.js";
 import { enqueueJob, resolvePool } from "../jobs/job-queue.js";
 import { newTableLocation } from "../table-locations.js";
 import { findTable, requireNoNamespaceNamed, requireTable } from "../table-lookup.js";
 import { alreadyExists, creatingTable, insertTableRow } from "../tables/table-creation.js";
 import { type ViewDefinition, definitionSha, parseKind, parseSourceQuery, parseUdtfSpec, quoteColumn, checkColumnNames } from "./view-definition.js";
-
-type WithId<T> = T & { id: string[] };
 
 export const refreshViewJobKind = "refresh_materialized_view";
 
@@ -86,7 +84,7 @@ export async function createMaterializedView(
     if (await findTable(scope.store.rows, database, id)) throw alreadyExists(id);
     await requireNoNamespaceNamed(scope.store.rows, database, namespace, name);
     const source = await requireTable(scope.store.rows, database, parsed.source);
-    if (!(await scope.engine.datasetExists(source.location))) throw invalidInput(`source ${describeTable(parsed.source)} has no data yet`);
+    if (!(await scope.engine.datasetExists(source.location))) throw invalidInput(`source ${tableLabel(parsed.source)} has no data yet`);
 
     // decide: the definition, with "all columns" resolved now so later source changes
     // cannot silently change the view's columns.
@@ -176,7 +174,7 @@ export async function refreshMaterializedView(
       const definition = view.definition as unknown as ViewDefinition;
       const source = await requireTable(scope.store.rows, database, definition.source);
       await scope.engine.describeTable(source.location, { version: request.src_version }).catch((error: unknown) => {
-        throw CatalogError.of("TableVersionNotFound", `source ${describeTable(definition.source)} has no version ${request.src_version}`, { cause: error });
+        throw CatalogError.of("TableVersionNotFound", `source ${tableLabel(definition.source)} has no version ${request.src_version}`, { cause: error });
       });
     }
     // write
@@ -221,7 +219,7 @@ export async function queueRefresh(tx: StoreTx, scope: CatalogScope, id: string[
 
 async function requireView(tx: StoreTx, tableId: string, id: string[]): Promise<MaterializedViewRow> {
   const view = await tx.findMaterializedView(tableId);
-  if (!view) throw invalidInput(`${describeTable(id)} is not a materialized view`);
+  if (!view) throw invalidInput(`${tableLabel(id)} is not a materialized view`);
   return view;
 }
 

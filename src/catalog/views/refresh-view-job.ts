@@ -17,7 +17,7 @@ import type { MaterializedViewRow, JobRow } from "../../store/job-schema.js";
 import type { TableRow } from "../../store/schema.js";
 import type { StoreTx } from "../../store/store.js";
 import { namespaceIdOfKey, namespaceKey } from "../identifiers.js";
-import { recordChange } from "../events/change-events.js";
+import { recordChange } from "../change-events.js";
 import { type JobContext, type JobHandler, PermanentJobError } from "../jobs/job-handler.js";
 
 interface RefreshState {

@@ -15,7 +15,7 @@ import { roleAllows } from "../../auth/roles.js";
 import { CatalogError } from "../../model/catalog-error.js";
 import { ErrorCode } from "../../model/error-codes.js";
 import type { Catalog } from "../../catalog/catalog.js";
-import type { CatalogRegistry } from "../../catalog/database-registry.js";
+import type { CatalogRegistry } from "../../catalog/runtime/database-registry.js";
 import { isStream } from "../body-parsing.js";
 import { resolveCatalog } from "../database-resolution.js";
 import type { Access, ServedOperation } from "../../model/operations/operation-entry.js";

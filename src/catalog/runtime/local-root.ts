@@ -4,19 +4,19 @@
  * commands and the `dir` client all open a root through here, so they agree on its layout.
  */
 import path from "node:path";
-import { Engine } from "../engine/engine.js";
-import { engineCallDuration } from "../metrics/metrics.js";
-import { withTimedMethods } from "../metrics/timed.js";
-import { normalizeLocation } from "../storage/locations.js";
-import { Storages, type Vending } from "../storage/storages.js";
-import { ObjectCache, type ObjectCacheSettings } from "../storage/object-cache/object-cache.js";
-import { objectCacheObserver } from "../metrics/object-cache-metrics.js";
-import type { StorageOptions } from "../storage/storage-options.js";
-import { openStore } from "../store/open-store.js";
-import type { Store } from "../store/store.js";
-import type { JobSettings } from "./catalog-scope.js";
+import { Engine } from "../../engine/engine.js";
+import { engineCallDuration } from "../../metrics/metrics.js";
+import { withTimedMethods } from "../../metrics/timed.js";
+import { normalizeLocation } from "../../storage/locations.js";
+import { Storages, type Vending } from "../../storage/storages.js";
+import { ObjectCache, type ObjectCacheSettings } from "../../storage/object-cache/object-cache.js";
+import { objectCacheObserver } from "../../metrics/object-cache-metrics.js";
+import type { StorageOptions } from "../../storage/storage-options.js";
+import { openStore } from "../../store/open-store.js";
+import type { Store } from "../../store/store.js";
+import type { JobSettings } from "../catalog-scope.js";
 import { CatalogRegistry, configureDatabaseStorage, defaultDatabaseName, ensureDatabase } from "./database-registry.js";
-import { withSpans } from "../tracing/spans.js";
+import { withSpans } from "../../tracing/spans.js";
 
 /** `call` wraps every native call of the engine's own methods, which have their spans; `close` is not a request's work. */
 const untracedEngineMethods: ReadonlySet<string> = new Set(["call", "close"]);

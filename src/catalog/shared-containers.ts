@@ -5,11 +5,11 @@
  * one) they reach the whole container, so one tenant's token would open every other tenant's
  * tables there. Such databases get no scoped credentials unless the operator accepts the reach.
  */
-import { joinLocation, storeRootOf } from "../../storage/locations.js";
-import { type Storages, type Vending, defaultVending } from "../../storage/storages.js";
-import type { Store } from "../../store/store.js";
-import type { DatabaseInfo } from "../catalog-scope.js";
-import { databaseStorageRoot, toDatabaseInfo } from "../database-registry.js";
+import { joinLocation, storeRootOf } from "../storage/locations.js";
+import { type Storages, type Vending, defaultVending } from "../storage/storages.js";
+import type { Store } from "../store/store.js";
+import type { DatabaseInfo } from "./catalog-scope.js";
+import { databaseStorageRoot, toDatabaseInfo } from "./database-info.js";
 
 /**
  * The other databases whose storage roots lie in the container or bucket of `database`'s, by name;

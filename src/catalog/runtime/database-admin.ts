@@ -8,9 +8,10 @@ import { redactedOptionsOf } from "../../storage/storage-options.js";
 import type { Store } from "../../store/store.js";
 import { CatalogError } from "../../model/catalog-error.js";
 import type { DatabaseInfo } from "../catalog-scope.js";
-import { type CreateDatabaseOptions, announceDatabaseChange, checkedReadConsistency, ensureDatabase, toDatabaseInfo } from "../database-registry.js";
+import { toDatabaseInfo } from "../database-info.js";
+import { type CreateDatabaseOptions, announceDatabaseChange, checkedReadConsistency, ensureDatabase } from "./database-registry.js";
 import { validateName } from "../identifiers.js";
-import { recordChange } from "../events/change-events.js";
+import { recordChange } from "../change-events.js";
 
 /**
  * Creates a database. Defaults: managed versioning off. Throws 13 for an invalid name, 2

@@ -6,9 +6,9 @@ import { createIndexHandler, dropIndexHandler } from "../schema-indexes/index-jo
 import { createIndexJobKind, dropIndexJobKind } from "../schema-indexes/queue-index-jobs.js";
 import { refreshViewJobKind } from "../views/materialized-views.js";
 import { refreshViewHandler } from "../views/refresh-view-job.js";
-import { backfillColumnHandler } from "./backfill-column-job.js";
-import { backfillColumnJobKind } from "./backfill-columns.js";
-import type { JobContext, JobHandler } from "./job-handler.js";
+import { backfillColumnHandler } from "../jobs/backfill-column-job.js";
+import { backfillColumnJobKind } from "../jobs/backfill-columns.js";
+import type { JobContext, JobHandler } from "../jobs/job-handler.js";
 import { refreshHead } from "../table-heads.js";
 import {
   scheduledMaintenanceHandler,

@@ -5,48 +5,24 @@
  * serving it (`<data location>/<name>`), so a server moved onto an object store puts their new
  * tables there.
  */
-import { UnsafeObjectStore, requireConditionalCreates } from "../storage/conditional-create-probe.js";
-import { isUri, joinLocation, normalizeLocation } from "../storage/locations.js";
-import type { Storages, Vending } from "../storage/storages.js";
-import type { StorageOptions } from "../storage/storage-options.js";
-import { invalidInput } from "../model/catalog-error.js";
-import type { Engine } from "../engine/engine.js";
-import type { DatabaseRow } from "../store/schema.js";
-import type { Store } from "../store/store.js";
-import { UniqueViolation } from "../store/store-errors.js";
-import { Catalog } from "./catalog.js";
-import type { CatalogScope, DatabaseInfo, JobSettings } from "./catalog-scope.js";
-import { validateName } from "./identifiers.js";
-import { checkedClientLocation } from "./table-locations.js";
-import { withSpans } from "../tracing/spans.js";
-import { recordChange } from "./events/change-events.js";
+import { UnsafeObjectStore, requireConditionalCreates } from "../../storage/conditional-create-probe.js";
+import { isUri, joinLocation, normalizeLocation } from "../../storage/locations.js";
+import type { Storages, Vending } from "../../storage/storages.js";
+import type { StorageOptions } from "../../storage/storage-options.js";
+import { invalidInput } from "../../model/catalog-error.js";
+import type { Engine } from "../../engine/engine.js";
+import type { DatabaseRow } from "../../store/schema.js";
+import type { Store } from "../../store/store.js";
+import { UniqueViolation } from "../../store/store-errors.js";
+import { Catalog } from "../catalog.js";
+import type { CatalogScope, DatabaseInfo, JobSettings } from "../catalog-scope.js";
+import { followsDataLocation, hasOwnLocation, toDatabaseInfo } from "../database-info.js";
+import { validateName } from "../identifiers.js";
+import { checkedClientLocation } from "../table-locations.js";
+import { withSpans } from "../../tracing/spans.js";
+import { recordChange } from "../change-events.js";
 
 export const defaultDatabaseName = "default";
-
-/** The stored location of a database that has none of its own (see `DatabasesTable.storage_root`). */
-const followsDataLocation = "";
-
-/** Where the tables of database `row` live when this process serves `dataLocation`. */
-export function databaseStorageRoot(row: DatabaseRow, dataLocation: string): string {
-  return row.storage_root === followsDataLocation ? joinLocation(normalizeLocation(dataLocation), row.name) : row.storage_root;
-}
-
-/** Whether database `row` was created with a location of its own. */
-export function hasOwnLocation(row: DatabaseRow): boolean {
-  return row.storage_root !== followsDataLocation;
-}
-
-/** Database `row` as this process serves it, its location resolved against `dataLocation`. */
-export function toDatabaseInfo(row: DatabaseRow, dataLocation: string): DatabaseInfo {
-  return {
-    name: row.name,
-    storageRoot: databaseStorageRoot(row, dataLocation),
-    managedVersioning: row.managed_versioning === 1,
-    readConsistencyMs: row.read_consistency_ms === null || row.read_consistency_ms === undefined ? null : Number(row.read_consistency_ms),
-    properties: row.properties,
-    storageOptions: row.storage_options,
-  };
-}
 
 export interface CreateDatabaseOptions {
   managedVersioning?: boolean;

@@ -7,8 +7,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { CloudEvent } from "cloudevents";
-import type { StoreTx } from "../../store/store.js";
-import type { NewChangeEvent } from "../../store/rows/change-event-rows.js";
+import type { StoreTx } from "../store/store.js";
+import type { NewChangeEvent } from "../store/rows/change-event-rows.js";
 
 /** The prefix of every event type. */
 export const eventTypePrefix = "io.quiver.";

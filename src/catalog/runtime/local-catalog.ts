@@ -4,7 +4,7 @@
  * `databases/<name>/`), so a Quiver started on the same folder sees the same namespaces and
  * tables.
  */
-import type { Catalog } from "./catalog.js";
+import type { Catalog } from "../catalog.js";
 import { defaultDatabaseName, ensureDatabase } from "./database-registry.js";
 import { openLocalRoot } from "./local-root.js";
 
