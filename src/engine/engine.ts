@@ -10,7 +10,8 @@ import { EngineError, classifyEngineError } from "./engine-errors.js";
 import { type NativeConnection, type NativeSession, type NativeTable, native } from "./lance-native.js";
 import { toJsonSchema } from "./lance-schema-json.js";
 import { type ReadFreshness, TableHandles, lookEveryRead } from "./table-handles.js";
-import { isInsideLocation, isUri, joinLocation, normalizeLocation } from "../storage/locations.js";
+import { TableFiles } from "./table-files/table-files.js";
+import { isInsideLocation, isUri, normalizeLocation } from "../storage/locations.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import type { Storages } from "../storage/storages.js";
 
@@ -81,9 +82,12 @@ export class Engine {
   private readonly snapshots = new WeakMap<NativeTable, TableSnapshot>();
   readonly commitAttempts: number;
   readonly storages: Storages;
+  /** The files beside each table that Quiver reads and writes without Lance: manifests, refs, kept properties. */
+  readonly files: TableFiles;
 
   constructor(options: EngineOptions) {
     this.storages = options.storages;
+    this.files = new TableFiles(options.storages);
     this.commitAttempts = options.commitAttempts ?? defaultCommitAttempts;
     this.sessionCaches = {
       indexBytes: options.indexCacheBytes === undefined ? null : BigInt(options.indexCacheBytes),
@@ -101,9 +105,8 @@ export class Engine {
   }
 
   /** Whether a Lance dataset has been written at `location` (any committed version). */
-  async datasetExists(location: string): Promise<boolean> {
-    const versions = joinLocation(location, "_versions");
-    return (await this.storages.for(versions).list(versions)).some((entry) => entry.kind === "object" && entry.name.endsWith(".manifest"));
+  datasetExists(location: string): Promise<boolean> {
+    return this.files.manifests.anyCommitted(location);
   }
 
   /** Writes a new dataset (mode "create") or replaces the rows of one ("overwrite"). */
@@ -292,3 +295,4 @@ export function splitLocation(location: string): { dir: string; name: string } {
   return { dir: isUri(trimmed) ? trimmed.slice(0, slash) : path.dirname(trimmed), name: base.slice(0, -".lance".length) };
 }
 export type { ReadFreshness } from "./table-handles.js";
+export type { BranchRef, ManifestFile, ManifestName, ManifestNamingScheme, TableFiles, TagRef, VersionOperation } from "./table-files/table-files.js";

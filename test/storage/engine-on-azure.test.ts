@@ -6,7 +6,6 @@ import { randomUUID } from "node:crypto";
 import { after, before, test } from "node:test";
 import { ipcStreamToFile } from "../../src/engine/arrow-ipc.js";
 import { Engine } from "../../src/engine/engine.js";
-import { listManifestNames } from "../../src/engine/manifests.js";
 import { countRows } from "../../src/engine/table-query.js";
 import { insertRows } from "../../src/engine/table-writes.js";
 import { joinLocation } from "../../src/storage/locations.js";
@@ -42,7 +41,7 @@ test("a table at an az:// location: create, append and count through Lance; its 
   assert.equal(await engine.datasetExists(location), true);
   assert.equal(await countRows(engine, location, {}), 5);
   assert.equal(await countRows(engine, location, {}, "id > 3"), 2);
-  assert.deepEqual((await listManifestNames(storages, location, "")).map((name) => name.version), [1, 2]);
+  assert.deepEqual((await engine.files.manifests.list(location, "")).map((name) => name.version), [1, 2]);
   await engine.removeTableData(location);
   assert.equal(await engine.datasetExists(location), false);
   assert.deepEqual(await storages.for(location).list(location), []);

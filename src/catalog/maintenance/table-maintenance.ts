@@ -7,7 +7,6 @@
  * from, when that is older, and the engine itself keeps every branch's base and the latest version.
  */
 import { maintainTable, versionTimes } from "../../engine/maintenance.js";
-import { readTags } from "../../engine/refs.js";
 import { maintenanceRuns } from "../../metrics/metrics.js";
 import { type TableMaintenanceResponse, defaultRetentionSeconds } from "../../model/maintenance.js";
 import type { CatalogScope } from "../catalog-scope.js";
@@ -72,7 +71,7 @@ export async function runTableMaintenance(scope: CatalogScope, id: readonly stri
  * oldest version a live clone was made from (the clone reads that version's data files).
  */
 async function cleanupCutoff(scope: CatalogScope, location: string, wanted: number): Promise<{ removeBeforeMs: number; protectedTags: string[] }> {
-  const tags = (await readTags(scope.storages, location)).filter((tag) => tag.branch === null);
+  const tags = (await scope.engine.files.refs.tags(location)).filter((tag) => tag.branch === null);
   const [cloned] = await versionsRead(scope.store.rows, scope.database.name, location, "");
   if (tags.length === 0 && cloned === undefined) return { removeBeforeMs: Math.max(0, wanted), protectedTags: [] };
   const times = new Map((await versionTimes(scope.engine, location)).map((v) => [v.version, v.timestampMs]));

@@ -12,7 +12,6 @@ import type {
   RestoreTableRequest,
   RestoreTableResponse,
 } from "../../model/table.js";
-import { keepProperties } from "../../engine/kept-properties.js";
 import { fromJsonColumn } from "../../store/rows/json-columns.js";
 import type { TableRow } from "../../store/schema.js";
 import { UniqueViolation } from "../../store/store-errors.js";
@@ -37,11 +36,11 @@ type WithId<T> = T & { id: string[] };
 export async function deregisterTable(scope: CatalogScope, request: WithId<DeregisterTableRequest>): Promise<DeregisterTableResponse> {
   const current = await translating(describeTable(request.id), () => requireTable(scope.store.rows, scope.database.name, request.id));
   const hasData = await scope.engine.datasetExists(current.location);
-  if (hasData) await keepProperties(scope.storages, current.location, fromJsonColumn(current.properties));
+  if (hasData) await scope.engine.files.properties.keep(current.location, fromJsonColumn(current.properties));
   const row = await forgetTable(scope, request);
   // The properties changed between the two reads: keep the newer ones (the answer carries them too).
   if (hasData && row.location === current.location && row.properties !== current.properties) {
-    await keepProperties(scope.storages, row.location, fromJsonColumn(row.properties)).catch(() => undefined);
+    await scope.engine.files.properties.keep(row.location, fromJsonColumn(row.properties)).catch(() => undefined);
   }
   return answerOf(request, row);
 }
@@ -127,7 +126,7 @@ export async function restoreTable(scope: CatalogScope, request: WithId<RestoreT
   const subject = describeTable(request.id);
   return translating(subject, async () => {
     const row = await requireTable(scope.store.rows, scope.database.name, request.id);
-    if (request.branch) await requireBranch(scope.storages, row, request.branch);
+    if (request.branch) await requireBranch(scope.engine.files, row, request.branch);
     const version = await scope.engine.restoreTable(row.location, request.version, request.branch);
     return { version, ...(await recordCommittedWrite(scope, "RestoreTable", request.id, version, request.branch)) };
   }, refOverrides(subject, refOf(request)));
