@@ -23,3 +23,18 @@ export async function refreshComputedColumn(engine: Engine, location: string, co
   const result = await engine.call(() => table.refreshColumn(column));
   return { rowsFilled: result.rowsFilled, version: result.version, previousVersion };
 }
+
+/** Computed columns of one engine's tables. */
+export class ComputedColumns {
+  constructor(private readonly engine: Engine) {}
+
+  /** Whether `column` is missing, plain or computed. */
+  kind(location: string, column: string): Promise<ColumnKind> {
+    return columnKind(this.engine, location, column);
+  }
+
+  /** Fills the computed column's missing values in one commit. */
+  refresh(location: string, column: string): Promise<{ rowsFilled: number; version: number; previousVersion: number }> {
+    return refreshComputedColumn(this.engine, location, column);
+  }
+}

@@ -11,6 +11,14 @@ import { type NativeConnection, type NativeSession, type NativeTable, native } f
 import { toJsonSchema } from "./lance-schema-json.js";
 import { type ReadFreshness, TableHandles, lookEveryRead } from "./table-handles.js";
 import { TableFiles } from "./table-files/table-files.js";
+import { ComputedColumns } from "./computed-columns.js";
+import { TableIndexes } from "./indexes.js";
+import { TableMaintenance } from "./maintenance.js";
+import { RefChanges } from "./refs-write.js";
+import { SchemaEvolution } from "./schema-evolution.js";
+import { TableQueries } from "./table-query.js";
+import { TableWrites } from "./table-writes.js";
+import { ViewIO } from "./view-io.js";
 import { isInsideLocation, isUri, normalizeLocation } from "../storage/locations.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import type { Storages } from "../storage/storages.js";
@@ -84,6 +92,20 @@ export class Engine {
   readonly storages: Storages;
   /** The files beside each table that Quiver reads and writes without Lance: manifests, refs, kept properties. */
   readonly files: TableFiles;
+  /** Row writes: insert, merge-insert, update, delete. */
+  readonly writes = new TableWrites(this);
+  /** Queries, counts, plans and statistics. */
+  readonly query = new TableQueries(this);
+  readonly indexes = new TableIndexes(this);
+  /** Column and schema-metadata changes. */
+  readonly schema = new SchemaEvolution(this);
+  /** Tags and branches, changed through Lance. */
+  readonly refs = new RefChanges(this);
+  readonly computed = new ComputedColumns(this);
+  /** Compaction and cleanup of old versions. */
+  readonly maintenance = new TableMaintenance(this);
+  /** The reads and writes of materialized views. */
+  readonly views = new ViewIO(this);
 
   constructor(options: EngineOptions) {
     this.storages = options.storages;
@@ -296,3 +318,16 @@ export function splitLocation(location: string): { dir: string; name: string } {
 }
 export type { ReadFreshness } from "./table-handles.js";
 export type { BranchRef, ManifestFile, ManifestName, ManifestNamingScheme, TableFiles, TagRef, VersionOperation } from "./table-files/table-files.js";
+export type { ColumnKind } from "./computed-columns.js";
+export type { IndexSpec } from "./indexes.js";
+export type { MaintenanceOutcome, VersionTime } from "./maintenance.js";
+export type { ColumnChange, FieldMetadataChange, NewColumn } from "./schema-evolution.js";
+export type { FtsNode, FullTextSpec, QueryResult, QuerySpec } from "./table-query.js";
+export type { DeleteOutcome, InsertOutcome, MergeInsertSpec, MergeOutcome, UpdateOutcome } from "./table-writes.js";
+export type { RowBudget, ViewIO, ViewQuerySpec } from "./view-io.js";
+export type { DecodedUpload } from "./arrow-ipc.js";
+// The engine's vocabulary that needs no engine: names and checks the catalog validates requests with.
+export { type ChunkerSpec, chunkerImplementationVersion, chunkerNames, validateChunkerSpec } from "./chunkers.js";
+export { parseFieldPath } from "./field-paths.js";
+export { indexTypes, specIndexType } from "./indexes.js";
+export { decodeIpcSchema, diffSortedIds, sameTypeFamily, sourceRowIdColumn } from "./view-io.js";

@@ -118,3 +118,32 @@ export function specIndexType(engineName: string): string {
   if (/^[A-Z0-9_]+$/.test(engineName)) return engineName;
   return engineName.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
 }
+
+/** The indexes of one engine's tables. */
+export class TableIndexes {
+  constructor(private readonly engine: Engine) {}
+
+  /** Builds the index `spec` describes; returns the version it committed. */
+  create(location: string, ref: TableRef, spec: IndexSpec): Promise<number> {
+    return createIndex(this.engine, location, ref, spec);
+  }
+
+  list(location: string, ref: TableRef): Promise<Native.IndexConfig[]> {
+    return listIndices(this.engine, location, ref);
+  }
+
+  /** Statistics of one index; throws `index-not-found` when there is none of that name. */
+  statistics(location: string, ref: TableRef, name: string): Promise<Native.IndexStatistics> {
+    return indexStatistics(this.engine, location, ref, name);
+  }
+
+  /** Loads one index into the session's cache. */
+  prewarm(location: string, ref: TableRef, name: string): Promise<void> {
+    return prewarmIndex(this.engine, location, ref, name);
+  }
+
+  /** Drops one index; returns the version it committed. */
+  drop(location: string, ref: TableRef, name: string): Promise<number> {
+    return dropIndex(this.engine, location, ref, name);
+  }
+}

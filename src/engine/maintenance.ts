@@ -60,3 +60,18 @@ export async function versionTimes(engine: Engine, location: string): Promise<Ve
   const versions = await engine.call(() => table.listVersions());
   return versions.map((v) => ({ version: v.version, timestampMs: Math.floor(Number(v.timestamp) / 1000) }));
 }
+
+/** Compaction and cleanup of one engine's tables. */
+export class TableMaintenance {
+  constructor(private readonly engine: Engine) {}
+
+  /** Compacts the table and removes versions older than `removeBeforeMs` (see `maintainTable`). */
+  run(location: string, removeBeforeMs: number, deleteUnverified = false): Promise<MaintenanceOutcome> {
+    return maintainTable(this.engine, location, removeBeforeMs, deleteUnverified);
+  }
+
+  /** When each version of the table was committed. */
+  versionTimes(location: string): Promise<VersionTime[]> {
+    return versionTimes(this.engine, location);
+  }
+}

@@ -140,3 +140,35 @@ export async function addSchemaMetadataKeys(
   });
   return { version, metadata: after };
 }
+
+/** Schema changes of one engine's tables: each commits one version and returns it. */
+export class SchemaEvolution {
+  constructor(private readonly engine: Engine) {}
+
+  addColumns(location: string, ref: TableRef, columns: NewColumn[]): Promise<number> {
+    return addColumns(this.engine, location, ref, columns);
+  }
+
+  alterColumns(location: string, ref: TableRef, changes: ColumnChange[]): Promise<number> {
+    return alterColumns(this.engine, location, ref, changes);
+  }
+
+  dropColumns(location: string, ref: TableRef, paths: string[]): Promise<number> {
+    return dropColumns(this.engine, location, ref, paths);
+  }
+
+  /** Sets or replaces field metadata; returns the changed fields' metadata after the commit. */
+  updateFieldMetadata(location: string, ref: TableRef, changes: FieldMetadataChange[]): Promise<{ version: number; fields: Record<string, Record<string, string>> }> {
+    return updateFieldMetadata(this.engine, location, ref, changes);
+  }
+
+  /** The schema-level metadata of the version `ref` names. */
+  metadata(location: string, ref: TableRef): Promise<Record<string, string>> {
+    return schemaMetadata(this.engine, location, ref);
+  }
+
+  /** Adds schema-level metadata keys (see `addSchemaMetadataKeys`). */
+  addMetadataKeys(location: string, ref: TableRef, metadata: Record<string, string>): Promise<{ version: number; metadata: Record<string, string> }> {
+    return addSchemaMetadataKeys(this.engine, location, ref, metadata);
+  }
+}

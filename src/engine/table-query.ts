@@ -193,3 +193,33 @@ export async function tableStatistics(engine: Engine, location: string, ref: Tab
   const table = await engine.readTable(location, ref);
   return engine.call(() => table.stats());
 }
+
+/** The reads of one engine: queries, counts, plans and statistics of one version of a table. */
+export class TableQueries {
+  constructor(private readonly engine: Engine) {}
+
+  /** Runs `spec` and returns its rows as Arrow IPC. */
+  run(location: string, ref: TableRef, spec: QuerySpec): Promise<QueryResult> {
+    return runQuery(this.engine, location, ref, spec);
+  }
+
+  /** Rows matching `predicate` (every row when absent). */
+  count(location: string, ref: TableRef, predicate?: string | null): Promise<number> {
+    return countRows(this.engine, location, ref, predicate);
+  }
+
+  /** The plan `spec` would run. */
+  explain(location: string, ref: TableRef, spec: QuerySpec, verbose: boolean): Promise<string> {
+    return explainQuery(this.engine, location, ref, spec, verbose);
+  }
+
+  /** Runs `spec` and returns its plan with execution metrics. */
+  analyze(location: string, ref: TableRef, spec: QuerySpec): Promise<string> {
+    return analyzeQuery(this.engine, location, ref, spec);
+  }
+
+  /** Storage and fragment statistics of the table. */
+  statistics(location: string, ref: TableRef): Promise<NativeTableStatistics> {
+    return tableStatistics(this.engine, location, ref);
+  }
+}

@@ -180,3 +180,28 @@ function asSchemaMismatch(error: EngineError): never {
   if (error.kind === "column-not-found") throw new EngineError("schema-mismatch", error.message, { cause: error });
   throw error;
 }
+
+/** The row writes of one engine: each commits one Lance version on the branch its ref names. */
+export class TableWrites {
+  constructor(private readonly engine: Engine) {}
+
+  /** Appends or overwrites rows; rows for a declared-only table create it. */
+  insert(location: string, ref: TableRef, upload: DecodedUpload, mode: "append" | "overwrite"): Promise<InsertOutcome> {
+    return insertRows(this.engine, location, ref, upload, mode);
+  }
+
+  /** Updates rows matching on the spec's key and inserts the others, as the spec says. */
+  mergeInsert(location: string, ref: TableRef, upload: DecodedUpload, spec: MergeInsertSpec): Promise<MergeOutcome> {
+    return mergeInsertRows(this.engine, location, ref, upload, spec);
+  }
+
+  /** Sets columns to SQL expressions on the rows `predicate` selects (every row when absent). */
+  update(location: string, ref: TableRef, predicate: string | null | undefined, updates: [string, string][]): Promise<UpdateOutcome> {
+    return updateRows(this.engine, location, ref, predicate, updates);
+  }
+
+  /** Deletes the rows `predicate` selects. */
+  delete(location: string, ref: TableRef, predicate: string): Promise<DeleteOutcome> {
+    return deleteRows(this.engine, location, ref, predicate);
+  }
+}

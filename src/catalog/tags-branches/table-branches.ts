@@ -2,7 +2,6 @@
  * @module Branch operations (spec/endpoints.md §9, spec/concepts.md §7). Branches are Lance's
  * own: each keeps its manifests under `tree/<name>/_versions/` and its ref in `_refs/branches/`.
  */
-import { createBranch, deleteBranch } from "../../engine/refs-write.js";
 import type {
   BranchContents,
   CherryPickTableBranchRequest,
@@ -74,7 +73,7 @@ export async function createTableBranch(scope: CatalogScope, request: WithId<Cre
       throw CatalogError.of("TableVersionNotFound", `${subject} has no version ${request.from_version} on branch ${branchLabel(source)}`);
     }
     // write
-    await createBranch(scope.engine, table.location, request.name, source || null, request.from_version ?? null);
+    await scope.engine.refs.createBranch(table.location, request.name, source || null, request.from_version ?? null);
     const transactionId = await scope.store.transaction((tx) =>
       recordTransaction(tx, scope.database.name, "CreateTableBranch", {
         table: request.id.join("$"),
@@ -105,7 +104,7 @@ export async function deleteTableBranch(scope: CatalogScope, request: WithId<Del
     if (clones.length > 0) {
       throw CatalogError.of("InvalidTableState", `branch '${branch}' of ${subject} holds data files that clones read (${clones.join(", ")}); drop those tables first`);
     }
-    await deleteBranch(scope.engine, table.location, branch);
+    await scope.engine.refs.deleteBranch(table.location, branch);
     const transactionId = await scope.store.transaction(async (tx) => {
       const versions = (await tx.listTableVersions(table.id, branch)).map((row) => Number(row.version));
       await tx.deleteTableVersions(table.id, branch, versions);

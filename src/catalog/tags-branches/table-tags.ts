@@ -2,7 +2,6 @@
  * @module Tag operations (spec/endpoints.md §8, spec/concepts.md §7). Tags are Lance's own refs:
  * changes go through Lance, listings read its ref files (which keep the tag's branch).
  */
-import { createTag, deleteTag, updateTag } from "../../engine/refs-write.js";
 import type {
   CreateTableTagRequest,
   CreateTableTagResponse,
@@ -95,7 +94,7 @@ export async function createTableTag(scope: CatalogScope, request: WithId<Create
     if (await scope.engine.files.refs.tag(table.location, request.tag)) throw CatalogError.of("TableTagAlreadyExists", `${subject} already has a tag '${request.tag}'`);
     if (!(await scope.engine.datasetExists(table.location))) throw versionNotFound(request.id, request.version, branch);
     // write
-    await createTag(scope.engine, table.location, request.tag, request.version, branch || null);
+    await scope.engine.refs.createTag(table.location, request.tag, request.version, branch || null);
     return { transaction_id: await record(scope, "CreateTableTag", request.id, { tag: request.tag, version: String(request.version) }) };
   }, {
     "version-not-found": versionNotFound(request.id, request.version, branchKey(request.branch)),
@@ -111,7 +110,7 @@ export async function updateTableTag(scope: CatalogScope, request: WithId<Update
   return translating(describeTable(request.id), async () => {
     const { table, branch } = await loadTagTarget(scope, request.id, request.branch);
     if (!(await scope.engine.files.refs.tag(table.location, request.tag))) throw tagNotFound(request.id, request.tag);
-    await updateTag(scope.engine, table.location, request.tag, request.version, branch || null);
+    await scope.engine.refs.updateTag(table.location, request.tag, request.version, branch || null);
     return { transaction_id: await record(scope, "UpdateTableTag", request.id, { tag: request.tag, version: String(request.version) }) };
   }, {
     "version-not-found": versionNotFound(request.id, request.version, branchKey(request.branch)),
@@ -125,7 +124,7 @@ export async function deleteTableTag(scope: CatalogScope, request: WithId<Delete
   return translating(describeTable(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
     if (!(await scope.engine.files.refs.tag(table.location, request.tag))) throw tagNotFound(request.id, request.tag);
-    await deleteTag(scope.engine, table.location, request.tag);
+    await scope.engine.refs.deleteTag(table.location, request.tag);
     return { transaction_id: await record(scope, "DeleteTableTag", request.id, { tag: request.tag }) };
   }, { "tag-not-found": tagNotFound(request.id, request.tag) });
 }
