@@ -8,7 +8,7 @@ import type { Engine } from "./engine.js";
 export type ColumnKind = "missing" | "plain" | "computed";
 
 /** Whether `column` (a top-level name) exists at `location`, and whether it is computed. */
-export async function columnKind(engine: Engine, location: string, column: string): Promise<ColumnKind> {
+async function columnKind(engine: Engine, location: string, column: string): Promise<ColumnKind> {
   const table = await engine.openTable(location);
   const schema = tableFromIPC(await engine.call(() => table.schema())).schema;
   const field = schema.fields.find((f) => f.name === column);
@@ -17,7 +17,7 @@ export async function columnKind(engine: Engine, location: string, column: strin
 }
 
 /** Computes the column's values for the rows that lack them; one commit. */
-export async function refreshComputedColumn(engine: Engine, location: string, column: string): Promise<{ rowsFilled: number; version: number; previousVersion: number }> {
+async function refreshComputedColumn(engine: Engine, location: string, column: string): Promise<{ rowsFilled: number; version: number; previousVersion: number }> {
   const table = await engine.openTable(location);
   const previousVersion = await engine.call(() => table.version());
   const result = await engine.call(() => table.refreshColumn(column));

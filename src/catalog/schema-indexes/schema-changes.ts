@@ -95,7 +95,7 @@ export async function updateFieldMetadata(scope: CatalogScope, request: WithId<U
 /**
  * UpdateTableSchemaMetadata: merges the given keys into the schema-level metadata and answers
  * the whole map afterwards; keys not named stay. The engine can add keys but not change or
- * remove one (see `evolution.addSchemaMetadataKeys`), so a request that would change an
+ * remove one (see `SchemaEvolution.addMetadataKeys`), so a request that would change an
  * existing key's value is Unsupported (0) and commits nothing; one that adds nothing commits
  * nothing. Throws 0, 1, 4, 14, 19.
  */

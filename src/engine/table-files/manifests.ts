@@ -76,8 +76,6 @@ const lanceFooterLength = 16;
 export class ManifestFiles {
   constructor(private readonly storages: Storages) {}
 
-  /** File name of `version`'s manifest under `scheme`. */
-  readonly fileName = manifestFileName;
   /** Directory of a branch's manifests ("" is main). */
   readonly directory = versionsDirectory;
   /** Where `version`'s manifest of `branch` lives under `scheme`. */
