@@ -75,6 +75,11 @@ interface PooledSession {
   session: NativeSession;
 }
 
+/**
+ * The engine of one runtime, the catalog's one way to Lance and to the files beside a table:
+ * tables are opened, described, created and removed here, and the rest hangs off it by concern
+ * (`writes`, `query`, `indexes`, `schema`, `refs`, `computed`, `maintenance`, `views`, `files`).
+ */
 export class Engine {
   /** Connections whose tables look for a newer version before every call: for writes. Keyed by database and directory. */
   private readonly connections = new Map<string, PooledConnection>();
