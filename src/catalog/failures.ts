@@ -3,10 +3,9 @@
  * spec codes. Backend failures sort into conflict (14), unavailable (17), a missing data file
  * (19: permanent, the table cannot be read) and unexpected (18).
  */
-import { type EngineErrorKind, EngineError, classifyEngineError, missingDataFilePath } from "../engine/engine-errors.js";
+import { ArrowDecodeError, type EngineErrorKind, EngineError, classifyEngineError, missingDataFilePath } from "../engine/engine-errors.js";
 import { ErrorCode, type ErrorCodeValue } from "../model/error-codes.js";
 import { StoreUnavailable, UniqueViolation } from "../store/store-errors.js";
-import { ArrowDecodeError } from "../engine/arrow-ipc.js";
 import { CatalogError } from "../model/catalog-error.js";
 import { StorageUnavailable } from "../storage/storage-errors.js";
 

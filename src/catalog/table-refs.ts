@@ -3,10 +3,8 @@
  * key and label of a branch, the check that a branch exists, the engine's ref of a request, and
  * the meaning of the engine's "not found" errors for what the request named.
  */
-import type { Storages } from "../storage/storages.js";
 import type { EngineErrorKind } from "../engine/engine-errors.js";
-import type { TableRef } from "../engine/engine.js";
-import { readBranch } from "../engine/refs.js";
+import type { TableFiles, TableRef } from "../engine/engine.js";
 import type { TableRow } from "../store/schema.js";
 import { CatalogError, invalidInput } from "../model/catalog-error.js";
 import { tableLabel } from "./identifiers.js";
@@ -33,9 +31,9 @@ export function branchLabel(branch: string): string {
 }
 
 /** Throws TableBranchNotFound (22) unless the branch is main or exists. */
-export async function requireBranch(storages: Storages, table: TableRow, branch: string): Promise<void> {
+export async function requireBranch(files: TableFiles, table: TableRow, branch: string): Promise<void> {
   if (branch === "") return;
-  if (!(await readBranch(storages, table.location, branch))) {
+  if (!(await files.refs.branch(table.location, branch))) {
     throw CatalogError.of("TableBranchNotFound", `${subjectOf(table)} has no branch '${branch}'`);
   }
 }

@@ -147,7 +147,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   }
   // Versions committed before a crash but not yet finalized are rolled forward before serving.
   const unsettled: { record: unknown; error: unknown }[] = [];
-  await settlePendingVersions(storages, store, undefined, (record, error) => unsettled.push({ record, error }));
+  await settlePendingVersions(engine.files, store, undefined, (record, error) => unsettled.push({ record, error }));
   const authStore = authStoreOf(store);
   const gate = await buildAuthGate(root, registry, authStore, config.auth ?? { mode: "none" });
   let closed = false;

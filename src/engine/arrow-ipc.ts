@@ -113,3 +113,7 @@ function asBuffer(bytes: Uint8Array): Buffer {
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+// The rest of the Arrow IPC plumbing the catalog uses (merging uploaded parts, encoding listings), from this one module.
+export { encodeIpcStream } from "./arrow-encode.js";
+export { mergeIpcFiles, schemaOfIpcFooter } from "./ipc-file-merge.js";

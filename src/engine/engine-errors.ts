@@ -4,6 +4,8 @@
  */
 import { StorageUnavailable } from "../storage/storage-errors.js";
 
+export { ArrowDecodeError } from "./arrow-decode-error.js";
+
 export type EngineErrorKind =
   | "dataset-not-found"
   | "version-not-found"
@@ -24,6 +26,14 @@ export type EngineErrorKind =
   /** The object store failed while a version's manifest was being written: the write may have committed. */
   | "commit-unknown"
   | "unexpected";
+
+/** The staged manifest a commit names exists neither at its staged nor at its final name. */
+export class StagedManifestMissing extends Error {
+  constructor(readonly staged: string) {
+    super(`staged manifest '${staged}' does not exist`);
+    this.name = "StagedManifestMissing";
+  }
+}
 
 export class EngineError extends Error {
   constructor(

@@ -10,7 +10,16 @@ import { EngineError, classifyEngineError } from "./engine-errors.js";
 import { type NativeConnection, type NativeSession, type NativeTable, native } from "./lance-native.js";
 import { toJsonSchema } from "./lance-schema-json.js";
 import { type ReadFreshness, TableHandles, lookEveryRead } from "./table-handles.js";
-import { isInsideLocation, isUri, joinLocation, normalizeLocation } from "../storage/locations.js";
+import { TableFiles } from "./table-files/table-files.js";
+import { ComputedColumns } from "./computed-columns.js";
+import { TableIndexes } from "./indexes.js";
+import { TableMaintenance } from "./maintenance.js";
+import { RefChanges } from "./refs-write.js";
+import { SchemaEvolution } from "./schema-evolution.js";
+import { TableQueries } from "./table-query.js";
+import { TableWrites } from "./table-writes.js";
+import { ViewIO } from "./view-io.js";
+import { isInsideLocation, isUri, normalizeLocation } from "../storage/locations.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import type { Storages } from "../storage/storages.js";
 
@@ -66,6 +75,11 @@ interface PooledSession {
   session: NativeSession;
 }
 
+/**
+ * The engine of one runtime, the catalog's one way to Lance and to the files beside a table:
+ * tables are opened, described, created and removed here, and the rest hangs off it by concern
+ * (`writes`, `query`, `indexes`, `schema`, `refs`, `computed`, `maintenance`, `views`, `files`).
+ */
 export class Engine {
   /** Connections whose tables look for a newer version before every call: for writes. Keyed by database and directory. */
   private readonly connections = new Map<string, PooledConnection>();
@@ -81,9 +95,26 @@ export class Engine {
   private readonly snapshots = new WeakMap<NativeTable, TableSnapshot>();
   readonly commitAttempts: number;
   readonly storages: Storages;
+  /** The files beside each table that Quiver reads and writes without Lance: manifests, refs, kept properties. */
+  readonly files: TableFiles;
+  /** Row writes: insert, merge-insert, update, delete. */
+  readonly writes = new TableWrites(this);
+  /** Queries, counts, plans and statistics. */
+  readonly query = new TableQueries(this);
+  readonly indexes = new TableIndexes(this);
+  /** Column and schema-metadata changes. */
+  readonly schema = new SchemaEvolution(this);
+  /** Tags and branches, changed through Lance. */
+  readonly refs = new RefChanges(this);
+  readonly computed = new ComputedColumns(this);
+  /** Compaction and cleanup of old versions. */
+  readonly maintenance = new TableMaintenance(this);
+  /** The reads and writes of materialized views. */
+  readonly views = new ViewIO(this);
 
   constructor(options: EngineOptions) {
     this.storages = options.storages;
+    this.files = new TableFiles(options.storages);
     this.commitAttempts = options.commitAttempts ?? defaultCommitAttempts;
     this.sessionCaches = {
       indexBytes: options.indexCacheBytes === undefined ? null : BigInt(options.indexCacheBytes),
@@ -101,9 +132,8 @@ export class Engine {
   }
 
   /** Whether a Lance dataset has been written at `location` (any committed version). */
-  async datasetExists(location: string): Promise<boolean> {
-    const versions = joinLocation(location, "_versions");
-    return (await this.storages.for(versions).list(versions)).some((entry) => entry.kind === "object" && entry.name.endsWith(".manifest"));
+  datasetExists(location: string): Promise<boolean> {
+    return this.files.manifests.anyCommitted(location);
   }
 
   /** Writes a new dataset (mode "create") or replaces the rows of one ("overwrite"). */
@@ -292,3 +322,17 @@ export function splitLocation(location: string): { dir: string; name: string } {
   return { dir: isUri(trimmed) ? trimmed.slice(0, slash) : path.dirname(trimmed), name: base.slice(0, -".lance".length) };
 }
 export type { ReadFreshness } from "./table-handles.js";
+export type { BranchRef, ManifestFile, ManifestName, ManifestNamingScheme, TableFiles, TagRef, VersionOperation } from "./table-files/table-files.js";
+export type { ColumnKind } from "./computed-columns.js";
+export type { IndexSpec } from "./indexes.js";
+export type { MaintenanceOutcome, VersionTime } from "./maintenance.js";
+export type { ColumnChange, FieldMetadataChange, NewColumn } from "./schema-evolution.js";
+export type { FtsNode, FullTextSpec, QueryResult, QuerySpec } from "./table-query.js";
+export type { DeleteOutcome, InsertOutcome, MergeInsertSpec, MergeOutcome, UpdateOutcome } from "./table-writes.js";
+export type { RowBudget, ViewIO, ViewQuerySpec } from "./view-io.js";
+export type { DecodedUpload } from "./arrow-ipc.js";
+// The engine's vocabulary that needs no engine: names and checks the catalog validates requests with.
+export { type ChunkerSpec, chunkerImplementationVersion, chunkerNames, validateChunkerSpec } from "./chunkers.js";
+export { parseFieldPath } from "./field-paths.js";
+export { indexTypes, specIndexType } from "./indexes.js";
+export { decodeIpcSchema, diffSortedIds, sameTypeFamily, sourceRowIdColumn } from "./view-io.js";

@@ -71,7 +71,7 @@ function nativeIndex(spec: IndexSpec): NativeIndex | null {
 }
 
 /** Builds an index and returns the version that records it. */
-export function createIndex(engine: Engine, location: string, ref: TableRef, spec: IndexSpec): Promise<number> {
+function createIndex(engine: Engine, location: string, ref: TableRef, spec: IndexSpec): Promise<number> {
   return inSpan("engine.createIndex", { "quiver.table.location": location }, async () => {
     const index = nativeIndex(spec);
     return withCommitRetry(engine.commitAttempts, async () => {
@@ -82,13 +82,13 @@ export function createIndex(engine: Engine, location: string, ref: TableRef, spe
   });
 }
 
-export async function listIndices(engine: Engine, location: string, ref: TableRef): Promise<Native.IndexConfig[]> {
+async function listIndices(engine: Engine, location: string, ref: TableRef): Promise<Native.IndexConfig[]> {
   const table = await engine.openTable(location, ref);
   return engine.call(() => table.listIndices());
 }
 
 /** Statistics of one index; throws `index-not-found` when there is none of that name. */
-export async function indexStatistics(engine: Engine, location: string, ref: TableRef, name: string): Promise<Native.IndexStatistics> {
+async function indexStatistics(engine: Engine, location: string, ref: TableRef, name: string): Promise<Native.IndexStatistics> {
   const table = await engine.openTable(location, ref);
   const stats = await engine.call(() => table.indexStats(name));
   if (!stats) throw new EngineError("index-not-found", `index ${name} not found`);
@@ -96,12 +96,12 @@ export async function indexStatistics(engine: Engine, location: string, ref: Tab
 }
 
 /** Loads index `name` into the engine's index cache, which later searches of the table share. */
-export async function prewarmIndex(engine: Engine, location: string, ref: TableRef, name: string): Promise<void> {
+async function prewarmIndex(engine: Engine, location: string, ref: TableRef, name: string): Promise<void> {
   const table = await engine.openTable(location, ref);
   await engine.call(() => table.prewarmIndex(name));
 }
 
-export function dropIndex(engine: Engine, location: string, ref: TableRef, name: string): Promise<number> {
+function dropIndex(engine: Engine, location: string, ref: TableRef, name: string): Promise<number> {
   return inSpan("engine.dropIndex", { "quiver.table.location": location }, async () => {
     return withCommitRetry(engine.commitAttempts, async () => {
       const table = await engine.openTable(location, ref);
@@ -117,4 +117,33 @@ export function specIndexType(engineName: string): string {
   if (special[engineName]) return special[engineName] as string;
   if (/^[A-Z0-9_]+$/.test(engineName)) return engineName;
   return engineName.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+}
+
+/** The indexes of one engine's tables. */
+export class TableIndexes {
+  constructor(private readonly engine: Engine) {}
+
+  /** Builds the index `spec` describes; returns the version it committed. */
+  create(location: string, ref: TableRef, spec: IndexSpec): Promise<number> {
+    return createIndex(this.engine, location, ref, spec);
+  }
+
+  list(location: string, ref: TableRef): Promise<Native.IndexConfig[]> {
+    return listIndices(this.engine, location, ref);
+  }
+
+  /** Statistics of one index; throws `index-not-found` when there is none of that name. */
+  statistics(location: string, ref: TableRef, name: string): Promise<Native.IndexStatistics> {
+    return indexStatistics(this.engine, location, ref, name);
+  }
+
+  /** Loads one index into the session's cache. */
+  prewarm(location: string, ref: TableRef, name: string): Promise<void> {
+    return prewarmIndex(this.engine, location, ref, name);
+  }
+
+  /** Drops one index; returns the version it committed. */
+  drop(location: string, ref: TableRef, name: string): Promise<number> {
+    return dropIndex(this.engine, location, ref, name);
+  }
 }

@@ -32,7 +32,7 @@ export interface VersionTime {
  * Runs the pass on the main branch of the table at `location`, removing versions committed before
  * `removeBeforeMs` (epoch milliseconds; 0 keeps every version).
  */
-export function maintainTable(engine: Engine, location: string, removeBeforeMs: number, deleteUnverified = false): Promise<MaintenanceOutcome> {
+function maintainTable(engine: Engine, location: string, removeBeforeMs: number, deleteUnverified = false): Promise<MaintenanceOutcome> {
   return inSpan("engine.maintain", { "quiver.table.location": location }, async () => {
     return withCommitRetry(engine.commitAttempts, async () => {
       const table = await engine.openTable(location);
@@ -55,8 +55,23 @@ export function maintainTable(engine: Engine, location: string, removeBeforeMs: 
 }
 
 /** The main branch's versions with their commit times (the binding reports microseconds). */
-export async function versionTimes(engine: Engine, location: string): Promise<VersionTime[]> {
+async function versionTimes(engine: Engine, location: string): Promise<VersionTime[]> {
   const table = await engine.openTable(location);
   const versions = await engine.call(() => table.listVersions());
   return versions.map((v) => ({ version: v.version, timestampMs: Math.floor(Number(v.timestamp) / 1000) }));
+}
+
+/** Compaction and cleanup of one engine's tables. */
+export class TableMaintenance {
+  constructor(private readonly engine: Engine) {}
+
+  /** Compacts the table and removes versions older than `removeBeforeMs` (see `maintainTable`). */
+  run(location: string, removeBeforeMs: number, deleteUnverified = false): Promise<MaintenanceOutcome> {
+    return maintainTable(this.engine, location, removeBeforeMs, deleteUnverified);
+  }
+
+  /** When each version of the table was committed. */
+  versionTimes(location: string): Promise<VersionTime[]> {
+    return versionTimes(this.engine, location);
+  }
 }

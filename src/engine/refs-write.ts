@@ -4,27 +4,27 @@
 import type { Engine } from "./engine.js";
 
 /** Creates `tag` at `version` of `branch` (null = main); Lance checks the version exists. */
-export async function createTag(engine: Engine, location: string, tag: string, version: number, branch: string | null): Promise<void> {
+async function createTag(engine: Engine, location: string, tag: string, version: number, branch: string | null): Promise<void> {
   const table = await engine.openTable(location, { branch });
   const tags = await engine.call(() => table.tags());
   await engine.call(() => tags.create(tag, version));
 }
 
 /** Re-points `tag` at `version` of `branch` (null = main). */
-export async function updateTag(engine: Engine, location: string, tag: string, version: number, branch: string | null): Promise<void> {
+async function updateTag(engine: Engine, location: string, tag: string, version: number, branch: string | null): Promise<void> {
   const table = await engine.openTable(location, { branch });
   const tags = await engine.call(() => table.tags());
   await engine.call(() => tags.update(tag, version));
 }
 
-export async function deleteTag(engine: Engine, location: string, tag: string): Promise<void> {
+async function deleteTag(engine: Engine, location: string, tag: string): Promise<void> {
   const table = await engine.openTable(location);
   const tags = await engine.call(() => table.tags());
   await engine.call(() => tags.delete(tag));
 }
 
 /** Forks `name` from `fromBranch` (null = main) at `fromVersion` (null = its latest). */
-export async function createBranch(
+async function createBranch(
   engine: Engine,
   location: string,
   name: string,
@@ -37,8 +37,37 @@ export async function createBranch(
 }
 
 /** Deletes a branch with its manifests; Lance refuses while tags point into it. */
-export async function deleteBranch(engine: Engine, location: string, name: string): Promise<void> {
+async function deleteBranch(engine: Engine, location: string, name: string): Promise<void> {
   const table = await engine.openTable(location);
   const branches = await engine.call(() => table.branches());
   await engine.call(() => branches.delete(name));
+}
+
+/** Changes to one engine's tags and branches, made by Lance; the ref files are read through `TableFiles`. */
+export class RefChanges {
+  constructor(private readonly engine: Engine) {}
+
+  /** Creates `tag` at `version` of `branch` (null = main); Lance checks the version exists. */
+  createTag(location: string, tag: string, version: number, branch: string | null): Promise<void> {
+    return createTag(this.engine, location, tag, version, branch);
+  }
+
+  /** Re-points `tag` at `version` of `branch` (null = main). */
+  updateTag(location: string, tag: string, version: number, branch: string | null): Promise<void> {
+    return updateTag(this.engine, location, tag, version, branch);
+  }
+
+  deleteTag(location: string, tag: string): Promise<void> {
+    return deleteTag(this.engine, location, tag);
+  }
+
+  /** Forks `name` from `fromBranch` (null = main) at `fromVersion` (null = its latest). */
+  createBranch(location: string, name: string, fromBranch: string | null, fromVersion: number | null): Promise<void> {
+    return createBranch(this.engine, location, name, fromBranch, fromVersion);
+  }
+
+  /** Deletes a branch with its manifests; Lance refuses while tags point into it. */
+  deleteBranch(location: string, name: string): Promise<void> {
+    return deleteBranch(this.engine, location, name);
+  }
 }

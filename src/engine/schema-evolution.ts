@@ -32,7 +32,7 @@ async function writing(engine: Engine, location: string, ref: TableRef, fn: (tab
  * second commit fails, the first is undone (a restore of the version before it), so the request
  * leaves the table's content as it found it.
  */
-export function addColumns(engine: Engine, location: string, ref: TableRef, columns: NewColumn[]): Promise<number> {
+function addColumns(engine: Engine, location: string, ref: TableRef, columns: NewColumn[]): Promise<number> {
   return inSpan("engine.addColumns", { "quiver.table.location": location }, async () => {
     const plain = columns.filter((c) => c.expression !== undefined).map((c) => ({ name: c.name, valueSql: c.expression as string }));
     const computed = columns.filter((c) => c.computed !== undefined).map((c) => ({ name: c.name, valueSql: c.computed as string }));
@@ -57,7 +57,7 @@ export interface ColumnChange {
   dataType?: string | Record<string, unknown>;
 }
 
-export function alterColumns(engine: Engine, location: string, ref: TableRef, changes: ColumnChange[]): Promise<number> {
+function alterColumns(engine: Engine, location: string, ref: TableRef, changes: ColumnChange[]): Promise<number> {
   return inSpan("engine.alterColumns", { "quiver.table.location": location }, async () => {
     const alterations: Native.ColumnAlteration[] = changes.map((change) => {
       const alteration: Native.ColumnAlteration = { path: change.path };
@@ -70,7 +70,7 @@ export function alterColumns(engine: Engine, location: string, ref: TableRef, ch
   });
 }
 
-export function dropColumns(engine: Engine, location: string, ref: TableRef, paths: string[]): Promise<number> {
+function dropColumns(engine: Engine, location: string, ref: TableRef, paths: string[]): Promise<number> {
   return inSpan("engine.dropColumns", { "quiver.table.location": location }, async () => {
     return writing(engine, location, ref, (table) => table.dropColumns(paths));
   });
@@ -84,7 +84,7 @@ export interface FieldMetadataChange {
 }
 
 /** Edits field metadata; returns the version and each changed field's metadata afterwards. */
-export async function updateFieldMetadata(
+async function updateFieldMetadata(
   engine: Engine,
   location: string,
   ref: TableRef,
@@ -114,7 +114,7 @@ function findField(fields: readonly Field[], segments: string[]): Field | undefi
 }
 
 /** The schema-level metadata of the table's version in `ref`. */
-export async function schemaMetadata(engine: Engine, location: string, ref: TableRef): Promise<Record<string, string>> {
+async function schemaMetadata(engine: Engine, location: string, ref: TableRef): Promise<Record<string, string>> {
   const table = await engine.openTable(location, ref);
   return Object.fromEntries(schemaOfIpcFile(await engine.call(() => table.schema())).metadata);
 }
@@ -125,7 +125,7 @@ export async function schemaMetadata(engine: Engine, location: string, ref: Tabl
  * table's, keeping the value of every key already present. Returns the version and the
  * metadata afterwards.
  */
-export async function addSchemaMetadataKeys(
+async function addSchemaMetadataKeys(
   engine: Engine,
   location: string,
   ref: TableRef,
@@ -139,4 +139,36 @@ export async function addSchemaMetadataKeys(
     return result;
   });
   return { version, metadata: after };
+}
+
+/** Schema changes of one engine's tables: each commits one version and returns it. */
+export class SchemaEvolution {
+  constructor(private readonly engine: Engine) {}
+
+  addColumns(location: string, ref: TableRef, columns: NewColumn[]): Promise<number> {
+    return addColumns(this.engine, location, ref, columns);
+  }
+
+  alterColumns(location: string, ref: TableRef, changes: ColumnChange[]): Promise<number> {
+    return alterColumns(this.engine, location, ref, changes);
+  }
+
+  dropColumns(location: string, ref: TableRef, paths: string[]): Promise<number> {
+    return dropColumns(this.engine, location, ref, paths);
+  }
+
+  /** Sets or replaces field metadata; returns the changed fields' metadata after the commit. */
+  updateFieldMetadata(location: string, ref: TableRef, changes: FieldMetadataChange[]): Promise<{ version: number; fields: Record<string, Record<string, string>> }> {
+    return updateFieldMetadata(this.engine, location, ref, changes);
+  }
+
+  /** The schema-level metadata of the version `ref` names. */
+  metadata(location: string, ref: TableRef): Promise<Record<string, string>> {
+    return schemaMetadata(this.engine, location, ref);
+  }
+
+  /** Adds schema-level metadata keys (see `addSchemaMetadataKeys`). */
+  addMetadataKeys(location: string, ref: TableRef, metadata: Record<string, string>): Promise<{ version: number; metadata: Record<string, string> }> {
+    return addSchemaMetadataKeys(this.engine, location, ref, metadata);
+  }
 }

@@ -143,7 +143,7 @@ const maxBatchRows = 8192;
  * Runs a query. The first batch is fetched before returning, so a bad filter or an unknown
  * column fails here and never after the response has started.
  */
-export function runQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec): Promise<QueryResult> {
+function runQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec): Promise<QueryResult> {
   return inSpan("engine.query", { "quiver.table.location": location }, async () => {
     const table = await engine.readTable(location, ref);
     const query = await engine.call(() => buildQuery(table, spec));
@@ -159,7 +159,7 @@ export function runQuery(engine: Engine, location: string, ref: TableRef, spec: 
 }
 
 /** Rows matching `predicate` (all rows without one). */
-export function countRows(engine: Engine, location: string, ref: TableRef, predicate?: string | null): Promise<number> {
+function countRows(engine: Engine, location: string, ref: TableRef, predicate?: string | null): Promise<number> {
   return inSpan("engine.countRows", { "quiver.table.location": location }, async () => {
     const table = await engine.readTable(location, ref);
     return engine.call(() => table.countRows(predicate ?? null));
@@ -167,14 +167,14 @@ export function countRows(engine: Engine, location: string, ref: TableRef, predi
 }
 
 /** The plan the engine would run for `spec`. */
-export async function explainQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec, verbose: boolean): Promise<string> {
+async function explainQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec, verbose: boolean): Promise<string> {
   const table = await engine.readTable(location, ref);
   const plan = await engine.call(async () => (await buildQuery(table, spec)).explainPlan(verbose));
   return withAbsoluteUris(plan, location);
 }
 
 /** Runs `spec` and returns its plan with execution metrics. */
-export async function analyzeQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec): Promise<string> {
+async function analyzeQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec): Promise<string> {
   const table = await engine.readTable(location, ref);
   const plan = await engine.call(async () => (await buildQuery(table, spec)).analyzePlan());
   return withAbsoluteUris(plan, location);
@@ -189,7 +189,37 @@ export function withAbsoluteUris(plan: string, location: string): string {
   return plan.split(`uri=${objectPathOf(location).replace(/^\/+/, "")}`).join(`uri=${location}`);
 }
 
-export async function tableStatistics(engine: Engine, location: string, ref: TableRef): Promise<NativeTableStatistics> {
+async function tableStatistics(engine: Engine, location: string, ref: TableRef): Promise<NativeTableStatistics> {
   const table = await engine.readTable(location, ref);
   return engine.call(() => table.stats());
+}
+
+/** The reads of one engine: queries, counts, plans and statistics of one version of a table. */
+export class TableQueries {
+  constructor(private readonly engine: Engine) {}
+
+  /** Runs `spec` and returns its rows as Arrow IPC. */
+  run(location: string, ref: TableRef, spec: QuerySpec): Promise<QueryResult> {
+    return runQuery(this.engine, location, ref, spec);
+  }
+
+  /** Rows matching `predicate` (every row when absent). */
+  count(location: string, ref: TableRef, predicate?: string | null): Promise<number> {
+    return countRows(this.engine, location, ref, predicate);
+  }
+
+  /** The plan `spec` would run. */
+  explain(location: string, ref: TableRef, spec: QuerySpec, verbose: boolean): Promise<string> {
+    return explainQuery(this.engine, location, ref, spec, verbose);
+  }
+
+  /** Runs `spec` and returns its plan with execution metrics. */
+  analyze(location: string, ref: TableRef, spec: QuerySpec): Promise<string> {
+    return analyzeQuery(this.engine, location, ref, spec);
+  }
+
+  /** Storage and fragment statistics of the table. */
+  statistics(location: string, ref: TableRef): Promise<NativeTableStatistics> {
+    return tableStatistics(this.engine, location, ref);
+  }
 }

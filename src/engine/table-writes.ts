@@ -19,7 +19,7 @@ export interface InsertOutcome {
  * Appends or overwrites rows on the branch in `ref`. Without a dataset at `location` (a
  * declared-only table) the rows create it; a concurrent creator winning turns this into an add.
  */
-export function insertRows(
+function insertRows(
   engine: Engine,
   location: string,
   ref: TableRef,
@@ -69,7 +69,7 @@ export interface MergeOutcome {
  * two merge-inserts that both insert the same new key without a conflict (each only adds
  * fragments), so the caller must run merge-inserts on one table one at a time.
  */
-export function mergeInsertRows(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload, spec: MergeInsertSpec): Promise<MergeOutcome> {
+function mergeInsertRows(engine: Engine, location: string, ref: TableRef, upload: DecodedUpload, spec: MergeInsertSpec): Promise<MergeOutcome> {
   return inSpan("engine.mergeInsert", { "quiver.table.location": location }, async () => {
     const first = await openOrCreate(engine, location, ref, upload);
     if ("created" in first) {
@@ -116,7 +116,7 @@ export interface UpdateOutcome {
  * `UPDATE … SET path = expr WHERE predicate`. Paths may name nested struct fields; those are
  * rewritten into an update of their top-level column (nested-updates.ts).
  */
-export function updateRows(engine: Engine, location: string, ref: TableRef, predicate: string | null | undefined, updates: [string, string][]): Promise<UpdateOutcome> {
+function updateRows(engine: Engine, location: string, ref: TableRef, predicate: string | null | undefined, updates: [string, string][]): Promise<UpdateOutcome> {
   return inSpan("engine.update", { "quiver.table.location": location }, async () => {
     return withCommitRetry(engine.commitAttempts, async () => {
       const table = await engine.openTable(location, ref);
@@ -133,7 +133,7 @@ export interface DeleteOutcome {
 }
 
 /** Deletes the rows matching `predicate`; returns the version committed and the rows deleted. */
-export function deleteRows(engine: Engine, location: string, ref: TableRef, predicate: string): Promise<DeleteOutcome> {
+function deleteRows(engine: Engine, location: string, ref: TableRef, predicate: string): Promise<DeleteOutcome> {
   return inSpan("engine.delete", { "quiver.table.location": location }, async () => {
     return withCommitRetry(engine.commitAttempts, async () => {
       const table = await engine.openTable(location, ref);
@@ -179,4 +179,29 @@ async function openOrCreate(engine: Engine, location: string, ref: TableRef, upl
 function asSchemaMismatch(error: EngineError): never {
   if (error.kind === "column-not-found") throw new EngineError("schema-mismatch", error.message, { cause: error });
   throw error;
+}
+
+/** The row writes of one engine: each commits one Lance version on the branch its ref names. */
+export class TableWrites {
+  constructor(private readonly engine: Engine) {}
+
+  /** Appends or overwrites rows; rows for a declared-only table create it. */
+  insert(location: string, ref: TableRef, upload: DecodedUpload, mode: "append" | "overwrite"): Promise<InsertOutcome> {
+    return insertRows(this.engine, location, ref, upload, mode);
+  }
+
+  /** Updates rows matching on the spec's key and inserts the others, as the spec says. */
+  mergeInsert(location: string, ref: TableRef, upload: DecodedUpload, spec: MergeInsertSpec): Promise<MergeOutcome> {
+    return mergeInsertRows(this.engine, location, ref, upload, spec);
+  }
+
+  /** Sets columns to SQL expressions on the rows `predicate` selects (every row when absent). */
+  update(location: string, ref: TableRef, predicate: string | null | undefined, updates: [string, string][]): Promise<UpdateOutcome> {
+    return updateRows(this.engine, location, ref, predicate, updates);
+  }
+
+  /** Deletes the rows `predicate` selects. */
+  delete(location: string, ref: TableRef, predicate: string): Promise<DeleteOutcome> {
+    return deleteRows(this.engine, location, ref, predicate);
+  }
 }

@@ -8,7 +8,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { ipcStreamToFile } from "../../src/engine/arrow-ipc.js";
 import { Engine } from "../../src/engine/engine.js";
-import { type MergeInsertSpec, mergeInsertRows } from "../../src/engine/table-writes.js";
+import type { MergeInsertSpec } from "../../src/engine/engine.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { tempRoot } from "../helpers/test-server.js";
 
@@ -25,13 +25,13 @@ test("MergeInsertIntoTable whose lock fence has fallen → fails with the fence'
   const lost = new AbortController();
   const reason = new Error("the lock was lost with its connection");
   lost.abort(reason);
-  await assert.rejects(mergeInsertRows(engine, location, {}, await rowsOf([2, 3]), { ...upsert, fence: lost.signal }), (error) => error === reason);
+  await assert.rejects(engine.writes.mergeInsert(location, {}, await rowsOf([2, 3]), { ...upsert, fence: lost.signal }), (error) => error === reason);
   const table = await engine.openTable(location);
   assert.equal(await table.version(), created, "no version was committed");
   assert.equal(await table.countRows(null), 2);
 
   const held = new AbortController();
-  const merged = await mergeInsertRows(engine, location, {}, await rowsOf([2, 3]), { ...upsert, fence: held.signal });
+  const merged = await engine.writes.mergeInsert(location, {}, await rowsOf([2, 3]), { ...upsert, fence: held.signal });
   assert.equal(merged.version, created + 1);
   assert.equal(merged.numInsertedRows, 1);
   assert.equal(merged.numUpdatedRows, 1);

@@ -6,9 +6,6 @@ import { randomUUID } from "node:crypto";
 import { after, before, test } from "node:test";
 import { ipcStreamToFile } from "../../src/engine/arrow-ipc.js";
 import { Engine } from "../../src/engine/engine.js";
-import { listManifestNames } from "../../src/engine/manifests.js";
-import { countRows } from "../../src/engine/table-query.js";
-import { insertRows } from "../../src/engine/table-writes.js";
 import { joinLocation } from "../../src/storage/locations.js";
 import { Storages } from "../../src/storage/storages.js";
 import { arrowStream } from "../helpers/arrow.js";
@@ -36,13 +33,13 @@ const upload = (ids: number[]) => ipcStreamToFile(arrowStream({ id: Int32Array.f
 test("a table at an az:// location: create, append and count through Lance; its manifests listed through the storage layer; removed whole", async () => {
   const location = joinLocation(root, "tables", `${randomUUID()}.lance`);
   assert.equal(await engine.datasetExists(location), false);
-  const created = await insertRows(engine, location, {}, await upload([1, 2, 3]), "append");
-  const appended = await insertRows(engine, location, {}, await upload([4, 5]), "append");
+  const created = await engine.writes.insert(location, {}, await upload([1, 2, 3]), "append");
+  const appended = await engine.writes.insert(location, {}, await upload([4, 5]), "append");
   assert.deepEqual([created.version, appended.version], [1, 2]);
   assert.equal(await engine.datasetExists(location), true);
-  assert.equal(await countRows(engine, location, {}), 5);
-  assert.equal(await countRows(engine, location, {}, "id > 3"), 2);
-  assert.deepEqual((await listManifestNames(storages, location, "")).map((name) => name.version), [1, 2]);
+  assert.equal(await engine.query.count(location, {}), 5);
+  assert.equal(await engine.query.count(location, {}, "id > 3"), 2);
+  assert.deepEqual((await engine.files.manifests.list(location, "")).map((name) => name.version), [1, 2]);
   await engine.removeTableData(location);
   assert.equal(await engine.datasetExists(location), false);
   assert.deepEqual(await storages.for(location).list(location), []);

@@ -6,8 +6,6 @@ import { randomUUID } from "node:crypto";
 import { after, before, test } from "node:test";
 import { ipcStreamToFile } from "../../src/engine/arrow-ipc.js";
 import { Engine } from "../../src/engine/engine.js";
-import { countRows } from "../../src/engine/table-query.js";
-import { insertRows } from "../../src/engine/table-writes.js";
 import { joinLocation } from "../../src/storage/locations.js";
 import { Storages } from "../../src/storage/storages.js";
 import { arrowStream } from "../helpers/arrow.js";
@@ -31,25 +29,25 @@ const upload = (ids: number[]) => ipcStreamToFile(arrowStream({ id: Int32Array.f
 
 test("Reads of one location by two databases open a Lance session each: what one database cached is not in the other's session", async () => {
   const location = joinLocation(root, "tables", `${randomUUID()}.lance`);
-  await insertRows(engine, location, {}, await upload([1, 2, 3]), "append");
-  assert.equal(await countRows(engine, location, { database: "alpha" }, null), 3);
+  await engine.writes.insert(location, {}, await upload([1, 2, 3]), "append");
+  assert.equal(await engine.query.count(location, { database: "alpha" }, null), 3);
   const alpha = engine.sessionStats().find((stats) => stats.database === "alpha");
   assert.ok(alpha && alpha.items > 0, "alpha's session holds what its read cached");
   assert.equal(engine.sessionStats().find((stats) => stats.database === "beta"), undefined);
-  assert.equal(await countRows(engine, location, { database: "beta" }, null), 3);
+  assert.equal(await engine.query.count(location, { database: "beta" }, null), 3);
   const beta = engine.sessionStats().find((stats) => stats.database === "beta");
   assert.ok(beta && beta.items > 0, "beta's read filled a session of its own");
 });
 
 test("Reads after a root's credentials are replaced use the new ones: a wrong key fails the next read of a kept table, the right key reads again", async () => {
   const location = joinLocation(root, "tables", `${randomUUID()}.lance`);
-  await insertRows(engine, location, {}, await upload([1, 2]), "append");
-  assert.equal(await countRows(engine, location, { database: "gamma" }, null), 2);
+  await engine.writes.insert(location, {}, await upload([1, 2]), "append");
+  assert.equal(await engine.query.count(location, { database: "gamma" }, null), 2);
   const wrongKey = Buffer.from("not the account key").toString("base64");
   await storages.configure(root, { ...storageOptions, azure_storage_account_key: wrongKey });
-  await assert.rejects(countRows(engine, location, { database: "gamma" }, null), "the replaced key's connection and handle are not used");
+  await assert.rejects(engine.query.count(location, { database: "gamma" }, null), "the replaced key's connection and handle are not used");
   await storages.configure(root, storageOptions);
-  assert.equal(await countRows(engine, location, { database: "gamma" }, null), 2);
+  assert.equal(await engine.query.count(location, { database: "gamma" }, null), 2);
   const gamma = engine.sessionStats().find((stats) => stats.database === "gamma");
   assert.equal(gamma?.generation, 3, "the session is the one of the third configuration");
 });

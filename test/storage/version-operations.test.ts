@@ -5,15 +5,16 @@ import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import * as lancedb from "@lancedb/lancedb";
-import { listManifestNames } from "../../src/engine/manifests.js";
-import { readVersionOperation } from "../../src/engine/version-operations.js";
+import { ManifestFiles } from "../../src/engine/table-files/manifests.js";
+import { readVersionOperation } from "../../src/engine/table-files/version-operations.js";
 import { Storages } from "../../src/storage/storages.js";
 import { tempRoot } from "../helpers/test-server.js";
 
 const storages = new Storages();
+const manifests = new ManifestFiles(storages);
 
 async function operations(location: string): Promise<Array<[number, string | undefined, string | undefined]>> {
-  const names = await listManifestNames(storages, location, "");
+  const names = await manifests.list(location, "");
   return Promise.all(names.map(async (name) => {
     const found = await readVersionOperation(storages, name.path);
     return [name.version, found?.operation, found?.detail] as [number, string | undefined, string | undefined];
@@ -48,7 +49,7 @@ test("readVersionOperation when the transaction file is gone or the manifest is 
   const db = await lancedb.connect(root);
   await db.createTable("t", [{ a: 1 }]);
   const location = path.join(root, "t.lance");
-  const [first] = await listManifestNames(storages, location, "");
+  const [first] = await manifests.list(location, "");
   rmSync(path.join(location, "_transactions"), { recursive: true });
   assert.equal(await readVersionOperation(storages, first!.path), undefined);
   const manifest = readdirSync(path.join(location, "_versions")).find((name) => name.endsWith(".manifest"))!;

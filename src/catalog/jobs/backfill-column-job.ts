@@ -3,7 +3,6 @@
  * call cannot be interrupted, so a cancel arriving meanwhile takes effect when it returns, and
  * undo then restores the table's version from before the job.
  */
-import { refreshComputedColumn } from "../../engine/computed-columns.js";
 import type { JobHandler } from "./job-handler.js";
 import { PermanentJobError } from "./job-handler.js";
 import { namespaceIdOfKey } from "../identifiers.js";
@@ -15,7 +14,7 @@ export const backfillColumnHandler: JobHandler = {
     const table = await ctx.scope.store.rows.findTableById(ctx.job.target);
     if (!table) throw new PermanentJobError(`the table '${ctx.job.target_name}' was dropped`, "load");
     ctx.checkpoint();
-    const result = await refreshComputedColumn(ctx.scope.engine, table.location, column);
+    const result = await ctx.scope.engine.computed.refresh(table.location, column);
     await ctx.saveState({ previous_version: result.previousVersion, version: result.version });
     await recordCommittedWrite(ctx.scope, "AlterTableBackfillColumns", [...namespaceIdOfKey(table.namespace_path), table.name], result.version, null, {
       column,

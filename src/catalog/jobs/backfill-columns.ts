@@ -2,7 +2,6 @@
  * @module AlterTableBackfillColumns (spec/endpoints.md §6.5): queues a job that fills a
  * computed column for the rows that lack values (src/jobs/backfill-column-job.ts).
  */
-import { columnKind } from "../../engine/computed-columns.js";
 import type { AlterTableBackfillColumnsRequest, AlterTableBackfillColumnsResponse } from "../../model/backfill.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope, WithId } from "../catalog-scope.js";
@@ -46,7 +45,7 @@ export async function alterTableBackfillColumns(
     const table = await requireTable(scope.store.rows, scope.database.name, id);
     if (!(await scope.engine.datasetExists(table.location))) throw declaredOnly(subject);
     // decide
-    const kind = await columnKind(scope.engine, table.location, column);
+    const kind = await scope.engine.computed.kind(table.location, column);
     if (kind === "missing") throw CatalogError.of("TableColumnNotFound", `${subject} has no column '${column}'`);
     if (kind === "plain") throw invalidInput(`column '${column}' of ${subject} is not a computed column`);
     // write

@@ -4,7 +4,7 @@
  * one database never sees another's. An unknown job id is 404 with code 10: jobs, like
  * transactions, are asynchronous operations tracked by id, and the client keys on the status.
  */
-import { encodeIpcStream } from "../../engine/arrow-encode.js";
+import { encodeIpcStream } from "../../engine/arrow-ipc.js";
 import type {
   CancelJobRequest,
   CancelJobResponse,

@@ -50,7 +50,7 @@ async function missingData(store: Store, engine: Engine, row: TableRow): Promise
     if (newest === undefined) return undefined;
     // A version awaiting finalizing has its manifest at the staged name; either place will do.
     for (const manifest of [newest.manifest_path, newest.staged_path]) {
-      if (manifest && (await engine.storages.for(manifest).head(manifest)) !== undefined) return undefined;
+      if (manifest && (await engine.files.manifests.stat(manifest)) !== undefined) return undefined;
     }
     return `the manifest of version ${newest.version}, the newest the catalog records, is missing (${newest.manifest_path})`;
   } catch (error) {

@@ -6,8 +6,6 @@
  * moved back to the oldest tagged version of main, or the oldest version a live clone was made
  * from, when that is older, and the engine itself keeps every branch's base and the latest version.
  */
-import { maintainTable, versionTimes } from "../../engine/maintenance.js";
-import { readTags } from "../../engine/refs.js";
 import { maintenanceRuns } from "../../metrics/metrics.js";
 import {
   type CleanupTableVersionsRequest,
@@ -63,7 +61,7 @@ export async function runTableMaintenance(scope: CatalogScope, id: readonly stri
       // decide: the cutoff, bounded by the oldest tagged version of main
       const cutoff = task === "cleanup" ? await cleanupCutoff(scope, row.location, Date.now() - 1000 * (options.olderThanSeconds ?? defaultRetentionSeconds)) : { removeBeforeMs: 0, protectedTags: [] };
       // write
-      const outcome = await maintainTable(scope.engine, row.location, cutoff.removeBeforeMs, options.deleteUnverified ?? false);
+      const outcome = await scope.engine.maintenance.run(row.location, cutoff.removeBeforeMs, options.deleteUnverified ?? false);
       return {
         version: outcome.version,
         fragments_before: outcome.fragmentsBefore,
@@ -93,10 +91,10 @@ export async function runTableMaintenance(scope: CatalogScope, id: readonly stri
  * oldest version a live clone was made from (the clone reads that version's data files).
  */
 async function cleanupCutoff(scope: CatalogScope, location: string, wanted: number): Promise<{ removeBeforeMs: number; protectedTags: string[] }> {
-  const tags = (await readTags(scope.storages, location)).filter((tag) => tag.branch === null);
+  const tags = (await scope.engine.files.refs.tags(location)).filter((tag) => tag.branch === null);
   const [cloned] = await versionsRead(scope.store.rows, scope.database.name, location, "");
   if (tags.length === 0 && cloned === undefined) return { removeBeforeMs: Math.max(0, wanted), protectedTags: [] };
-  const times = new Map((await versionTimes(scope.engine, location)).map((v) => [v.version, v.timestampMs]));
+  const times = new Map((await scope.engine.maintenance.versionTimes(location)).map((v) => [v.version, v.timestampMs]));
   let removeBeforeMs = Math.max(0, wanted);
   const clonedAt = cloned === undefined ? undefined : times.get(cloned);
   if (clonedAt !== undefined) removeBeforeMs = Math.min(removeBeforeMs, clonedAt);

@@ -5,7 +5,7 @@
  * `{column_names|column_aliases}`, a list or an `{alias: sql}` map; `full_text_query` as
  * `{string_query|structured_query}` or the Cloud client's `{query, columns?}`.
  */
-import type { FtsNode, FullTextSpec, QuerySpec } from "../../engine/table-query.js";
+import type { FtsNode, FullTextSpec, QuerySpec } from "../../engine/engine.js";
 import type { QueryTableRequest } from "../../model/query.js";
 import { invalidInput } from "../../model/catalog-error.js";
 

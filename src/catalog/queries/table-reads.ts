@@ -3,7 +3,7 @@
  * ExplainTableQueryPlan, AnalyzeTableQueryPlan, GetTableStats.
  */
 import { EngineError } from "../../engine/engine-errors.js";
-import { type QueryResult, analyzeQuery, countRows, explainQuery, runQuery, tableStatistics } from "../../engine/table-query.js";
+import type { QueryResult } from "../../engine/engine.js";
 import type {
   AnalyzeTableQueryPlanRequest,
   CountTableRowsRequest,
@@ -32,7 +32,7 @@ export async function queryTable(scope: CatalogScope, request: WithId<QueryTable
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    return runQuery(scope.engine, row.location, readRefOf(scope, row, ref), spec);
+    return scope.engine.query.run(row.location, readRefOf(scope, row, ref), spec);
   }, refOverrides(subject, ref));
 }
 
@@ -42,7 +42,7 @@ export async function countTableRows(scope: CatalogScope, request: WithId<CountT
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    return countRows(scope.engine, row.location, readRefOf(scope, row, ref), request.predicate || null).catch((error: unknown) => {
+    return scope.engine.query.count(row.location, readRefOf(scope, row, ref), request.predicate || null).catch((error: unknown) => {
       // A declared-only table has no rows yet.
       if (error instanceof EngineError && error.kind === "dataset-not-found") return 0;
       throw error;
@@ -58,7 +58,7 @@ export async function explainTableQueryPlan(scope: CatalogScope, request: WithId
   const ref = refOf({ version: query.version, branch: request.branch ?? query.branch });
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    return explainQuery(scope.engine, row.location, readRefOf(scope, row, ref), spec, request.verbose ?? false);
+    return scope.engine.query.explain(row.location, readRefOf(scope, row, ref), spec, request.verbose ?? false);
   }, refOverrides(subject, ref));
 }
 
@@ -69,7 +69,7 @@ export async function analyzeTableQueryPlan(scope: CatalogScope, request: WithId
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    return analyzeQuery(scope.engine, row.location, readRefOf(scope, row, ref), spec);
+    return scope.engine.query.analyze(row.location, readRefOf(scope, row, ref), spec);
   }, refOverrides(subject, ref));
 }
 
@@ -79,7 +79,7 @@ export async function getTableStats(scope: CatalogScope, request: WithId<GetTabl
   const ref = refOf({ branch: request.branch });
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    const stats = await tableStatistics(scope.engine, row.location, readRefOf(scope, row, ref));
+    const stats = await scope.engine.query.statistics(row.location, readRefOf(scope, row, ref));
     const l = stats.fragmentStats.lengths;
     return {
       total_bytes: stats.totalBytes,

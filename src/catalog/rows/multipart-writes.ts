@@ -12,9 +12,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { Buffer } from "node:buffer";
-import { ipcStreamToFile, type DecodedUpload } from "../../engine/arrow-ipc.js";
-import { mergeIpcFiles, schemaOfIpcFooter } from "../../engine/ipc-file-merge.js";
-import { insertRows } from "../../engine/table-writes.js";
+import { type DecodedUpload, ipcStreamToFile, mergeIpcFiles, schemaOfIpcFooter } from "../../engine/arrow-ipc.js";
 import { joinLocation } from "../../storage/locations.js";
 import type { MultipartPartRow, MultipartWriteRow } from "../../store/rows/multipart-write-rows.js";
 import type { TableRow } from "../../store/schema.js";
@@ -114,7 +112,7 @@ export async function completeMultipartWrite(scope: CatalogScope, request: WithI
           await scope.store.rows.updateMultipartWrite(uploadId, { state: "completing", base_version: base, num_rows: numRows });
           try {
             const upload = await mergedParts(scope, parts);
-            version = (await insertRows(scope.engine, table.location, ref, upload, write.overwrite ? "overwrite" : "append")).version;
+            version = (await scope.engine.writes.insert(table.location, ref, upload, write.overwrite ? "overwrite" : "append")).version;
           } catch (error) {
             // A write the engine refused committed nothing: the upload is open again, so the
             // client's abort (or the expiry) can remove its parts.

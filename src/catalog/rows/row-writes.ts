@@ -3,7 +3,6 @@
  * UpdateTable, DeleteFromTable. Each commits one Lance version and answers it.
  */
 import { ipcStreamToFile } from "../../engine/arrow-ipc.js";
-import { deleteRows, insertRows, mergeInsertRows, updateRows } from "../../engine/table-writes.js";
 import type {
   DeleteFromTableRequest,
   DeleteFromTableResponse,
@@ -45,7 +44,7 @@ export async function insertIntoTable(scope: CatalogScope, request: WithId<Inser
     const row = await loadTable(scope, request.id);
     const upload = await ipcStreamToFile(body);
     // write
-    const outcome = await insertRows(scope.engine, row.location, ref, upload, mode === "Overwrite" ? "overwrite" : "append");
+    const outcome = await scope.engine.writes.insert(row.location, ref, upload, mode === "Overwrite" ? "overwrite" : "append");
     const transaction = await recordCommittedWrite(scope, "InsertIntoTable", request.id, outcome.version, request.branch, {
       mode: mode === "Overwrite" ? "overwrite" : "append",
       num_inserted_rows: outcome.numInsertedRows,
@@ -91,7 +90,7 @@ export async function mergeInsertIntoTable(
     // would commit two that insert the same new key side by side, duplicating it). Should the
     // lock be lost meanwhile, the fence stops the merge before it commits.
     const outcome = await scope.store.withLock(mergeInsertLockOf(row.id), (fence) =>
-      mergeInsertRows(scope.engine, row.location, ref, upload, {
+      scope.engine.writes.mergeInsert(row.location, ref, upload, {
         on,
         whenMatchedUpdateAll: request.when_matched_update_all ?? false,
         whenMatchedUpdateAllFilter: request.when_matched_update_all_filt || undefined,
@@ -137,7 +136,7 @@ export async function updateTable(scope: CatalogScope, request: WithId<UpdateTab
     // after the commit is reported in the answer instead of turning a committed write into 5xx.
     const outcome =
       request.updates.length > 0
-        ? await updateRows(scope.engine, row.location, ref, request.predicate, request.updates as [string, string][])
+        ? await scope.engine.writes.update(row.location, ref, request.predicate, request.updates as [string, string][])
         : { version: (await scope.engine.describeTable(row.location, ref)).version, rowsUpdated: 0 };
     let properties = row.properties;
     if (request.properties) {
@@ -173,7 +172,7 @@ export async function deleteFromTable(scope: CatalogScope, request: WithId<Delet
   const ref = refOf({ branch: request.branch });
   return translating(subject, async () => {
     const row = await loadTable(scope, request.id);
-    const outcome = await deleteRows(scope.engine, row.location, ref, request.predicate);
+    const outcome = await scope.engine.writes.delete(row.location, ref, request.predicate);
     const transaction = await recordCommittedWrite(scope, "DeleteFromTable", request.id, outcome.version, request.branch, { num_deleted_rows: outcome.numDeletedRows });
     return { version: outcome.version, num_deleted_rows: outcome.numDeletedRows, ...transaction };
   }, refOverrides(subject, ref));

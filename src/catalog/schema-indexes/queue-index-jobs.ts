@@ -4,8 +4,7 @@
  * then queue a job and return its id. The job (src/jobs/index-jobs.ts) runs the same catalog
  * operations as the synchronous routes (table-indexes.ts), so both ways build alike.
  */
-import { listIndices } from "../../engine/indexes.js";
-import { parseFieldPath } from "../../engine/field-paths.js";
+import { parseFieldPath } from "../../engine/engine.js";
 import type { CreateTableIndexRequest, DropTableIndexRequest } from "../../model/indexes.js";
 import type { JsonArrowField } from "../../model/schema-json.js";
 import { CatalogError } from "../../model/catalog-error.js";
@@ -62,7 +61,7 @@ export async function createTableIndexJob(scope: CatalogScope, request: WithId<C
     if (!hasField(snapshot.schema.fields, parseFieldPath(spec.column))) {
       throw CatalogError.of("TableColumnNotFound", `${subject} has no column '${spec.column}'`);
     }
-    const existing = await listIndices(scope.engine, row.location, ref);
+    const existing = await scope.engine.indexes.list(row.location, ref);
     if (!spec.replace && existing.some((index) => index.name === indexName)) {
       throw CatalogError.of("TableIndexAlreadyExists", `${subject} already has an index named '${indexName}'`);
     }
@@ -89,7 +88,7 @@ export async function dropTableIndexJob(
   const pool = resolvePool(scope, null);
   return translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
-    const existing = await listIndices(scope.engine, row.location, ref);
+    const existing = await scope.engine.indexes.list(row.location, ref);
     if (!existing.some((index) => index.name === request.index_name)) {
       throw CatalogError.of("TableIndexNotFound", `${subject} has no index named '${request.index_name}'`);
     }

@@ -3,7 +3,6 @@
  * AlterTableAlterColumns, AlterTableDropColumns, UpdateFieldMetadata,
  * UpdateTableSchemaMetadata. Each commits a new version and answers it.
  */
-import * as evolution from "../../engine/schema-evolution.js";
 import type {
   AlterTableAddColumnsRequest,
   AlterTableAddColumnsResponse,
@@ -48,7 +47,7 @@ export async function alterTableAddColumns(scope: CatalogScope, request: WithId<
     return entry.expression != null ? { name: entry.name, expression: entry.expression } : { name: entry.name, computed: entry.computed as string };
   });
   // write
-  const version = await evolving(scope, request.id, request.branch, (location, ref) => evolution.addColumns(scope.engine, location, ref, columns));
+  const version = await evolving(scope, request.id, request.branch, (location, ref) => scope.engine.schema.addColumns(location, ref, columns));
   await recordCommittedWrite(scope, "AlterTableAddColumns", request.id, version, request.branch, { added: columns.map((column) => column.name) });
   return { version };
 }
@@ -68,7 +67,7 @@ export async function alterTableAlterColumns(scope: CatalogScope, request: WithI
     if (entry.rename == null && entry.nullable == null && dataType == null) throw invalidInput(`alteration of '${entry.path}' changes nothing`);
     return { path: entry.path, rename: entry.rename ?? undefined, nullable: entry.nullable ?? undefined, dataType: (dataType ?? undefined) as string | Record<string, unknown> | undefined };
   });
-  const version = await evolving(scope, request.id, request.branch, (location, ref) => evolution.alterColumns(scope.engine, location, ref, changes));
+  const version = await evolving(scope, request.id, request.branch, (location, ref) => scope.engine.schema.alterColumns(location, ref, changes));
   await recordCommittedWrite(scope, "AlterTableAlterColumns", request.id, version, request.branch, { altered: changes.map((change) => change.path) });
   return { version };
 }
@@ -76,7 +75,7 @@ export async function alterTableAlterColumns(scope: CatalogScope, request: WithI
 /** AlterTableDropColumns: removes columns by field path. Throws 1, 4, 12, 13, 14, 19. */
 export async function alterTableDropColumns(scope: CatalogScope, request: WithId<AlterTableDropColumnsRequest>): Promise<AlterTableDropColumnsResponse> {
   if (request.columns.length === 0) throw invalidInput("columns must not be empty");
-  const version = await evolving(scope, request.id, request.branch, (location, ref) => evolution.dropColumns(scope.engine, location, ref, request.columns));
+  const version = await evolving(scope, request.id, request.branch, (location, ref) => scope.engine.schema.dropColumns(location, ref, request.columns));
   return { version, ...(await recordCommittedWrite(scope, "AlterTableDropColumns", request.id, version, request.branch, { dropped: request.columns })) };
 }
 
@@ -88,7 +87,7 @@ export async function alterTableDropColumns(scope: CatalogScope, request: WithId
 export async function updateFieldMetadata(scope: CatalogScope, request: WithId<UpdateFieldMetadataRequest>): Promise<UpdateFieldMetadataResponse> {
   if (request.updates.length === 0) throw invalidInput("updates must not be empty");
   const changes = request.updates.map((u) => ({ path: u.path, metadata: u.metadata, replace: u.replace ?? false }));
-  const result = await evolving(scope, request.id, request.branch, (location, ref) => evolution.updateFieldMetadata(scope.engine, location, ref, changes));
+  const result = await evolving(scope, request.id, request.branch, (location, ref) => scope.engine.schema.updateFieldMetadata(location, ref, changes));
   await recordCommittedWrite(scope, "UpdateFieldMetadata", request.id, result.version, request.branch, { fields: changes.map((change) => change.path) });
   return { version: result.version, fields: result.fields };
 }
@@ -96,14 +95,14 @@ export async function updateFieldMetadata(scope: CatalogScope, request: WithId<U
 /**
  * UpdateTableSchemaMetadata: merges the given keys into the schema-level metadata and answers
  * the whole map afterwards; keys not named stay. The engine can add keys but not change or
- * remove one (see `evolution.addSchemaMetadataKeys`), so a request that would change an
+ * remove one (see `SchemaEvolution.addMetadataKeys`), so a request that would change an
  * existing key's value is Unsupported (0) and commits nothing; one that adds nothing commits
  * nothing. Throws 0, 1, 4, 14, 19.
  */
 export async function updateTableSchemaMetadata(scope: CatalogScope, request: WithId<UpdateTableSchemaMetadataRequest>): Promise<Record<string, string>> {
   return evolving(scope, request.id, request.branch, async (location, ref) => {
     // load
-    const current = await evolution.schemaMetadata(scope.engine, location, ref);
+    const current = await scope.engine.schema.metadata(location, ref);
     // decide
     const entries = Object.entries(request.metadata ?? {});
     const changed = entries.filter(([key, value]) => key in current && current[key] !== value).map(([key]) => key);
@@ -116,7 +115,7 @@ export async function updateTableSchemaMetadata(scope: CatalogScope, request: Wi
     const added = Object.fromEntries(entries.filter(([key]) => !(key in current)));
     if (Object.keys(added).length === 0) return current;
     // write
-    const result = await evolution.addSchemaMetadataKeys(scope.engine, location, ref, added);
+    const result = await scope.engine.schema.addMetadataKeys(location, ref, added);
     await recordCommittedWrite(scope, "UpdateTableSchemaMetadata", request.id, result.version, request.branch, { added_keys: Object.keys(added) });
     return result.metadata;
   });

@@ -3,7 +3,7 @@
  * ListTableIndices, DescribeTableIndexStats, DropTableIndex; and the LanceDB clients' cache
  * prewarming (PrewarmTableIndex, PrewarmTablePageCache). Builds finish before answering.
  */
-import { type IndexSpec, createIndex, dropIndex, indexStatistics, indexTypes, listIndices, prewarmIndex, specIndexType } from "../../engine/indexes.js";
+import { type IndexSpec, indexTypes, specIndexType } from "../../engine/engine.js";
 import type {
   CreateTableIndexRequest,
   CreateTableIndexResponse,
@@ -82,7 +82,7 @@ export async function createTableIndex(scope: CatalogScope, request: WithId<Crea
   const ref = refOf({ branch: request.branch });
   const version = await translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
-    return createIndex(scope.engine, row.location, ref, spec);
+    return scope.engine.indexes.create(row.location, ref, spec);
   }, {
     ...refOverrides(subject, ref),
     "index-exists": CatalogError.of("TableIndexAlreadyExists", `${subject} already has an index named '${indexNameOf(spec)}'`),
@@ -99,7 +99,7 @@ export async function listTableIndices(scope: CatalogScope, request: WithId<List
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
-    const all = (await listIndices(scope.engine, row.location, ref)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const all = (await scope.engine.indexes.list(row.location, ref)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const limit = request.limit || undefined;
     const page = pageAfter(all, request.page_token || undefined, limit, (index) => index.name);
     const indexes: IndexContent[] = page.items.map((index) => {
@@ -133,7 +133,7 @@ export async function describeTableIndexStats(
   const ref = refOf(request);
   return translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
-    const stats = await indexStatistics(scope.engine, row.location, ref, request.index_name);
+    const stats = await scope.engine.indexes.statistics(row.location, ref, request.index_name);
     return {
       index_type: specIndexType(stats.indexType),
       distance_type: stats.distanceType ?? null,
@@ -153,7 +153,7 @@ export async function dropTableIndex(scope: CatalogScope, request: WithId<DropTa
   const ref = refOf({ branch: request.branch });
   const version = await translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
-    return dropIndex(scope.engine, row.location, ref, request.index_name);
+    return scope.engine.indexes.drop(row.location, ref, request.index_name);
   }, {
     ...refOverrides(subject, ref),
     "index-not-found": CatalogError.of("TableIndexNotFound", `${subject} has no index named '${request.index_name}'`),
@@ -170,7 +170,7 @@ export async function prewarmTableIndex(scope: CatalogScope, request: WithId<Pre
   const ref = refOf({ branch: request.branch });
   await translating(subject, async () => {
     const row = await loadTableWithData(scope, request.id);
-    await prewarmIndex(scope.engine, row.location, ref, request.index_name);
+    await scope.engine.indexes.prewarm(row.location, ref, request.index_name);
   }, {
     ...refOverrides(subject, ref),
     "index-not-found": CatalogError.of("TableIndexNotFound", `${subject} has no index named '${request.index_name}'`),

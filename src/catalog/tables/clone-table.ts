@@ -4,7 +4,6 @@
  */
 import type { CloneTableRequest, CloneTableResponse } from "../../model/clone.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
-import { readTag } from "../../engine/refs.js";
 import { capabilitiesOf } from "../../storage/backend-descriptors.js";
 import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
@@ -62,7 +61,7 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
     });
     try {
       // What the clone reads: the tag's branch and version, or the version of main it was made from.
-      const tagged = request.source_tag ? await readTag(scope.storages, source.location, request.source_tag) : undefined;
+      const tagged = request.source_tag ? await scope.engine.files.refs.tag(source.location, request.source_tag) : undefined;
       const from = { branch: tagged?.branch ?? "", version: tagged?.version ?? version };
       await creatingTable(scope, id, async (tx) => {
         // The source's row, locked: a drop of it either committed before (the clone fails) or waits and then sees the clone's reference.

@@ -66,7 +66,7 @@ async function snapshotOf(scope: CatalogScope, row: TableRow, request: DescribeT
   if (request.branch) {
     // A declared-only table has no branches either: 19 before 22.
     if (!(await engine.datasetExists(row.location))) return "declared-only";
-    await requireBranch(engine.storages, row, request.branch);
+    await requireBranch(engine.files, row, request.branch);
   }
   try {
     return await engine.describeTable(row.location, readRefOf(scope, row, { version: request.version, tag: request.tag, branch: request.branch }));

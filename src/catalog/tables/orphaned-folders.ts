@@ -12,7 +12,6 @@
  * kept for its clones keeps its row), since a row is all the sweep consults.
  */
 import type { Engine } from "../../engine/engine.js";
-import { hasKeptProperties } from "../../engine/kept-properties.js";
 import { joinLocation, normalizeLocation } from "../../storage/locations.js";
 import type { Storages } from "../../storage/storages.js";
 import type { Store } from "../../store/store.js";
@@ -59,7 +58,7 @@ export async function sweepOrphanedTableFolders(store: Store, engine: Engine, op
     for (const location of folders) {
       if (referenced.has(location)) continue;
       try {
-        if (await hasKeptProperties(engine.storages, location)) continue;
+        if (await engine.files.properties.has(location)) continue;
         const changed = await engine.storages.for(location).newestChange(location);
         if (changed === undefined || Date.now() - changed < options.graceMs) continue;
         // Read the rows again just before deleting: a create may have committed its row since.

@@ -4,7 +4,6 @@
  */
 import { noteCommitted } from "../table-heads.js";
 import { ipcStreamToFile } from "../../engine/arrow-ipc.js";
-import { forgetKeptProperties, readKeptProperties } from "../../engine/kept-properties.js";
 import { CreateModes, RegisterModes, parseMode } from "../../model/modes.js";
 import type {
   CreateTableRequest,
@@ -174,7 +173,7 @@ export async function registerTable(scope: CatalogScope, request: WithId<Registe
   const mode = parsedMode ?? "Create";
   const location = await resolveClientLocation(scope.storages, scope.database, request.location);
   if (!(await scope.engine.datasetExists(location))) throw invalidInput(`no Lance table found at location '${request.location}'`);
-  const properties = request.properties ?? (await readKeptProperties(scope.storages, location)) ?? {};
+  const properties = request.properties ?? (await scope.engine.files.properties.read(location)) ?? {};
   const database = scope.database.name;
 
   await translating(tableLabel(id), () =>
@@ -194,6 +193,6 @@ export async function registerTable(scope: CatalogScope, request: WithId<Registe
     }),
   );
   // Registered again: what deregister kept has served its purpose (a leftover is harmless).
-  await forgetKeptProperties(scope.storages, location).catch(() => undefined);
+  await scope.engine.files.properties.forget(location).catch(() => undefined);
   return { location, properties };
 }

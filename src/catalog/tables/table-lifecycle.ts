@@ -2,6 +2,7 @@
  * @module Operations on a table that exists: DeregisterTable, DropTable, RenameTable,
  * RestoreTable (spec/endpoints.md §3.4–3.7).
  */
+import { isDeepStrictEqual } from "node:util";
 import type {
   DeregisterTableRequest,
   DeregisterTableResponse,
@@ -12,7 +13,6 @@ import type {
   RestoreTableRequest,
   RestoreTableResponse,
 } from "../../model/table.js";
-import { keepProperties } from "../../engine/kept-properties.js";
 import type { TableRow } from "../../store/schema.js";
 import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError } from "../../model/catalog-error.js";
@@ -34,11 +34,11 @@ import { namespaceLabel, tableLabel, namespaceIdOfKey, namespaceKey, validateNam
 export async function deregisterTable(scope: CatalogScope, request: WithId<DeregisterTableRequest>): Promise<DeregisterTableResponse> {
   const current = await translating(tableLabel(request.id), () => requireTable(scope.store.rows, scope.database.name, request.id));
   const hasData = await scope.engine.datasetExists(current.location);
-  if (hasData) await keepProperties(scope.storages, current.location, current.properties);
+  if (hasData) await scope.engine.files.properties.keep(current.location, current.properties);
   const row = await forgetTable(scope, request);
   // The properties changed between the two reads: keep the newer ones (the answer carries them too).
-  if (hasData && row.location === current.location && row.properties !== current.properties) {
-    await keepProperties(scope.storages, row.location, row.properties).catch(() => undefined);
+  if (hasData && row.location === current.location && !isDeepStrictEqual(row.properties, current.properties)) {
+    await scope.engine.files.properties.keep(row.location, row.properties).catch(() => undefined);
   }
   return answerOf(request, row);
 }
@@ -124,7 +124,7 @@ export async function restoreTable(scope: CatalogScope, request: WithId<RestoreT
   const subject = tableLabel(request.id);
   return translating(subject, async () => {
     const row = await requireTable(scope.store.rows, scope.database.name, request.id);
-    if (request.branch) await requireBranch(scope.storages, row, request.branch);
+    if (request.branch) await requireBranch(scope.engine.files, row, request.branch);
     const version = await scope.engine.restoreTable(row.location, request.version, request.branch);
     return { version, ...(await recordCommittedWrite(scope, "RestoreTable", request.id, version, request.branch)) };
   }, refOverrides(subject, refOf(request)));

@@ -2,9 +2,6 @@
  * @module Branch operations (spec/endpoints.md §9, spec/concepts.md §7). Branches are Lance's
  * own: each keeps its manifests under `tree/<name>/_versions/` and its ref in `_refs/branches/`.
  */
-import { listManifestNames } from "../../engine/manifests.js";
-import { readBranch, readBranches, readTags } from "../../engine/refs.js";
-import { createBranch, deleteBranch } from "../../engine/refs-write.js";
 import type {
   BranchContents,
   CherryPickTableBranchRequest,
@@ -33,7 +30,7 @@ export async function listTableBranches(scope: CatalogScope, request: WithId<Lis
   const { after, limit } = pageBounds(request);
   return translating(tableLabel(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
-    const page = pageAfter(await readBranches(scope.storages, table.location), after, limit, (branch) => branch.name);
+    const page = pageAfter(await scope.engine.files.refs.branches(table.location), after, limit, (branch) => branch.name);
     const branches: Record<string, BranchContents> = {};
     for (const branch of page.items) {
       const contents: BranchContents = {
@@ -64,17 +61,17 @@ export async function createTableBranch(scope: CatalogScope, request: WithId<Cre
     // load
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
     // decide
-    if (await readBranch(scope.storages, table.location, request.name)) {
+    if (await scope.engine.files.refs.branch(table.location, request.name)) {
       throw CatalogError.of("TableBranchAlreadyExists", `${subject} already has a branch '${request.name}'`);
     }
-    await requireBranch(scope.storages, table, source);
-    const versions = (await listManifestNames(scope.storages, table.location, source)).map((name) => name.version);
+    await requireBranch(scope.engine.files, table, source);
+    const versions = (await scope.engine.files.manifests.list(table.location, source)).map((name) => name.version);
     if (versions.length === 0) throw CatalogError.of("TableVersionNotFound", `${subject} has no version to branch from yet`);
     if (request.from_version != null && !versions.includes(request.from_version)) {
       throw CatalogError.of("TableVersionNotFound", `${subject} has no version ${request.from_version} on branch ${branchLabel(source)}`);
     }
     // write
-    await createBranch(scope.engine, table.location, request.name, source || null, request.from_version ?? null);
+    await scope.engine.refs.createBranch(table.location, request.name, source || null, request.from_version ?? null);
     const transactionId = await scope.store.transaction((tx) =>
       recordTransaction(tx, scope.database.name, "CreateTableBranch", {
         table: request.id.join("$"),
@@ -96,8 +93,8 @@ export async function deleteTableBranch(scope: CatalogScope, request: WithId<Del
   const subject = tableLabel(request.id);
   return translating(subject, async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
-    await requireBranch(scope.storages, table, branch);
-    const tags = (await readTags(scope.storages, table.location)).filter((tag) => tag.branch === branch).map((tag) => tag.name);
+    await requireBranch(scope.engine.files, table, branch);
+    const tags = (await scope.engine.files.refs.tags(table.location)).filter((tag) => tag.branch === branch).map((tag) => tag.name);
     if (tags.length > 0) {
       throw CatalogError.of("InvalidTableState", `branch '${branch}' of ${subject} is still tagged (${tags.join(", ")}); delete or move those tags first`);
     }
@@ -105,7 +102,7 @@ export async function deleteTableBranch(scope: CatalogScope, request: WithId<Del
     if (clones.length > 0) {
       throw CatalogError.of("InvalidTableState", `branch '${branch}' of ${subject} holds data files that clones read (${clones.join(", ")}); drop those tables first`);
     }
-    await deleteBranch(scope.engine, table.location, branch);
+    await scope.engine.refs.deleteBranch(table.location, branch);
     const transactionId = await scope.store.transaction(async (tx) => {
       const versions = (await tx.listTableVersions(table.id, branch)).map((row) => Number(row.version));
       await tx.deleteTableVersions(table.id, branch, versions);
@@ -132,7 +129,7 @@ async function refuseBranchMerge(scope: CatalogScope, id: string[], fromBranch: 
   const branch = branchKey(fromBranch);
   await translating(tableLabel(id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, id);
-    await requireBranch(scope.storages, table, branch);
+    await requireBranch(scope.engine.files, table, branch);
   });
   throw CatalogError.of("Unsupported", `${what} is not supported: Lance offers it only on its managed (Enterprise) tables, not in the open-source engine this server runs`);
 }

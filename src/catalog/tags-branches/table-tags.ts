@@ -2,8 +2,6 @@
  * @module Tag operations (spec/endpoints.md §8, spec/concepts.md §7). Tags are Lance's own refs:
  * changes go through Lance, listings read its ref files (which keep the tag's branch).
  */
-import { readTag, readTags } from "../../engine/refs.js";
-import { createTag, deleteTag, updateTag } from "../../engine/refs-write.js";
 import type {
   CreateTableTagRequest,
   CreateTableTagResponse,
@@ -45,7 +43,7 @@ export async function listTableTags(scope: CatalogScope, request: WithId<ListTab
   const { after, limit } = pageBounds(request);
   return translating(tableLabel(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
-    const page = pageAfter(await readTags(scope.storages, table.location), after, limit, (tag) => tag.name);
+    const page = pageAfter(await scope.engine.files.refs.tags(table.location), after, limit, (tag) => tag.name);
     const tags: Record<string, TagContents> = {};
     for (const tag of page.items) {
       const contents: TagContents = { version: tag.version, manifestSize: tag.manifestSize };
@@ -61,7 +59,7 @@ export async function getTableTagVersion(scope: CatalogScope, request: WithId<Ge
   validateRefName(request.tag, "tag");
   return translating(tableLabel(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
-    const tag = await readTag(scope.storages, table.location, request.tag);
+    const tag = await scope.engine.files.refs.tag(table.location, request.tag);
     if (!tag) throw tagNotFound(request.id, request.tag);
     return { version: tag.version, branch: tag.branch || "main" };
   });
@@ -71,7 +69,7 @@ export async function getTableTagVersion(scope: CatalogScope, request: WithId<Ge
 async function loadTagTarget(scope: CatalogScope, id: string[], branchName: string | null | undefined): Promise<{ table: TableRow; branch: string }> {
   const table = await requireTable(scope.store.rows, scope.database.name, id);
   const branch = branchKey(branchName);
-  await requireBranch(scope.storages, table, branch);
+  await requireBranch(scope.engine.files, table, branch);
   return { table, branch };
 }
 
@@ -91,10 +89,10 @@ export async function createTableTag(scope: CatalogScope, request: WithId<Create
   return translating(subject, async () => {
     // load + decide
     const { table, branch } = await loadTagTarget(scope, request.id, request.branch);
-    if (await readTag(scope.storages, table.location, request.tag)) throw CatalogError.of("TableTagAlreadyExists", `${subject} already has a tag '${request.tag}'`);
+    if (await scope.engine.files.refs.tag(table.location, request.tag)) throw CatalogError.of("TableTagAlreadyExists", `${subject} already has a tag '${request.tag}'`);
     if (!(await scope.engine.datasetExists(table.location))) throw versionNotFound(request.id, request.version, branch);
     // write
-    await createTag(scope.engine, table.location, request.tag, request.version, branch || null);
+    await scope.engine.refs.createTag(table.location, request.tag, request.version, branch || null);
     return { transaction_id: await record(scope, "CreateTableTag", request.id, { tag: request.tag, version: String(request.version) }) };
   }, {
     "version-not-found": versionNotFound(request.id, request.version, branchKey(request.branch)),
@@ -109,8 +107,8 @@ export async function updateTableTag(scope: CatalogScope, request: WithId<Update
   validateTagVersion(request.version);
   return translating(tableLabel(request.id), async () => {
     const { table, branch } = await loadTagTarget(scope, request.id, request.branch);
-    if (!(await readTag(scope.storages, table.location, request.tag))) throw tagNotFound(request.id, request.tag);
-    await updateTag(scope.engine, table.location, request.tag, request.version, branch || null);
+    if (!(await scope.engine.files.refs.tag(table.location, request.tag))) throw tagNotFound(request.id, request.tag);
+    await scope.engine.refs.updateTag(table.location, request.tag, request.version, branch || null);
     return { transaction_id: await record(scope, "UpdateTableTag", request.id, { tag: request.tag, version: String(request.version) }) };
   }, {
     "version-not-found": versionNotFound(request.id, request.version, branchKey(request.branch)),
@@ -123,8 +121,8 @@ export async function deleteTableTag(scope: CatalogScope, request: WithId<Delete
   validateRefName(request.tag, "tag");
   return translating(tableLabel(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
-    if (!(await readTag(scope.storages, table.location, request.tag))) throw tagNotFound(request.id, request.tag);
-    await deleteTag(scope.engine, table.location, request.tag);
+    if (!(await scope.engine.files.refs.tag(table.location, request.tag))) throw tagNotFound(request.id, request.tag);
+    await scope.engine.refs.deleteTag(table.location, request.tag);
     return { transaction_id: await record(scope, "DeleteTableTag", request.id, { tag: request.tag }) };
   }, { "tag-not-found": tagNotFound(request.id, request.tag) });
 }

@@ -4,10 +4,7 @@
  * manifest is in place under the branch's `_versions/`; the store's record of a version committed
  * through the catalog adds its metadata and makes the commit atomic (docs/versions.md).
  */
-import type { Storages } from "../../storage/storages.js";
-import { type ManifestName, describeManifest, listManifestNames, removeFile } from "../../engine/manifests.js";
-import { readTags } from "../../engine/refs.js";
-import { readVersionOperation } from "../../engine/version-operations.js";
+import type { ManifestName, TableFiles } from "../../engine/engine.js";
 import type {
   BatchDeleteTableVersionsRequest,
   BatchDeleteTableVersionsResponse,
@@ -37,9 +34,9 @@ import { finalizeCommitted, insertVersionEntry, prepareVersionEntry, settlePendi
 async function loadVersions(scope: CatalogScope, id: string[], branchName: string | null | undefined) {
   const branch = branchKey(branchName);
   const table = await requireTable(scope.store.rows, scope.database.name, id);
-  await requireBranch(scope.storages, table, branch);
-  await settlePendingVersions(scope.storages, scope.store, table.id);
-  const names = await listManifestNames(scope.storages, table.location, branch);
+  await requireBranch(scope.engine.files, table, branch);
+  await settlePendingVersions(scope.engine.files, scope.store, table.id);
+  const names = await scope.engine.files.manifests.list(table.location, branch);
   return { table, branch, names };
 }
 
@@ -61,7 +58,7 @@ async function describeNames(scope: CatalogScope, table: TableRow, branch: strin
   const records = names.length === 0 ? new Map<number, TableVersionRow>() : await recordsByVersion(scope, table, branch);
   // A few manifests at a time: each costs a stat and two small reads (manifest, transaction).
   const described = await mapInBatches(names, describeConcurrency, async (name) => {
-    const [file, operation] = await Promise.all([describeManifest(scope.storages, name), readVersionOperation(scope.storages, name.path)]);
+    const [file, operation] = await Promise.all([scope.engine.files.manifests.describe(name), scope.engine.files.manifests.operation(name.path)]);
     if (!file) return undefined;
     const version = toTableVersion(file, records.get(name.version));
     if (operation) {
@@ -155,9 +152,9 @@ export function versionsInRanges(versions: number[], ranges: VersionRange[]): nu
  * tag points at (the tag would dangle) and versions a live clone was made from (a later cleanup
  * would take the data files the clone reads). See docs/versions.md.
  */
-export async function deletableVersions(storages: Storages, rows: StoreTx, table: TableRow, branch: string, known: number[], ranges: VersionRange[]): Promise<number[]> {
+export async function deletableVersions(files: TableFiles, rows: StoreTx, table: TableRow, branch: string, known: number[], ranges: VersionRange[]): Promise<number[]> {
   const latest = Math.max(-1, ...known);
-  const kept = new Set((await readTags(storages, table.location)).filter((tag) => (tag.branch ?? "") === branch).map((tag) => tag.version));
+  const kept = new Set((await files.refs.tags(table.location)).filter((tag) => (tag.branch ?? "") === branch).map((tag) => tag.version));
   for (const version of await versionsRead(rows, table.database, table.location, branch)) kept.add(version);
   return versionsInRanges(known, ranges).filter((version) => version !== latest && !kept.has(version));
 }
@@ -178,11 +175,11 @@ export async function batchDeleteTableVersions(
     const records = await recordsByVersion(scope, table, branch);
     const known = [...new Set([...names.map((name) => name.version), ...records.keys()])];
     // decide
-    const doomed = await deletableVersions(scope.storages, scope.store.rows, table, branch, known, request.ranges);
+    const doomed = await deletableVersions(scope.engine.files, scope.store.rows, table, branch, known, request.ranges);
     // write: manifests first; a crash before the records go leaves records without manifests,
     // which listings ignore, never a listed version without its manifest.
     const doomedSet = new Set(doomed);
-    for (const name of names) if (doomedSet.has(name.version)) await removeFile(scope.storages, name.path);
+    for (const name of names) if (doomedSet.has(name.version)) await scope.engine.files.manifests.remove(name.path);
     const transactionId = await scope.store.transaction(async (tx) => {
       await tx.deleteTableVersions(table.id, branch, doomed);
       return recordTransaction(tx, scope.database.name, "BatchDeleteTableVersions", {

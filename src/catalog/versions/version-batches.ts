@@ -4,7 +4,6 @@
  * it and nothing of the batch exists afterwards — then manifests are finalized. The batch's
  * version records name its transaction, so a crash between commit and finalize is rolled forward.
  */
-import { listManifestNames, removeFile } from "../../engine/manifests.js";
 import type { DeclareTableRequest, DeclareTableResponse, DeregisterTableResponse } from "../../model/table.js";
 import type {
   BatchCommitTablesRequest,
@@ -145,7 +144,7 @@ export async function batchCommitTables(scope: CatalogScope, request: BatchCommi
     await testOnlyDelayBeforeFinalize();
     const created = pending.flatMap((item) => (item.kind === "create_table_version" ? [item.planned] : []));
     const versions = await finalizeCommitted(scope, created, transactionId);
-    for (const item of pending) if (item.kind === "delete_table_versions") for (const file of item.manifests) await removeFile(scope.storages, file);
+    for (const item of pending) if (item.kind === "delete_table_versions") for (const file of item.manifests) await scope.engine.files.manifests.remove(file);
     let next = 0;
     const results = pending.map((item): CommitTableResult => {
       switch (item.kind) {
@@ -184,11 +183,11 @@ async function applyOperation(
       if (!Array.isArray(body.ranges)) throw invalidInput("delete_table_versions.ranges is required");
       const table = await requireTable(tx, database, body.id);
       const branch = branchKey(body.branch);
-      await requireBranch(scope.storages, table, branch);
-      const names = await listManifestNames(scope.storages, table.location, branch);
+      await requireBranch(scope.engine.files, table, branch);
+      const names = await scope.engine.files.manifests.list(table.location, branch);
       const records = await tx.listTableVersions(table.id, branch);
       const known = [...new Set([...names.map((name) => name.version), ...records.map((row) => Number(row.version))])];
-      const doomed = await deletableVersions(scope.storages, tx, table, branch, known, body.ranges);
+      const doomed = await deletableVersions(scope.engine.files, tx, table, branch, known, body.ranges);
       await tx.deleteTableVersions(table.id, branch, doomed);
       const doomedSet = new Set(doomed);
       return { kind: "delete_table_versions", deleted: doomed.length, manifests: names.filter((name) => doomedSet.has(name.version)).map((name) => name.path) };

@@ -14,24 +14,11 @@
  * Finalizing is idempotent, so the writer, a reader and start-up may all attempt it.
  */
 import type { Storages } from "../../storage/storages.js";
-import {
-  type ManifestNamingScheme,
-  StagedManifestMissing,
-  hasLanceFooter,
-  isManifestFileName,
-  isStagedManifestName,
-  listManifestNames,
-  manifestPath,
-  putManifestIfAbsent,
-  raiseVersionHint,
-  removeFile,
-  statManifest,
-  versionsDirectory,
-} from "../../engine/manifests.js";
-import { readBranch } from "../../engine/refs.js";
+import type { ManifestNamingScheme, TableFiles } from "../../engine/engine.js";
+import { StagedManifestMissing } from "../../engine/engine-errors.js";
 import { commitConflicts, commits } from "../../metrics/metrics.js";
 import type { CreateTableVersionRequest, TableVersion } from "../../model/versions.js";
-import { isInsideLocation, locationName, normalizeLocation, parentLocation, resolveLocation, storeRootOf } from "../../storage/locations.js";
+import { isInsideLocation, normalizeLocation, parentLocation, resolveLocation, storeRootOf } from "../../storage/locations.js";
 import type { ObjectInfo } from "../../storage/table-storage.js";
 import type { TableRow, TableVersionRow } from "../../store/schema.js";
 import type { Store, StoreTx } from "../../store/store.js";
@@ -89,11 +76,11 @@ const versionClash = (entry: CheckedVersionEntry) =>
  */
 export async function prepareVersionEntry(rows: StoreTx, scope: CatalogScope, entry: CheckedVersionEntry): Promise<PreparedVersionEntry> {
   const table = await requireTable(rows, scope.database.name, entry.id);
-  const staged = await resolveStagedManifest(scope.storages, table, entry.manifest_path);
-  const firstOfBranch = await branchTakesCommit(scope.storages, table, entry.branchKey, staged);
-  const final = manifestPath(table.location, entry.branchKey, entry.version, entry.scheme);
+  const staged = await resolveStagedManifest(scope.storages, scope.engine.files, table, entry.manifest_path);
+  const firstOfBranch = await branchTakesCommit(scope.engine.files, table, entry.branchKey, staged);
+  const final = scope.engine.files.manifests.path(table.location, entry.branchKey, entry.version, entry.scheme);
   // A manifest at the final name was committed outside the catalog (e.g. by the engine).
-  if (staged !== final && (await statManifest(scope.storages, final))) throw versionClash(entry);
+  if (staged !== final && (await scope.engine.files.manifests.stat(final))) throw versionClash(entry);
   return { ...entry, table, staged, final, firstOfBranch };
 }
 
@@ -153,23 +140,25 @@ export function refuseSharedStagedManifests(planned: readonly PlannedVersion[]):
  * be a manifest file in a `_versions` folder of the table, ending like a Lance manifest: a client
  * may not have Quiver install, or delete, any other file.
  */
-async function resolveStagedManifest(storages: Storages, table: TableRow, manifestPathText: string): Promise<string> {
+async function resolveStagedManifest(storages: Storages, files: TableFiles, table: TableRow, manifestPathText: string): Promise<string> {
   // Namespace clients name it below the store's root, without a leading `/` (spec/clients.md §3.3).
   const storeRoot = storeRootOf(table.location);
   const resolved = resolveLocation(storeRoot, clientLocationUnder(storages, storeRoot, manifestPathText, "manifest_path"));
   if (!isInsideLocation(normalizeLocation(table.location), resolved)) {
     throw invalidInput(`manifest_path '${manifestPathText}' is not inside the location of ${subjectOf(table)}`);
   }
-  if (locationName(parentLocation(resolved)) !== "_versions" || !isManifestFileName(locationName(resolved))) {
-    throw invalidInput(`manifest_path '${manifestPathText}' does not name a manifest in a _versions folder of ${subjectOf(table)}`);
+  const check = await files.manifests.checkStaged(resolved, maxManifestBytes);
+  if ("info" in check) return resolved;
+  switch (check.refused) {
+    case "not-a-manifest-name":
+      throw invalidInput(`manifest_path '${manifestPathText}' does not name a manifest in a _versions folder of ${subjectOf(table)}`);
+    case "missing":
+      throw invalidInput(`staged manifest '${manifestPathText}' does not exist`);
+    case "too-large":
+      throw invalidInput(`staged manifest '${manifestPathText}' is ${check.size} bytes, more than a manifest's ${maxManifestBytes}`);
+    case "not-lance":
+      throw invalidInput(`staged manifest '${manifestPathText}' is not a Lance manifest`);
   }
-  const staged = await statManifest(storages, resolved);
-  if (!staged) throw invalidInput(`staged manifest '${manifestPathText}' does not exist`);
-  // Finalizing reads the manifest whole; refusing a file no manifest reaches keeps a committed record finalizable.
-  if (staged.size > maxManifestBytes) throw invalidInput(`staged manifest '${manifestPathText}' is ${staged.size} bytes, more than a manifest's ${maxManifestBytes}`);
-  // Committing anything else would leave a version Lance cannot open.
-  if (!(await hasLanceFooter(storages, resolved, staged))) throw invalidInput(`staged manifest '${manifestPathText}' is not a Lance manifest`);
-  return resolved;
 }
 
 /**
@@ -180,10 +169,10 @@ async function resolveStagedManifest(storages: Storages, table: TableRow, manife
  * the transaction settles it with `settleFirstOfBranch`); any other commit to an unknown branch is
  * refused with 22.
  */
-async function branchTakesCommit(storages: Storages, table: TableRow, branch: string, staged: string): Promise<boolean> {
-  if (branch === "" || (await readBranch(storages, table.location, branch))) return false;
-  const inBranchFolder = parentLocation(staged) === normalizeLocation(versionsDirectory(table.location, branch));
-  if (!inBranchFolder || (await listManifestNames(storages, table.location, branch)).length > 0) await requireBranch(storages, table, branch);
+async function branchTakesCommit(files: TableFiles, table: TableRow, branch: string, staged: string): Promise<boolean> {
+  if (branch === "" || (await files.refs.branch(table.location, branch))) return false;
+  const inBranchFolder = parentLocation(staged) === normalizeLocation(files.manifests.directory(table.location, branch));
+  if (!inBranchFolder || (await files.manifests.list(table.location, branch)).length > 0) await requireBranch(files, table, branch);
   return true;
 }
 
@@ -207,16 +196,16 @@ async function settleFirstOfBranch(tx: StoreTx, table: TableRow, branch: string)
 export type FinalizeOutcome = ObjectInfo | "conflict" | "lost";
 
 /** Puts a committed version's staged manifest at its final name and marks the record done. */
-export async function finalizeVersion(storages: Storages, rows: StoreTx, table: TableRow, record: TableVersionRow): Promise<FinalizeOutcome> {
+export async function finalizeVersion(files: TableFiles, rows: StoreTx, table: TableRow, record: TableVersionRow): Promise<FinalizeOutcome> {
   if (record.staged_path !== null) {
     try {
-      if ((await putManifestIfAbsent(storages, record.staged_path, record.manifest_path)) === "conflict") return "conflict";
+      if ((await files.manifests.putIfAbsent(record.staged_path, record.manifest_path)) === "conflict") return "conflict";
     } catch (error) {
       if (error instanceof StagedManifestMissing) return "lost";
       throw error;
     }
   }
-  const final = await statManifest(storages, record.manifest_path);
+  const final = await files.manifests.stat(record.manifest_path);
   if (!final) return "lost";
   // The version is readable now: reads that trust the catalog's head move to it.
   await noteCommitted(rows, table.id, record.branch, record.version);
@@ -226,8 +215,8 @@ export async function finalizeVersion(storages: Storages, rows: StoreTx, table: 
   // (a finalize repeated after a crash between them finds the final manifest and completes).
   await Promise.all([
     rows.finalizeTableVersion(record.table_id, record.branch, record.version, { manifest_size: final.size, e_tag: final.eTag }),
-    staged !== record.manifest_path && isStagedManifestName(staged) ? removeFile(storages, staged) : undefined,
-    raiseVersionHint(storages, table.location, record.branch, record.version),
+    staged !== record.manifest_path && files.manifests.isStaged(staged) ? files.manifests.remove(staged) : undefined,
+    files.manifests.raiseVersionHint(table.location, record.branch, record.version),
   ]);
   return final;
 }
@@ -241,7 +230,7 @@ export async function finalizeVersion(storages: Storages, rows: StoreTx, table: 
 export async function finalizeCommitted(scope: CatalogScope, planned: PlannedVersion[], transactionId: string): Promise<TableVersion[]> {
   const versions: TableVersion[] = [];
   for (const [index, item] of planned.entries()) {
-    const outcome = await finalizeVersion(scope.storages, scope.store.rows, item.table, item.record);
+    const outcome = await finalizeVersion(scope.engine.files, scope.store.rows, item.table, item.record);
     if (outcome === "conflict" || outcome === "lost") {
       commitConflicts.inc({ kind: "managed", outcome: "refused" });
       await undoCommitted(scope, planned, planned.slice(0, index), transactionId);
@@ -258,7 +247,7 @@ export async function finalizeCommitted(scope: CatalogScope, planned: PlannedVer
 }
 
 async function undoCommitted(scope: CatalogScope, planned: PlannedVersion[], placed: PlannedVersion[], transactionId: string): Promise<void> {
-  for (const item of placed) await removeFile(scope.storages, item.record.manifest_path);
+  for (const item of placed) await scope.engine.files.manifests.remove(item.record.manifest_path);
   await scope.store.transaction(async (tx) => {
     for (const item of planned) {
       await tx.deleteTableVersions(item.record.table_id, item.record.branch, [item.record.version]);
@@ -281,7 +270,7 @@ async function undoCommitted(scope: CatalogScope, planned: PlannedVersion[], pla
  * reader never sees part of a batch. Returns what happened to each record.
  */
 export async function settlePendingVersions(
-  storages: Storages,
+  files: TableFiles,
   store: Store,
   tableId?: string,
   onError?: (record: TableVersionRow, error: unknown) => void,
@@ -292,7 +281,7 @@ export async function settlePendingVersions(
     const table = await store.rows.findTableById(record.table_id);
     if (!table) continue;
     try {
-      outcomes.set(record, await finalizeVersion(storages, store.rows, table, record));
+      outcomes.set(record, await finalizeVersion(files, store.rows, table, record));
     } catch (error) {
       // One record that cannot be finalized now (storage unreachable) must not stop start-up or
       // the other tables' roll-forward; it stays pending and is tried again by its next reader.

@@ -2,7 +2,7 @@
  * @module What the version operations share besides committing: the naming scheme a request
  * asks for, and turning records and manifest files into the wire's `TableVersion`.
  */
-import { type ManifestFile, type ManifestNamingScheme } from "../../engine/manifests.js";
+import type { ManifestFile, ManifestNamingScheme } from "../../engine/engine.js";
 import { parseMode } from "../../model/modes.js";
 import { ManifestNamingSchemes, type TableVersion } from "../../model/versions.js";
 import { objectPathOf } from "../../storage/locations.js";

@@ -3,7 +3,7 @@
  * spec/concepts.md §9). A view is a table of the catalog (describe, query and index work on it)
  * plus a definition row; refreshes run as durable jobs (src/jobs/refresh-view-job.ts).
  */
-import { ViewIO, decodeIpcSchema, sameTypeFamily, sourceRowIdColumn } from "../../engine/view-io.js";
+import { decodeIpcSchema, sameTypeFamily, sourceRowIdColumn } from "../../engine/engine.js";
 import type { Schema } from "apache-arrow-21";
 import type {
   CreateMaterializedViewRequest,
@@ -77,7 +77,7 @@ export async function createMaterializedView(
   const declared = decodeOutputSchema(request.output_schema);
   const subject = `materialized view '${id.join("$")}'`;
   const database = scope.database.name;
-  const io = new ViewIO(scope.engine);
+  const io = scope.engine.views;
 
   return translating(subject, async () => {
     // load

@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import type { RefreshJobParams } from "./materialized-views.js";
 import type { ViewDefinition } from "./view-definition.js";
-import { type RowBudget, type ViewQuerySpec, ViewIO, diffSortedIds } from "../../engine/view-io.js";
+import { type RowBudget, type ViewIO, type ViewQuerySpec, diffSortedIds } from "../../engine/engine.js";
 import type { MaterializedViewRow, JobRow } from "../../store/job-schema.js";
 import type { TableRow } from "../../store/schema.js";
 import type { StoreTx } from "../../store/store.js";
@@ -43,7 +43,7 @@ export const refreshViewHandler: JobHandler = {
   async run(ctx) {
     const params = ctx.job.params as unknown as RefreshJobParams;
     const rows = ctx.scope.store.rows;
-    const io = new ViewIO(ctx.scope.engine);
+    const io = ctx.scope.engine.views;
 
     // load
     const { table, view, definition } = await loadView(rows, ctx.job);
@@ -141,7 +141,7 @@ export const refreshViewHandler: JobHandler = {
     if (state.start_view_version === undefined) return;
     const table = await ctx.scope.store.rows.findTableById(ctx.job.target);
     if (!table) return;
-    const io = new ViewIO(ctx.scope.engine);
+    const io = ctx.scope.engine.views;
     if ((await io.version(table.location)) !== state.start_view_version) await io.restore(table.location, state.start_view_version);
   },
 };

@@ -5,7 +5,7 @@
  * Lance, count. The view is due when its source moved beyond the deployment's thresholds since
  * the view's last refresh; the refresh itself is an ordinary refresh job.
  */
-import { ViewIO, diffSortedIds } from "../../engine/view-io.js";
+import { type ViewIO, diffSortedIds } from "../../engine/engine.js";
 import type { MaterializedViewRow } from "../../store/job-schema.js";
 import type { TableRow } from "../../store/schema.js";
 import type { CatalogScope } from "../catalog-scope.js";
@@ -51,7 +51,7 @@ export async function autoRefreshMaterializedView(
   now = Date.now(),
 ): Promise<AutoRefreshOutcome> {
   const rows = scope.store.rows;
-  const io = new ViewIO(scope.engine);
+  const io = scope.engine.views;
 
   // load
   const table = await rows.findTableById(view.table_id);

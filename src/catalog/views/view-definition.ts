@@ -5,7 +5,7 @@
  * The forms are documented in docs/materialized-views.md.
  */
 import { createHash } from "node:crypto";
-import { type ChunkerSpec, chunkerImplementationVersion, chunkerNames, validateChunkerSpec } from "../../engine/chunkers.js";
+import { type ChunkerSpec, chunkerImplementationVersion, chunkerNames, validateChunkerSpec } from "../../engine/engine.js";
 import { EngineError } from "../../engine/engine-errors.js";
 import { type MaterializedViewKind, MaterializedViewKinds, type MaterializedViewUdtfEntry } from "../../model/materialized-view.js";
 import { invalidInput } from "../../model/catalog-error.js";

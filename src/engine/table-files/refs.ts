@@ -4,8 +4,8 @@
  * branch's creation time, which clients need, so listings read the files directly; every change
  * still goes through Lance.
  */
-import { joinLocation } from "../storage/locations.js";
-import type { Storages } from "../storage/storages.js";
+import { joinLocation } from "../../storage/locations.js";
+import type { Storages } from "../../storage/storages.js";
 
 export interface TagRef {
   name: string;
@@ -66,26 +66,51 @@ function toBranch(name: string, json: Record<string, unknown>): BranchRef {
 }
 
 /** One tag, or undefined. `name` must already be a validated ref name. */
-export async function readTag(storages: Storages, location: string, name: string): Promise<TagRef | undefined> {
+async function readTag(storages: Storages, location: string, name: string): Promise<TagRef | undefined> {
   const json = await readRef(storages, location, "tags", name);
   return json ? toTag(name, json) : undefined;
 }
 
 /** Every tag of the table, by name. */
-export async function readTags(storages: Storages, location: string): Promise<TagRef[]> {
+async function readTags(storages: Storages, location: string): Promise<TagRef[]> {
   // Read at once: on an object store each ref is a round trip.
   const tags = await Promise.all((await refNames(storages, location, "tags")).map((name) => readTag(storages, location, name)));
   return tags.filter((tag): tag is TagRef => tag !== undefined);
 }
 
 /** One branch, or undefined. `name` must already be a validated ref name. */
-export async function readBranch(storages: Storages, location: string, name: string): Promise<BranchRef | undefined> {
+async function readBranch(storages: Storages, location: string, name: string): Promise<BranchRef | undefined> {
   const json = await readRef(storages, location, "branches", name);
   return json ? toBranch(name, json) : undefined;
 }
 
 /** Every branch of the table, by name. */
-export async function readBranches(storages: Storages, location: string): Promise<BranchRef[]> {
+async function readBranches(storages: Storages, location: string): Promise<BranchRef[]> {
   const branches = await Promise.all((await refNames(storages, location, "branches")).map((name) => readBranch(storages, location, name)));
   return branches.filter((branch): branch is BranchRef => branch !== undefined);
+}
+
+/** The tags and branches of tables, read from their ref files through the runtime's storage. */
+export class RefFiles {
+  constructor(private readonly storages: Storages) {}
+
+  /** One tag, or undefined. `name` must already be a validated ref name. */
+  tag(location: string, name: string): Promise<TagRef | undefined> {
+    return readTag(this.storages, location, name);
+  }
+
+  /** Every tag of the table, by name. */
+  tags(location: string): Promise<TagRef[]> {
+    return readTags(this.storages, location);
+  }
+
+  /** One branch, or undefined. `name` must already be a validated ref name. */
+  branch(location: string, name: string): Promise<BranchRef | undefined> {
+    return readBranch(this.storages, location, name);
+  }
+
+  /** Every branch of the table, by name. */
+  branches(location: string): Promise<BranchRef[]> {
+    return readBranches(this.storages, location);
+  }
 }

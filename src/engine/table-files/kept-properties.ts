@@ -3,8 +3,8 @@
  * registering the table again (here or in another deployment) restores them. One small JSON file
  * at the table's root, which Lance does not read.
  */
-import { joinLocation } from "../storage/locations.js";
-import type { Storages } from "../storage/storages.js";
+import { joinLocation } from "../../storage/locations.js";
+import type { Storages } from "../../storage/storages.js";
 
 const fileName = ".quiver-properties.json";
 
@@ -13,13 +13,13 @@ function fileOf(location: string): string {
 }
 
 /** Writes `properties` beside the table's files; the file is replaced whole, never half-written. */
-export async function keepProperties(storages: Storages, location: string, properties: Record<string, string>): Promise<void> {
+async function keepProperties(storages: Storages, location: string, properties: Record<string, string>): Promise<void> {
   const file = fileOf(location);
   await storages.for(file).put(file, Buffer.from(JSON.stringify({ properties })));
 }
 
 /** The properties kept at `location`, or undefined when none are (or the file is unreadable). */
-export async function readKeptProperties(storages: Storages, location: string): Promise<Record<string, string> | undefined> {
+async function readKeptProperties(storages: Storages, location: string): Promise<Record<string, string> | undefined> {
   const file = fileOf(location);
   try {
     const bytes = await storages.for(file).read(file);
@@ -35,13 +35,38 @@ export async function readKeptProperties(storages: Storages, location: string): 
 }
 
 /** Whether a deregistered table's properties are kept at `location`: its files are kept by design. */
-export async function hasKeptProperties(storages: Storages, location: string): Promise<boolean> {
+async function hasKeptProperties(storages: Storages, location: string): Promise<boolean> {
   const file = fileOf(location);
   return (await storages.for(file).head(file)) !== undefined;
 }
 
 /** Removes the kept properties once the table is registered again; none kept is fine. */
-export async function forgetKeptProperties(storages: Storages, location: string): Promise<void> {
+async function forgetKeptProperties(storages: Storages, location: string): Promise<void> {
   const file = fileOf(location);
   await storages.for(file).delete(file);
+}
+
+/** The catalog properties kept beside deregistered tables' files. */
+export class KeptProperties {
+  constructor(private readonly storages: Storages) {}
+
+  /** Writes `properties` beside the table's files; the file is replaced whole, never half-written. */
+  keep(location: string, properties: Record<string, string>): Promise<void> {
+    return keepProperties(this.storages, location, properties);
+  }
+
+  /** The properties kept at `location`, or undefined when none are (or the file is unreadable). */
+  read(location: string): Promise<Record<string, string> | undefined> {
+    return readKeptProperties(this.storages, location);
+  }
+
+  /** Whether properties are kept at `location`: its files are kept by design. */
+  has(location: string): Promise<boolean> {
+    return hasKeptProperties(this.storages, location);
+  }
+
+  /** Removes the kept properties once the table is registered again; none kept is fine. */
+  forget(location: string): Promise<void> {
+    return forgetKeptProperties(this.storages, location);
+  }
 }

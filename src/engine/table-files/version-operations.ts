@@ -5,7 +5,7 @@
  * fields are read here, by hand, so no protobuf library or Lance call is needed. Whoever wrote the
  * version (this server, a Python or Rust client) left the same record.
  */
-import type { Storages } from "../storage/storages.js";
+import type { Storages } from "../../storage/storages.js";
 
 /** The operation behind a version, and a short detail where Lance records one cheaply. */
 export interface VersionOperation {
