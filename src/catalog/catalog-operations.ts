@@ -6,7 +6,7 @@
  * function fails to compile.
  */
 import type { Static, TObject, TProperties, TSchema } from "@sinclair/typebox";
-import type { QueryResult } from "../engine/table-query.js";
+import type { QueryResult } from "../engine/engine.js";
 import type { OperationName, Operations } from "../model/operations/index.js";
 import type { CatalogScope } from "./catalog-scope.js";
 

@@ -180,6 +180,21 @@ test("only the engine imports @lancedb/lancedb, and the catalog never imports fa
   }
 });
 
+/** The engine's face: what the catalog may import of it (the Engine object, its error kinds, the upload framing). */
+const engineFace = ["engine/engine.ts", "engine/engine-errors.ts", "engine/arrow-ipc.ts"];
+
+test("the catalog reaches the engine only through its face: engine.ts, engine-errors.ts and arrow-ipc.ts", () => {
+  const violations: string[] = [];
+  for (const file of sourceFiles(path.join(srcRoot, "catalog"))) {
+    const relative = path.relative(srcRoot, file).split(path.sep).join("/");
+    for (const imported of importedPaths(readFileSync(file, "utf8"))) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(relative), imported)).replace(/\.js$/, ".ts");
+      if (target.startsWith("engine/") && !engineFace.includes(target)) violations.push(`${relative} imports ${imported}`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});
+
 /** Besides the storage layer, only the CLI, the server's static files and the version (read from package.json) read the file system. */
 const fileSystemUsers = ["storage/", "cli/", "server/console-assets.ts", "server/docs-assets.ts", "catalog/quiver-version.ts"];
 
