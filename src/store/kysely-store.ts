@@ -38,25 +38,46 @@ const transactionAttempts = 5;
 /** Waits of up to 20, 40, 80 and 160 ms, drawn at random so the transactions that collided do not collide again. */
 const transactionBackoff: BackoffPolicy = { firstMs: 20, jitter: [0, 1] };
 
-function bindRows(db: Kysely<Database>, adapter: DialectAdapter): StoreTx {
-  return {
-    ...databaseRows(db),
-    ...namespaceRows(db),
-    ...tableRows(db, adapter),
-    ...credentialRows(db),
-    ...signingKeyRows(db),
-    ...auditRows(db),
-    ...versionRows(db),
-    ...transactionRows(db),
-    ...jobRows(db, adapter),
-    ...viewRows(db),
-    ...sharedDataRows(db),
-    ...rateLimitRows(db, adapter.name),
-    ...idempotencyKeyRows(db),
-    ...droppedTableRows(db),
-    ...changeEventRows(db, adapter.name),
-    ...multipartWriteRows(db),
-  };
+/** The row modules, each making its functions over a Kysely instance: the store's own or a transaction's. */
+const rowModules: ((db: Kysely<Database>, adapter: DialectAdapter) => Partial<StoreTx>)[] = [
+  (db) => databaseRows(db),
+  (db) => namespaceRows(db),
+  (db, adapter) => tableRows(db, adapter),
+  (db) => credentialRows(db),
+  (db) => signingKeyRows(db),
+  (db) => auditRows(db),
+  (db) => versionRows(db),
+  (db) => transactionRows(db),
+  (db, adapter) => jobRows(db, adapter),
+  (db) => viewRows(db),
+  (db) => sharedDataRows(db),
+  (db, adapter) => rateLimitRows(db, adapter.name),
+  (db) => idempotencyKeyRows(db),
+  (db) => droppedTableRows(db),
+  (db, adapter) => changeEventRows(db, adapter.name),
+  (db) => multipartWriteRows(db),
+];
+
+/** Which row module makes each row function, by the function's name. */
+function rowModuleIndex(rows: readonly Partial<StoreTx>[]): Map<string, number> {
+  return new Map(rows.flatMap((functions, index) => Object.keys(functions).map((name) => [name, index] as const)));
+}
+
+/**
+ * A transaction's rows, each module bound to the transaction when one of its functions is first
+ * asked for: a transaction touches two or three of the sixteen modules, so it makes only theirs.
+ */
+function bindRowsOnUse(trx: Kysely<Database>, adapter: DialectAdapter, moduleOf: ReadonlyMap<string, number>): StoreTx {
+  const bound = new Map<number, Partial<StoreTx>>();
+  return new Proxy({} as StoreTx, {
+    get(_target, name) {
+      const index = typeof name === "string" ? moduleOf.get(name) : undefined;
+      if (index === undefined) return undefined;
+      let functions = bound.get(index);
+      if (!functions) bound.set(index, (functions = (rowModules[index] as (typeof rowModules)[number])(trx, adapter)));
+      return functions[name as keyof StoreTx];
+    },
+  });
 }
 
 /** What a dialect brings besides its Kysely instance and adapter. */
@@ -74,6 +95,8 @@ export class KyselyStore implements Store {
   readonly events: StoreEvents;
   /** What every store span says of the database it called. */
   private readonly spanAttributes: SpanAttributes;
+  /** Which row module makes each row function, for binding a transaction's modules on use. */
+  private readonly rowModuleOf: ReadonlyMap<string, number>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -82,7 +105,10 @@ export class KyselyStore implements Store {
   ) {
     this.spanAttributes = { "db.system.name": adapter.name === "postgres" ? "postgresql" : "sqlite" };
     // Each row function a request calls is a span, named after the function (`store.findTableByName`).
-    this.rows = withSpans(withTimedMethods(wrapErrors(bindRows(db, adapter), adapter), storeCallDuration), "store.", this.spanAttributes, "client");
+    const modules = rowModules.map((module) => module(db, adapter));
+    this.rowModuleOf = rowModuleIndex(modules);
+    const rows = Object.assign({}, ...modules) as StoreTx;
+    this.rows = withSpans(withTimedMethods(wrapErrors(rows, adapter), storeCallDuration), "store.", this.spanAttributes, "client");
     this.events = services.events;
   }
 
@@ -114,7 +140,7 @@ export class KyselyStore implements Store {
       return await retrying(
         async () => {
           const appended = new Set<string>();
-          const result = await this.db.transaction().execute((trx) => fn(withSpans(this.noticing(bindRows(trx, this.adapter), appended), "store.", this.spanAttributes, "client")));
+          const result = await this.db.transaction().execute((trx) => fn(withSpans(this.noticing(bindRowsOnUse(trx, this.adapter, this.rowModuleOf), appended), "store.", this.spanAttributes, "client")));
           // PostgreSQL sends its notice from inside the transaction (delivered on commit); SQLite's
           // in-process notices go out once the commit is done.
           if (this.adapter.name === "sqlite") for (const database of appended) void this.services.events.publish({ topic: changeEventsTopic, key: database });
@@ -129,14 +155,11 @@ export class KyselyStore implements Store {
 
   /** `rows` that note the database of each change event they append into `appended`. */
   private noticing(rows: StoreTx, appended: Set<string>): StoreTx {
-    const append = rows.appendChangeEvent;
-    return {
-      ...rows,
-      async appendChangeEvent(event) {
-        await append(event);
-        appended.add(event.database);
-      },
+    const appendChangeEvent: StoreTx["appendChangeEvent"] = async (event) => {
+      await rows.appendChangeEvent(event);
+      appended.add(event.database);
     };
+    return new Proxy(rows, { get: (target, name) => (name === "appendChangeEvent" ? appendChangeEvent : Reflect.get(target, name)) });
   }
 
   withLock<T>(key: string, work: LockedWork<T>): Promise<T> {
