@@ -47,6 +47,11 @@ function scopeOf(values: Record<string, unknown>): string | null {
   return values.database;
 }
 
+/** What a credential grants, as its creation reports it: `(role on database)`. */
+function grantOf(info: CredentialInfo): string {
+  return `(${info.role} on ${info.database ?? "every database"})`;
+}
+
 function line(info: CredentialInfo): string {
   const state = info.revoked_at === null ? "live" : `revoked ${new Date(info.revoked_at).toISOString()}`;
   return [info.id, info.database ?? "*", info.role, state, info.description].join("\t");
@@ -91,11 +96,11 @@ const keys: CredentialCommand = {
   idName: "KEY_ID",
   async create(store, request) {
     const created = await createApiKey(store, request);
-    console.error(`created API key ${created.id} (${created.role} on ${created.database ?? "every database"}); it is shown only now`);
+    console.error(`created API key ${created.id} ${grantOf(created)}; it is shown only now`);
     console.log(created.api_key);
   },
   list: listApiKeys,
-  revoke: (store, id) => revokeApiKey(store, id),
+  revoke: revokeApiKey,
 };
 
 const clients: CredentialCommand = {
@@ -104,12 +109,12 @@ const clients: CredentialCommand = {
   idName: "CLIENT_ID",
   async create(store, request) {
     const created = await createOAuthClient(store, request);
-    console.error(`registered OAuth client (${created.role} on ${created.database ?? "every database"}); the secret is shown only now`);
+    console.error(`registered OAuth client ${grantOf(created)}; the secret is shown only now`);
     console.log(`client_id=${created.client_id}`);
     console.log(`client_secret=${created.client_secret}`);
   },
   list: listOAuthClients,
-  revoke: (store, id) => revokeOAuthClient(store, id),
+  revoke: revokeOAuthClient,
 };
 
 /** `quiver keys create|list|revoke`. */
