@@ -3,8 +3,10 @@
  * and OAuth clients. A secret is printed once, alone on its line on stdout (details go to
  * stderr), so `KEY=$(quiver keys create ...)` captures just the key.
  */
+import type { AuthStore } from "../auth/auth-store.js";
 import {
   type CredentialInfo,
+  type NewCredentialRequest,
   createApiKey,
   createOAuthClient,
   listApiKeys,
@@ -45,52 +47,82 @@ function scopeOf(values: Record<string, unknown>): string | null {
   return values.database;
 }
 
+/** What a credential grants, as its creation reports it: `(role on database)`. */
+function grantOf(info: CredentialInfo): string {
+  return `(${info.role} on ${info.database ?? "every database"})`;
+}
+
 function line(info: CredentialInfo): string {
   const state = info.revoked_at === null ? "live" : `revoked ${new Date(info.revoked_at).toISOString()}`;
   return [info.id, info.database ?? "*", info.role, state, info.description].join("\t");
 }
 
-export async function keysCommand(argv: string[]): Promise<void> {
+/** What differs between the credentials the two commands manage; the rest is shared. */
+interface CredentialCommand {
+  /** The command's name after `quiver`. */
+  name: string;
+  usage: string;
+  /** How usage and errors name a credential's id. */
+  idName: string;
+  /** Creates one and prints it: its secret alone on stdout, the rest on stderr. */
+  create(store: AuthStore, request: NewCredentialRequest): Promise<void>;
+  list(store: AuthStore, database: string | undefined): Promise<CredentialInfo[]>;
+  revoke(store: AuthStore, id: string): Promise<CredentialInfo>;
+}
+
+async function runCredentialCommand(command: CredentialCommand, argv: string[]): Promise<void> {
   const { values, positionals } = parseAdminArgs(argv, options);
   const [action, id] = positionals;
-  if (values.help || !action) return void console.log(keysUsage);
+  if (values.help || !action) return void console.log(command.usage);
   await withStore(values, async (opened) => {
     const store = authStoreOf(opened);
     if (action === "create") {
-      const created = await createApiKey(store, { database: scopeOf(values), role: values.role, description: values.description as string | undefined });
-      console.error(`created API key ${created.id} (${created.role} on ${created.database ?? "every database"}); it is shown only now`);
-      console.log(created.api_key);
+      await command.create(store, { database: scopeOf(values), role: values.role, description: values.description as string | undefined });
     } else if (action === "list") {
       const database = typeof values.database === "string" ? values.database : undefined;
-      for (const info of await listApiKeys(store, database)) console.log(line(info));
+      for (const info of await command.list(store, database)) console.log(line(info));
     } else if (action === "revoke") {
-      if (!id) throw new Error("quiver keys revoke needs a KEY_ID");
-      console.log(line(await revokeApiKey(store, id)));
+      if (!id) throw new Error(`quiver ${command.name} revoke needs a ${command.idName}`);
+      console.log(line(await command.revoke(store, id)));
     } else {
-      throw new Error(`unknown action '${action}'\n\n${keysUsage}`);
+      throw new Error(`unknown action '${action}'\n\n${command.usage}`);
     }
   });
 }
 
+const keys: CredentialCommand = {
+  name: "keys",
+  usage: keysUsage,
+  idName: "KEY_ID",
+  async create(store, request) {
+    const created = await createApiKey(store, request);
+    console.error(`created API key ${created.id} ${grantOf(created)}; it is shown only now`);
+    console.log(created.api_key);
+  },
+  list: listApiKeys,
+  revoke: revokeApiKey,
+};
+
+const clients: CredentialCommand = {
+  name: "clients",
+  usage: clientsUsage,
+  idName: "CLIENT_ID",
+  async create(store, request) {
+    const created = await createOAuthClient(store, request);
+    console.error(`registered OAuth client ${grantOf(created)}; the secret is shown only now`);
+    console.log(`client_id=${created.client_id}`);
+    console.log(`client_secret=${created.client_secret}`);
+  },
+  list: listOAuthClients,
+  revoke: revokeOAuthClient,
+};
+
+/** `quiver keys create|list|revoke`. */
+export async function keysCommand(argv: string[]): Promise<void> {
+  return runCredentialCommand(keys, argv);
+}
+
+/** `quiver clients create|list|revoke`. */
 export async function clientsCommand(argv: string[]): Promise<void> {
-  const { values, positionals } = parseAdminArgs(argv, options);
-  const [action, id] = positionals;
-  if (values.help || !action) return void console.log(clientsUsage);
-  await withStore(values, async (opened) => {
-    const store = authStoreOf(opened);
-    if (action === "create") {
-      const created = await createOAuthClient(store, { database: scopeOf(values), role: values.role, description: values.description as string | undefined });
-      console.error(`registered OAuth client (${created.role} on ${created.database ?? "every database"}); the secret is shown only now`);
-      console.log(`client_id=${created.client_id}`);
-      console.log(`client_secret=${created.client_secret}`);
-    } else if (action === "list") {
-      const database = typeof values.database === "string" ? values.database : undefined;
-      for (const info of await listOAuthClients(store, database)) console.log(line(info));
-    } else if (action === "revoke") {
-      if (!id) throw new Error("quiver clients revoke needs a CLIENT_ID");
-      console.log(line(await revokeOAuthClient(store, id)));
-    } else {
-      throw new Error(`unknown action '${action}'\n\n${clientsUsage}`);
-    }
-  });
+  return runCredentialCommand(clients, argv);
 }

@@ -124,28 +124,30 @@ async function relayOptionsOf(argv: string[]): Promise<RelayOptions> {
   return { logFormat: "auto", logLevel: "info", secrets: [] };
 }
 
+type Command = (argv: string[]) => Promise<void>;
+
+/**
+ * The admin commands, loaded on demand: each opens the store and engine, which `serve`'s
+ * relaying process never needs.
+ */
+const adminCommands: Record<string, () => Promise<Command>> = {
+  databases: async () => (await import("./databases-command.js")).databasesCommand,
+  keys: async () => (await import("./keys-command.js")).keysCommand,
+  clients: async () => (await import("./keys-command.js")).clientsCommand,
+  migrate: async () => (await import("./migrate-command.js")).migrateCommand,
+  backup: async () => (await import("./backup-command.js")).backupCommand,
+  restore: async () => (await import("./restore-command.js")).restoreCommand,
+  sweep: async () => (await import("./sweep-command.js")).sweepCommand,
+  tables: async () => (await import("./tables-command.js")).tablesCommand,
+};
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  const adminCommand = command === undefined || !Object.hasOwn(adminCommands, command) ? undefined : adminCommands[command];
+  if (adminCommand) return (await adminCommand())(rest);
   switch (command) {
     case "serve":
       return serve(rest);
-    // Loaded on demand: each opens the store and engine, which `serve`'s relaying process never needs.
-    case "databases":
-      return (await import("./databases-command.js")).databasesCommand(rest);
-    case "keys":
-      return (await import("./keys-command.js")).keysCommand(rest);
-    case "clients":
-      return (await import("./keys-command.js")).clientsCommand(rest);
-    case "migrate":
-      return (await import("./migrate-command.js")).migrateCommand(rest);
-    case "backup":
-      return (await import("./backup-command.js")).backupCommand(rest);
-    case "restore":
-      return (await import("./restore-command.js")).restoreCommand(rest);
-    case "sweep":
-      return (await import("./sweep-command.js")).sweepCommand(rest);
-    case "tables":
-      return (await import("./tables-command.js")).tablesCommand(rest);
     case undefined:
     case "-h":
     case "--help":

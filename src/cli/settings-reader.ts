@@ -87,26 +87,29 @@ const sizeUnits: Record<string, number> = { "": 1, b: 1, k: 2 ** 10, kib: 2 ** 1
 
 const durationUnits: Record<string, number> = { "": 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
+/**
+ * A non-negative amount written as text with an optional unit ("1.5GiB", "7d"), times that unit's
+ * factor in `units` and rounded by `round`; undefined when the text or its unit does not parse or
+ * the result is no safe integer.
+ */
+function scaledAmount(text: string, units: Record<string, number>, round: (value: number) => number): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const unit = match ? units[(match[2] as string).toLowerCase()] : undefined;
+  if (!match || unit === undefined) return undefined;
+  const amount = round(Number(match[1]) * unit);
+  return Number.isSafeInteger(amount) ? amount : undefined;
+}
+
 /** Milliseconds of a duration setting: seconds (typed in the file, or text), or text with a unit. */
 function durationOf(value: unknown, typed: boolean): number | undefined {
   if (typeof value === "number" && typed) return Number.isSafeInteger(value) && value >= 0 ? value * 1000 : undefined;
-  if (typeof value !== "string") return undefined;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-  const unit = match ? durationUnits[(match[2] as string).toLowerCase()] : undefined;
-  if (!match || unit === undefined) return undefined;
-  const ms = Math.round(Number(match[1]) * unit);
-  return Number.isSafeInteger(ms) ? ms : undefined;
+  return typeof value === "string" ? scaledAmount(value, durationUnits, Math.round) : undefined;
 }
 
 /** Bytes of a size setting: an integer (typed in the file, or text), or text with a binary unit. */
 function sizeOf(value: unknown, typed: boolean): number | undefined {
   if (typeof value === "number" && typed) return Number.isSafeInteger(value) ? value : undefined;
-  if (typeof value !== "string") return undefined;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-  const unit = match ? sizeUnits[(match[2] as string).toLowerCase()] : undefined;
-  if (!match || unit === undefined) return undefined;
-  const bytes = Math.floor(Number(match[1]) * unit);
-  return Number.isSafeInteger(bytes) ? bytes : undefined;
+  return typeof value === "string" ? scaledAmount(value, sizeUnits, Math.floor) : undefined;
 }
 
 /**

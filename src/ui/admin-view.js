@@ -5,7 +5,7 @@
  */
 import { api, connection } from "./api.js";
 import { auditLog } from "./audit-log.js";
-import { actionError, dataTable, formatTime, h, loadInto, replaceChildren } from "./dom.js";
+import { actionError, dataTable, formatTime, h, labelled, loadInto, replaceChildren, stackForm } from "./dom.js";
 
 const ROLES = ["read", "write", "admin"];
 
@@ -49,15 +49,7 @@ function apiKeys(database) {
     });
   const role = h("select", { id: "new-key-role" }, ROLES.map((name) => h("option", { value: name }, name)));
   const description = h("input", { id: "new-key-description", autocomplete: "off", maxlength: 500 });
-  const form = h(
-    "form",
-    { class: "stack" },
-    h("label", { for: role.id }, "Role"),
-    role,
-    h("label", { for: description.id }, "Description"),
-    description,
-    h("div", {}, h("button", { type: "submit" }, "Create API key")),
-  );
+  const form = stackForm([labelled("Role", role), labelled("Description", description)], "Create API key");
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
@@ -97,7 +89,7 @@ function databases(context, chooseDatabase) {
       return dataTable("Databases", ["Name", "Location", "Managed versioning", "Actions"], rows, { empty: "none visible to this key" });
     });
   const name = h("input", { id: "new-database-name", required: true, pattern: "[A-Za-z0-9_\\-]+", autocomplete: "off" });
-  const form = h("form", { class: "stack" }, h("label", { for: name.id }, "New database name"), name, h("div", {}, h("button", { type: "submit" }, "Create database")));
+  const form = stackForm([labelled("New database name", name)], "Create database");
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {

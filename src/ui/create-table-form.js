@@ -4,7 +4,7 @@
  * as an Arrow IPC stream. The new table then opens on its Data tab.
  */
 import { api } from "./api.js";
-import { actionError, h, replaceChildren } from "./dom.js";
+import { actionError, h, labelled, replaceChildren, stackForm } from "./dom.js";
 import { ACCEPTED, ipcStream, readTableFile } from "./file-import.js";
 import { tableHref } from "./routes.js";
 
@@ -22,17 +22,8 @@ export function createTableForm(parts, context) {
   file.addEventListener("change", () => {
     if (file.files[0] && name.value === "") name.value = tableNameOf(file.files[0].name);
   });
-  const form = h(
-    "form",
-    { class: "stack" },
-    h("label", { for: file.id }, "File"),
-    file,
-    h("p", { id: "new-table-file-hint", class: "muted" }, "Arrow IPC, Parquet, CSV, TSV or JSON lines (one object a line). Lists of numbers of one length become vectors."),
-    h("label", { for: name.id }, "Table name"),
-    name,
-    h("div", {}, h("button", { type: "submit" }, "Create table")),
-    result,
-  );
+  const hint = h("p", { id: "new-table-file-hint", class: "muted" }, "Arrow IPC, Parquet, CSV, TSV or JSON lines (one object a line). Lists of numbers of one length become vectors.");
+  const form = stackForm([labelled("File", file), hint, labelled("Table name", name)], "Create table", result);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const table = [...parts, name.value.trim()];

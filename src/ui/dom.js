@@ -22,6 +22,16 @@ function append(element, children) {
   }
 }
 
+/** A control after its label, for a stacked form (`h` flattens the pair into the form). */
+export function labelled(text, control) {
+  return [h("label", { for: control.id }, text), control];
+}
+
+/** A stacked form: its `fields` (labelled controls, hints), its submit button, then `after` (such as a result area). */
+export function stackForm(fields, button, ...after) {
+  return h("form", { class: "stack" }, fields, h("div", {}, h("button", { type: "submit" }, button)), after);
+}
+
 export function replaceChildren(element, ...children) {
   element.replaceChildren();
   append(element, children);

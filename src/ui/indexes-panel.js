@@ -4,7 +4,7 @@
  * asked for as jobs (`wait: false`), followed live until they finish, then the list is read again.
  */
 import { api } from "./api.js";
-import { actionError, actionSucceeded, dataTable, formatBytes, h, loadInto, replaceChildren } from "./dom.js";
+import { actionError, actionSucceeded, dataTable, formatBytes, h, labelled, loadInto, replaceChildren, stackForm } from "./dom.js";
 import { stackedBars } from "./charts.js";
 import { vectorColumns } from "./explore-form.js";
 import { watchJob } from "./job-progress.js";
@@ -67,19 +67,7 @@ function createForm(parts, schema, jobs, onFinished) {
   type.addEventListener("change", showDistance);
   type.value = suggestedType(fields[0]);
   showDistance();
-  const form = h(
-    "form",
-    { class: "stack" },
-    h("label", { for: column.id }, "Column"),
-    column,
-    h("label", { for: type.id }, "Index type"),
-    type,
-    distanceField,
-    h("label", { for: name.id }, "Name (optional)"),
-    name,
-    h("div", {}, h("button", { type: "submit" }, "Create index")),
-    result,
-  );
+  const form = stackForm([labelled("Column", column), labelled("Index type", type), distanceField, labelled("Name (optional)", name)], "Create index", result);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const request = { column: column.value, index_type: type.value, name: name.value.trim() || undefined };

@@ -6,7 +6,7 @@
  */
 import { api } from "./api.js";
 import { createTableForm } from "./create-table-form.js";
-import { actionError, errorBox, h, loadInto, propertiesTable, replaceChildren } from "./dom.js";
+import { actionError, errorBox, h, labelled, loadInto, propertiesTable, replaceChildren, stackForm } from "./dom.js";
 import { namespaceHref, tableHref } from "./routes.js";
 
 const NAME_PATTERN = "[A-Za-z0-9_.\\-]+";
@@ -61,17 +61,8 @@ function createForm(parts, context) {
   const result = h("div", { class: "form-result" });
   const name = h("input", { id: "new-namespace-name", name: "name", required: true, pattern: NAME_PATTERN, autocomplete: "off", "aria-describedby": "new-namespace-hint" });
   const properties = h("textarea", { id: "new-namespace-properties", name: "properties", rows: 3, placeholder: "owner=data-team" });
-  const form = h(
-    "form",
-    { class: "stack" },
-    h("label", { for: "new-namespace-name" }, "Name"),
-    name,
-    h("p", { id: "new-namespace-hint", class: "muted" }, "Letters, digits, '_', '-' and '.'."),
-    h("label", { for: "new-namespace-properties" }, "Properties (one key=value a line, optional)"),
-    properties,
-    h("div", {}, h("button", { type: "submit" }, "Create namespace")),
-    result,
-  );
+  const hint = h("p", { id: "new-namespace-hint", class: "muted" }, "Letters, digits, '_', '-' and '.'.");
+  const form = stackForm([labelled("Name", name), hint, labelled("Properties (one key=value a line, optional)", properties)], "Create namespace", result);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const child = [...parts, name.value.trim()];

@@ -3,7 +3,7 @@
  * a version; a branch forks from a version of main) and a Delete button on each.
  */
 import { api } from "./api.js";
-import { actionError, formatBytes, formatTime, h, replaceChildren } from "./dom.js";
+import { actionError, formatBytes, formatTime, h, labelled, replaceChildren, stackForm } from "./dom.js";
 import { pagedTable } from "./paged-table.js";
 
 const NAME_PATTERN = "[A-Za-z0-9_.\\-]+";
@@ -13,22 +13,23 @@ function metadataText(map) {
   return entries.length === 0 ? "–" : entries.map(([k, v]) => `${k}=${v}`).join(", ");
 }
 
+/** A page of a name → contents listing as `pagedTable` rows, by name; `row(name, contents)` makes each. */
+function pageRowsByName(page, byName, row) {
+  return {
+    next: page.page_token,
+    rows: Object.entries(byName)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, contents]) => row(name, contents)),
+  };
+}
+
 /** A small form of a name and a version; `submit(name, version)` does the work. */
 function nameAndVersionForm(prefix, { heading, nameLabel, versionLabel, versionHint, button, submit }) {
   const result = h("div");
   const name = h("input", { id: `${prefix}-name`, required: true, pattern: NAME_PATTERN, autocomplete: "off" });
   const version = h("input", { id: `${prefix}-version`, type: "number", min: 1, step: 1, "aria-describedby": `${prefix}-version-hint` });
-  const form = h(
-    "form",
-    { class: "stack" },
-    h("label", { for: name.id }, nameLabel),
-    name,
-    h("label", { for: version.id }, versionLabel),
-    version,
-    h("p", { class: "muted", id: `${prefix}-version-hint` }, versionHint),
-    h("div", {}, h("button", { type: "submit" }, button)),
-    result,
-  );
+  const hint = h("p", { class: "muted", id: `${prefix}-version-hint` }, versionHint);
+  const form = stackForm([labelled(nameLabel, name), labelled(versionLabel, version), hint], button, result);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
@@ -60,18 +61,13 @@ export async function tagsPanel(parts, context) {
   const latest = (await api.describeTable(parts)).version;
   const list = await pagedTable("Tags", ["Tag", "Version", "Branch", "Manifest size", "Action"], async (token) => {
     const page = await api.listTableTags(parts, token);
-    return {
-      next: page.page_token,
-      rows: Object.entries(page.tags)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([name, tag]) => [
-          name,
-          String(tag.version),
-          tag.branch ?? "main",
-          formatBytes(tag.manifestSize),
-          deleteButton(`Delete tag ${name}`, `Delete tag ${name}? The version it names stays.`, `Deleting tag ${name}`, () => api.deleteTableTag(parts, name), context, result),
-        ]),
-    };
+    return pageRowsByName(page, page.tags, (name, tag) => [
+      name,
+      String(tag.version),
+      tag.branch ?? "main",
+      formatBytes(tag.manifestSize),
+      deleteButton(`Delete tag ${name}`, `Delete tag ${name}? The version it names stays.`, `Deleting tag ${name}`, () => api.deleteTableTag(parts, name), context, result),
+    ]);
   });
   const form = nameAndVersionForm("new-tag", {
     heading: "Create a tag",
@@ -92,20 +88,15 @@ export async function branchesPanel(parts, context) {
   const result = h("div");
   const list = await pagedTable("Branches", ["Branch", "Forked from", "At version", "Created", "Manifest size", "Metadata", "Action"], async (token) => {
     const page = await api.listTableBranches(parts, token);
-    return {
-      next: page.page_token,
-      rows: Object.entries(page.branches)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([name, b]) => [
-          name,
-          b.parentBranch ?? "main",
-          String(b.parentVersion),
-          formatTime(b.createAt * 1000),
-          formatBytes(b.manifestSize),
-          metadataText(b.metadata),
-          deleteButton(`Delete branch ${name}`, `Delete branch ${name} and the versions only it holds?`, `Deleting branch ${name}`, () => api.deleteTableBranch(parts, name), context, result),
-        ]),
-    };
+    return pageRowsByName(page, page.branches, (name, b) => [
+      name,
+      b.parentBranch ?? "main",
+      String(b.parentVersion),
+      formatTime(b.createAt * 1000),
+      formatBytes(b.manifestSize),
+      metadataText(b.metadata),
+      deleteButton(`Delete branch ${name}`, `Delete branch ${name} and the versions only it holds?`, `Deleting branch ${name}`, () => api.deleteTableBranch(parts, name), context, result),
+    ]);
   });
   const form = nameAndVersionForm("new-branch", {
     heading: "Create a branch",

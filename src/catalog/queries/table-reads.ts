@@ -3,7 +3,7 @@
  * ExplainTableQueryPlan, AnalyzeTableQueryPlan, GetTableStats.
  */
 import { EngineError } from "../../engine/engine-errors.js";
-import type { QueryResult } from "../../engine/engine.js";
+import type { QueryResult, TableRef } from "../../engine/engine.js";
 import type {
   AnalyzeTableQueryPlanRequest,
   CountTableRowsRequest,
@@ -21,6 +21,18 @@ import { refOf, refOverrides } from "../table-refs.js";
 import { readRefOf } from "../table-heads.js";
 
 /**
+ * Runs `read` on the table `id` names, at the table's location and the ref the engine reads at
+ * for `ref`; engine failures come out as the catalog errors naming that table, version and branch.
+ */
+function readingTable<T>(scope: CatalogScope, id: string[], ref: TableRef, read: (location: string, at: TableRef) => Promise<T>): Promise<T> {
+  const subject = tableLabel(id);
+  return translating(subject, async () => {
+    const row = await loadTable(scope, id);
+    return read(row.location, readRefOf(scope, row, ref));
+  }, refOverrides(subject, ref));
+}
+
+/**
  * QueryTable: a filtered scan, vector search (one or several query vectors), full-text search
  * or both, on the latest version of main unless `version`/`branch` say otherwise. Without `k`
  * a scan returns every row and a search the engine's top 10; `k` ≥ 2^53 means no limit. The
@@ -28,58 +40,38 @@ import { readRefOf } from "../table-heads.js";
  */
 export async function queryTable(scope: CatalogScope, request: WithId<QueryTableRequest>): Promise<QueryResult> {
   const spec = toQuerySpec(request);
-  const subject = tableLabel(request.id);
-  const ref = refOf(request);
-  return translating(subject, async () => {
-    const row = await loadTable(scope, request.id);
-    return scope.engine.query.run(row.location, readRefOf(scope, row, ref), spec);
-  }, refOverrides(subject, ref));
+  return readingTable(scope, request.id, refOf(request), (location, at) => scope.engine.query.run(location, at, spec));
 }
 
 /** CountTableRows: rows matching `predicate` (all when absent). Throws 1, 4, 11, 12, 13, 22. */
 export async function countTableRows(scope: CatalogScope, request: WithId<CountTableRowsRequest>): Promise<number> {
-  const subject = tableLabel(request.id);
-  const ref = refOf(request);
-  return translating(subject, async () => {
-    const row = await loadTable(scope, request.id);
-    return scope.engine.query.count(row.location, readRefOf(scope, row, ref), request.predicate || null).catch((error: unknown) => {
+  return readingTable(scope, request.id, refOf(request), (location, at) =>
+    scope.engine.query.count(location, at, request.predicate || null).catch((error: unknown) => {
       // A declared-only table has no rows yet.
       if (error instanceof EngineError && error.kind === "dataset-not-found") return 0;
       throw error;
-    });
-  }, refOverrides(subject, ref));
+    }),
+  );
 }
 
 /** ExplainTableQueryPlan: the plan of `query`, more detailed with `verbose` (default false). Throws 1, 4, 11, 12, 13, 19. */
 export async function explainTableQueryPlan(scope: CatalogScope, request: WithId<ExplainTableQueryPlanRequest>): Promise<string> {
   const query = request.query as QueryTableRequest;
   const spec = toQuerySpec(query);
-  const subject = tableLabel(request.id);
   const ref = refOf({ version: query.version, branch: request.branch ?? query.branch });
-  return translating(subject, async () => {
-    const row = await loadTable(scope, request.id);
-    return scope.engine.query.explain(row.location, readRefOf(scope, row, ref), spec, request.verbose ?? false);
-  }, refOverrides(subject, ref));
+  return readingTable(scope, request.id, ref, (location, at) => scope.engine.query.explain(location, at, spec, request.verbose ?? false));
 }
 
 /** AnalyzeTableQueryPlan: runs the query and answers its plan with execution metrics. Throws 1, 4, 11, 12, 13, 19. */
 export async function analyzeTableQueryPlan(scope: CatalogScope, request: WithId<AnalyzeTableQueryPlanRequest>): Promise<string> {
   const spec = toQuerySpec(request);
-  const subject = tableLabel(request.id);
-  const ref = refOf(request);
-  return translating(subject, async () => {
-    const row = await loadTable(scope, request.id);
-    return scope.engine.query.analyze(row.location, readRefOf(scope, row, ref), spec);
-  }, refOverrides(subject, ref));
+  return readingTable(scope, request.id, refOf(request), (location, at) => scope.engine.query.analyze(location, at, spec));
 }
 
 /** GetTableStats: size, rows, indices and fragment statistics of a branch (main by default). Throws 1, 4, 19, 22. */
 export async function getTableStats(scope: CatalogScope, request: WithId<GetTableStatsRequest>): Promise<GetTableStatsResponse> {
-  const subject = tableLabel(request.id);
-  const ref = refOf({ branch: request.branch });
-  return translating(subject, async () => {
-    const row = await loadTable(scope, request.id);
-    const stats = await scope.engine.query.statistics(row.location, readRefOf(scope, row, ref));
+  return readingTable(scope, request.id, refOf({ branch: request.branch }), async (location, at) => {
+    const stats = await scope.engine.query.statistics(location, at);
     const l = stats.fragmentStats.lengths;
     return {
       total_bytes: stats.totalBytes,
@@ -91,5 +83,5 @@ export async function getTableStats(scope: CatalogScope, request: WithId<GetTabl
         lengths: { min: l.min, max: l.max, mean: l.mean, p25: l.p25, p50: l.p50, p75: l.p75, p99: l.p99 },
       },
     };
-  }, refOverrides(subject, ref));
+  });
 }

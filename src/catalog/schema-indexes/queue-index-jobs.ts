@@ -9,12 +9,10 @@ import type { CreateTableIndexRequest, DropTableIndexRequest } from "../../model
 import type { JsonArrowField } from "../../model/schema-json.js";
 import { CatalogError } from "../../model/catalog-error.js";
 import type { CatalogScope, WithId } from "../catalog-scope.js";
-import { translating } from "../failures.js";
-import { tableLabel } from "../identifiers.js";
 import { enqueueJob, resolvePool } from "../jobs/job-queue.js";
 import { indexNameOf, indexSpecOf } from "./table-indexes.js";
-import { loadTableWithData } from "../table-lookup.js";
-import { refOf, refOverrides } from "../table-refs.js";
+import { refOf } from "../table-refs.js";
+import { withTableData } from "./table-with-data.js";
 
 export const createIndexJobKind = "create_index";
 export const dropIndexJobKind = "drop_index";
@@ -49,13 +47,10 @@ export interface IndexJobAccepted {
 export async function createTableIndexJob(scope: CatalogScope, request: WithId<CreateTableIndexRequest>): Promise<IndexJobAccepted> {
   // validate
   const spec = indexSpecOf(request);
-  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
   const indexName = indexNameOf(spec);
   const pool = resolvePool(scope, null);
-  return translating(subject, async () => {
-    // load
-    const row = await loadTableWithData(scope, request.id);
+  return withTableData(scope, request.id, ref, async (row, subject) => {
     const snapshot = await scope.engine.describeTable(row.location, ref);
     // decide
     if (!hasField(snapshot.schema.fields, parseFieldPath(spec.column))) {
@@ -72,7 +67,7 @@ export async function createTableIndexJob(scope: CatalogScope, request: WithId<C
       enqueueJob(tx, scope.database.name, { kind: createIndexJobKind, target: row.id, targetName: row.name, params: { ...params }, pool }),
     );
     return { job_id: jobId, index_name: indexName };
-  }, refOverrides(subject, ref));
+  });
 }
 
 /**
@@ -83,11 +78,9 @@ export async function dropTableIndexJob(
   scope: CatalogScope,
   request: WithId<DropTableIndexRequest> & { index_name: string },
 ): Promise<IndexJobAccepted> {
-  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
   const pool = resolvePool(scope, null);
-  return translating(subject, async () => {
-    const row = await loadTableWithData(scope, request.id);
+  return withTableData(scope, request.id, ref, async (row, subject) => {
     const existing = await scope.engine.indexes.list(row.location, ref);
     if (!existing.some((index) => index.name === request.index_name)) {
       throw CatalogError.of("TableIndexNotFound", `${subject} has no index named '${request.index_name}'`);
@@ -97,7 +90,7 @@ export async function dropTableIndexJob(
       enqueueJob(tx, scope.database.name, { kind: dropIndexJobKind, target: row.id, targetName: row.name, params: { ...params }, pool }),
     );
     return { job_id: jobId, index_name: request.index_name };
-  }, refOverrides(subject, ref));
+  });
 }
 
 function hasField(fields: readonly JsonArrowField[], path: readonly string[]): boolean {

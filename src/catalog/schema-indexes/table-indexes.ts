@@ -26,7 +26,8 @@ import { recordCommittedWrite } from "../transaction-records.js";
 import { tableLabel } from "../identifiers.js";
 import { pageAfter } from "../pagination.js";
 import { loadTableWithData } from "../table-lookup.js";
-import { refOf, refOverrides } from "../table-refs.js";
+import { refOf } from "../table-refs.js";
+import { indexNotFound, withTableData } from "./table-with-data.js";
 
 /** The name an index is built under: the request's `name`, else `<column>_idx` as Lance names it. */
 export function indexNameOf(spec: IndexSpec): string {
@@ -78,15 +79,10 @@ export function indexSpecOf(request: CreateTableIndexRequest): IndexSpec {
  */
 export async function createTableIndex(scope: CatalogScope, request: WithId<CreateTableIndexRequest>): Promise<CreateTableIndexResponse> {
   const spec = indexSpecOf(request);
-  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
-  const version = await translating(subject, async () => {
-    const row = await loadTableWithData(scope, request.id);
-    return scope.engine.indexes.create(row.location, ref, spec);
-  }, {
-    ...refOverrides(subject, ref),
+  const version = await withTableData(scope, request.id, ref, (row) => scope.engine.indexes.create(row.location, ref, spec), (subject) => ({
     "index-exists": CatalogError.of("TableIndexAlreadyExists", `${subject} already has an index named '${indexNameOf(spec)}'`),
-  });
+  }));
   return { index_name: indexNameOf(spec), ...(await recordCommittedWrite(scope, "CreateTableIndex", request.id, version, request.branch, { index_name: indexNameOf(spec), column: request.column })) };
 }
 
@@ -95,10 +91,8 @@ export async function createTableIndex(scope: CatalogScope, request: WithId<Crea
  * `limit` with the last name as `page_token`. Throws 1, 4, 11, 19, 22.
  */
 export async function listTableIndices(scope: CatalogScope, request: WithId<ListTableIndicesRequest>): Promise<ListTableIndicesResponse> {
-  const subject = tableLabel(request.id);
   const ref = refOf(request);
-  return translating(subject, async () => {
-    const row = await loadTableWithData(scope, request.id);
+  return withTableData(scope, request.id, ref, async (row) => {
     const all = (await scope.engine.indexes.list(row.location, ref)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const limit = request.limit || undefined;
     const page = pageAfter(all, request.page_token || undefined, limit, (index) => index.name);
@@ -121,7 +115,7 @@ export async function listTableIndices(scope: CatalogScope, request: WithId<List
       return content;
     });
     return page.page_token === undefined ? { indexes } : { indexes, page_token: page.page_token };
-  }, refOverrides(subject, ref));
+  });
 }
 
 /** DescribeTableIndexStats: rows indexed and not, type, metric and segments of one index. Throws 1, 4, 6, 11, 19, 22. */
@@ -129,10 +123,8 @@ export async function describeTableIndexStats(
   scope: CatalogScope,
   request: WithId<DescribeTableIndexStatsRequest> & { index_name: string },
 ): Promise<DescribeTableIndexStatsResponse> {
-  const subject = tableLabel(request.id);
   const ref = refOf(request);
-  return translating(subject, async () => {
-    const row = await loadTableWithData(scope, request.id);
+  return withTableData(scope, request.id, ref, async (row) => {
     const stats = await scope.engine.indexes.statistics(row.location, ref, request.index_name);
     return {
       index_type: specIndexType(stats.indexType),
@@ -141,23 +133,13 @@ export async function describeTableIndexStats(
       num_unindexed_rows: stats.numUnindexedRows,
       num_indices: stats.numIndices ?? null,
     };
-  }, {
-    ...refOverrides(subject, ref),
-    "index-not-found": CatalogError.of("TableIndexNotFound", `${subject} has no index named '${request.index_name}'`),
-  });
+  }, indexNotFound(request.index_name));
 }
 
 /** DropTableIndex: removes one index (the data stays); answers the commit's `transaction_id`. Throws 1, 4, 6, 19, 22. */
 export async function dropTableIndex(scope: CatalogScope, request: WithId<DropTableIndexRequest> & { index_name: string }): Promise<DropTableIndexResponse> {
-  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
-  const version = await translating(subject, async () => {
-    const row = await loadTableWithData(scope, request.id);
-    return scope.engine.indexes.drop(row.location, ref, request.index_name);
-  }, {
-    ...refOverrides(subject, ref),
-    "index-not-found": CatalogError.of("TableIndexNotFound", `${subject} has no index named '${request.index_name}'`),
-  });
+  const version = await withTableData(scope, request.id, ref, (row) => scope.engine.indexes.drop(row.location, ref, request.index_name), indexNotFound(request.index_name));
   return recordCommittedWrite(scope, "DropTableIndex", request.id, version, request.branch, { index_name: request.index_name });
 }
 
@@ -166,15 +148,8 @@ export async function dropTableIndex(scope: CatalogScope, request: WithId<DropTa
  * searches of the table through this server skip reading it. Throws 1, 4, 6, 19, 22.
  */
 export async function prewarmTableIndex(scope: CatalogScope, request: WithId<PrewarmTableIndexRequest> & { index_name: string }): Promise<PrewarmTableIndexResponse> {
-  const subject = tableLabel(request.id);
   const ref = refOf({ branch: request.branch });
-  await translating(subject, async () => {
-    const row = await loadTableWithData(scope, request.id);
-    await scope.engine.indexes.prewarm(row.location, ref, request.index_name);
-  }, {
-    ...refOverrides(subject, ref),
-    "index-not-found": CatalogError.of("TableIndexNotFound", `${subject} has no index named '${request.index_name}'`),
-  });
+  await withTableData(scope, request.id, ref, (row) => scope.engine.indexes.prewarm(row.location, ref, request.index_name), indexNotFound(request.index_name));
   return {};
 }
 

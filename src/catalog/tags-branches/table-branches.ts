@@ -22,28 +22,22 @@ import { tableLabel, namespaceIdOfKey } from "../identifiers.js";
 import { readersOfBranch } from "../shared-table-data.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch, validateRefName } from "../table-refs.js";
-import { pageAfter, pageBounds } from "../pagination.js";
 import { recordTransaction } from "../transaction-records.js";
+import { refPage } from "./ref-pages.js";
 
 /** ListTableBranches: branch name → contents (camelCase, `createAt` in seconds), paged. Throws 1, 4. */
 export async function listTableBranches(scope: CatalogScope, request: WithId<ListTableBranchesRequest>): Promise<ListTableBranchesResponse> {
-  const { after, limit } = pageBounds(request);
-  return translating(tableLabel(request.id), async () => {
-    const table = await requireTable(scope.store.rows, scope.database.name, request.id);
-    const page = pageAfter(await scope.engine.files.refs.branches(table.location), after, limit, (branch) => branch.name);
-    const branches: Record<string, BranchContents> = {};
-    for (const branch of page.items) {
-      const contents: BranchContents = {
-        parentVersion: branch.parentVersion,
-        createAt: branch.createAt,
-        manifestSize: branch.manifestSize,
-        metadata: branch.metadata,
-      };
-      if (branch.parentBranch) contents.parentBranch = branch.parentBranch;
-      branches[branch.name] = contents;
-    }
-    return page.page_token === undefined ? { branches } : { branches, page_token: page.page_token };
+  const { byName: branches, page_token } = await refPage(scope, request, (location) => scope.engine.files.refs.branches(location), (branch) => {
+    const contents: BranchContents = {
+      parentVersion: branch.parentVersion,
+      createAt: branch.createAt,
+      manifestSize: branch.manifestSize,
+      metadata: branch.metadata,
+    };
+    if (branch.parentBranch) contents.parentBranch = branch.parentBranch;
+    return contents;
   });
+  return page_token === undefined ? { branches } : { branches, page_token };
 }
 
 /**

@@ -22,8 +22,8 @@ import { translating } from "../failures.js";
 import { tableLabel } from "../identifiers.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, branchLabel, requireBranch, validateRefName } from "../table-refs.js";
-import { pageAfter, pageBounds } from "../pagination.js";
 import { recordTransaction } from "../transaction-records.js";
+import { refPage } from "./ref-pages.js";
 
 function tagNotFound(id: readonly string[], tag: string): CatalogError {
   return CatalogError.of("TableTagNotFound", `${tableLabel(id)} has no tag '${tag}'`);
@@ -40,18 +40,12 @@ async function record(scope: CatalogScope, operation: string, id: string[], prop
 
 /** ListTableTags: tag name → `{version, manifestSize, branch?}`, by name, paged. Throws 1, 4. */
 export async function listTableTags(scope: CatalogScope, request: WithId<ListTableTagsRequest>): Promise<ListTableTagsResponse> {
-  const { after, limit } = pageBounds(request);
-  return translating(tableLabel(request.id), async () => {
-    const table = await requireTable(scope.store.rows, scope.database.name, request.id);
-    const page = pageAfter(await scope.engine.files.refs.tags(table.location), after, limit, (tag) => tag.name);
-    const tags: Record<string, TagContents> = {};
-    for (const tag of page.items) {
-      const contents: TagContents = { version: tag.version, manifestSize: tag.manifestSize };
-      if (tag.branch) contents.branch = tag.branch;
-      tags[tag.name] = contents;
-    }
-    return page.page_token === undefined ? { tags } : { tags, page_token: page.page_token };
+  const { byName: tags, page_token } = await refPage(scope, request, (location) => scope.engine.files.refs.tags(location), (tag) => {
+    const contents: TagContents = { version: tag.version, manifestSize: tag.manifestSize };
+    if (tag.branch) contents.branch = tag.branch;
+    return contents;
   });
+  return page_token === undefined ? { tags } : { tags, page_token };
 }
 
 /** GetTableTagVersion: the tag's version and its branch's name, `main` for the main branch. Throws 1, 4, 8. */

@@ -1,4 +1,5 @@
 /** @module The `az://` backend as Quiver sees it before loading the Azure SDK: its secret keys and what it can do. */
+import { objectStoreCapabilities } from "../object-store-capabilities.js";
 import type { BackendDescriptor } from "../storage-backend.js";
 
 export const azureDescriptor: BackendDescriptor = {
@@ -21,11 +22,7 @@ export const azureDescriptor: BackendDescriptor = {
     "client_secret",
   ],
   quiverKeys: [],
-  capabilities: {
-    shallowClone: false,
-    // `azure_endpoint` may name an emulator or a gateway rather than Azure itself.
-    conditionalCreate: "probed",
-    vendingModes: ["scoped", "static", "none"],
-  },
+  // `azure_endpoint` may name an emulator or a gateway rather than Azure itself.
+  capabilities: objectStoreCapabilities,
   load: async () => (await import("./azure-backend.js")).azureBackend,
 };

@@ -1,4 +1,5 @@
 /** @module The `gs://` backend as Quiver sees it before loading the Cloud Storage SDK: its secret keys and what it can do. */
+import { objectStoreCapabilities } from "../object-store-capabilities.js";
 import type { BackendDescriptor } from "../storage-backend.js";
 
 /** Keys Quiver reads for itself from `gs://` options; Lance does not know them. */
@@ -20,11 +21,7 @@ export const gcsDescriptor: BackendDescriptor = {
     "google_storage_token",
   ],
   quiverKeys: Object.values(gcsQuiverKeys),
-  capabilities: {
-    shallowClone: false,
-    // `google_base_url` may name an emulator or a gateway rather than Cloud Storage itself.
-    conditionalCreate: "probed",
-    vendingModes: ["scoped", "static", "none"],
-  },
+  // `google_base_url` may name an emulator or a gateway rather than Cloud Storage itself.
+  capabilities: objectStoreCapabilities,
   load: async () => (await import("./gcs-backend.js")).gcsBackend,
 };

@@ -1,4 +1,5 @@
 /** @module The `s3://` backend as Quiver sees it before loading the AWS SDK: its secret keys and what it can do. */
+import { objectStoreCapabilities } from "../object-store-capabilities.js";
 import type { BackendDescriptor } from "../storage-backend.js";
 
 /** Keys Quiver reads for itself from `s3://` options; Lance does not know them. */
@@ -13,11 +14,7 @@ export const s3Descriptor: BackendDescriptor = {
   scheme: "s3",
   secretKeys: ["aws_access_key_id", "access_key_id", "aws_secret_access_key", "secret_access_key", "aws_session_token", "session_token", "aws_token", "token"],
   quiverKeys: Object.values(s3QuiverKeys),
-  capabilities: {
-    shallowClone: false,
-    // Many S3-compatible stores accept `If-None-Match: *` and ignore it.
-    conditionalCreate: "probed",
-    vendingModes: ["scoped", "static", "none"],
-  },
+  // Many S3-compatible stores accept `If-None-Match: *` and ignore it.
+  capabilities: objectStoreCapabilities,
   load: async () => (await import("./s3-backend.js")).s3Backend,
 };

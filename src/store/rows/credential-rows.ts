@@ -19,46 +19,47 @@ export interface CredentialRows {
   revokeOAuthClient(clientId: string, at: number): Promise<boolean>;
 }
 
+/** The credential tables, each with the column that names its credentials. */
+interface CredentialIdColumns {
+  api_keys: "key_id";
+  oauth_clients: "client_id";
+}
+
+/**
+ * Listing and revoking, alike in both credential tables: a listing runs oldest first, one
+ * database's or (with `null`) the deployment-wide ones; revoking sets `revoked_at` on a live row only.
+ */
+function credentialTable<Row>(db: Kysely<Database>, table: keyof CredentialIdColumns, idColumn: CredentialIdColumns[keyof CredentialIdColumns]) {
+  return {
+    list(database: string | null | undefined): Promise<Row[]> {
+      let query = db.selectFrom(table).selectAll().orderBy("created_at").orderBy(idColumn);
+      if (database === null) query = query.where("database", "is", null);
+      else if (database !== undefined) query = query.where("database", "=", database);
+      return query.execute() as Promise<Row[]>;
+    },
+    async revoke(id: string, at: number): Promise<boolean> {
+      const result = await db.updateTable(table).set({ revoked_at: at }).where(idColumn, "=", id).where("revoked_at", "is", null).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}
+
 export function credentialRows(db: Kysely<Database>): CredentialRows {
+  const apiKeys = credentialTable<ApiKeyRow>(db, "api_keys", "key_id");
+  const oauthClients = credentialTable<OAuthClientRow>(db, "oauth_clients", "client_id");
   return {
     async insertApiKey(row) {
       await db.insertInto("api_keys").values(row).execute();
     },
     findApiKey: (keyId) => db.selectFrom("api_keys").selectAll().where("key_id", "=", keyId).executeTakeFirst(),
-    listApiKeys(database) {
-      let query = db.selectFrom("api_keys").selectAll().orderBy("created_at").orderBy("key_id");
-      if (database === null) query = query.where("database", "is", null);
-      else if (database !== undefined) query = query.where("database", "=", database);
-      return query.execute();
-    },
-    async revokeApiKey(keyId, at) {
-      const result = await db
-        .updateTable("api_keys")
-        .set({ revoked_at: at })
-        .where("key_id", "=", keyId)
-        .where("revoked_at", "is", null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
-    },
+    listApiKeys: apiKeys.list,
+    revokeApiKey: apiKeys.revoke,
 
     async insertOAuthClient(row) {
       await db.insertInto("oauth_clients").values(row).execute();
     },
     findOAuthClient: (clientId) => db.selectFrom("oauth_clients").selectAll().where("client_id", "=", clientId).executeTakeFirst(),
-    listOAuthClients(database) {
-      let query = db.selectFrom("oauth_clients").selectAll().orderBy("created_at").orderBy("client_id");
-      if (database === null) query = query.where("database", "is", null);
-      else if (database !== undefined) query = query.where("database", "=", database);
-      return query.execute();
-    },
-    async revokeOAuthClient(clientId, at) {
-      const result = await db
-        .updateTable("oauth_clients")
-        .set({ revoked_at: at })
-        .where("client_id", "=", clientId)
-        .where("revoked_at", "is", null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
-    },
+    listOAuthClients: oauthClients.list,
+    revokeOAuthClient: oauthClients.revoke,
   };
 }

@@ -59,6 +59,9 @@ export function droppedTableRows(db: Kysely<Database>): DroppedTableRows {
     ...decodeMaps(numeric(row), tableMaps),
     kept_records: JSON.parse(row.kept_records) as KeptRecords,
   });
+  /** The dropped tables that stood in one namespace. */
+  const droppedIn = (database: string, namespacePath: string) =>
+    db.selectFrom("dropped_tables").selectAll().where("database", "=", database).where("namespace_path", "=", namespacePath);
   return {
     async keepDroppedTable(decodedRow, kept) {
       const row = encodeMaps<Selectable<TablesTable>, TableMapColumn>(decodedRow, tableMaps);
@@ -102,29 +105,9 @@ export function droppedTableRows(db: Kysely<Database>): DroppedTableRows {
       return row && asRow(row);
     },
     findDroppedTablesNamed: async (database, namespacePath, name) =>
-      (
-        await db
-          .selectFrom("dropped_tables")
-          .selectAll()
-          .where("database", "=", database)
-          .where("namespace_path", "=", namespacePath)
-          .where("name", "=", name)
-          .orderBy("dropped_at", "desc")
-          .orderBy("id")
-          .execute()
-      ).map(asRow),
+      (await droppedIn(database, namespacePath).where("name", "=", name).orderBy("dropped_at", "desc").orderBy("id").execute()).map(asRow),
     listDroppedTablesIn: async (database, namespacePath) =>
-      (
-        await db
-          .selectFrom("dropped_tables")
-          .selectAll()
-          .where("database", "=", database)
-          .where("namespace_path", "=", namespacePath)
-          .orderBy("name")
-          .orderBy("dropped_at")
-          .orderBy("id")
-          .execute()
-      ).map(asRow),
+      (await droppedIn(database, namespacePath).orderBy("name").orderBy("dropped_at").orderBy("id").execute()).map(asRow),
     listAllDroppedTables: async () => (await db.selectFrom("dropped_tables").selectAll().orderBy("database").orderBy("id").execute()).map(asRow),
     listDroppedTablesDue: async (now) =>
       (await db.selectFrom("dropped_tables").selectAll().where("purge_at", "<=", now).orderBy("purge_at").orderBy("id").execute()).map(asRow),

@@ -23,6 +23,20 @@ export function subtreeRange(path: string): [string, string] {
   return [`${path}/`, `${path}0`];
 }
 
+/** What a namespace directly holds: its child namespaces, or its tables, by the column naming their parent. */
+type NamespaceMembers = { table: "namespaces"; parentColumn: "parent_path" } | { table: "tables"; parentColumn: "namespace_path" };
+
+/** How many rows of `members` sit directly in the namespace at `path` of `database`. */
+export async function countInNamespace(db: Kysely<Database>, members: NamespaceMembers, database: string, path: string): Promise<number> {
+  const row = await db
+    .selectFrom(members.table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("database", "=", database)
+    .where(members.parentColumn, "=", path)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export function namespaceRows(db: Kysely<Database>): NamespaceRows {
   return {
     async findNamespace(database, path) {
@@ -46,15 +60,7 @@ export function namespaceRows(db: Kysely<Database>): NamespaceRows {
       return (await query.execute()).map(decoded);
     },
 
-    async countChildNamespaces(database, parentPath) {
-      const row = await db
-        .selectFrom("namespaces")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("database", "=", database)
-        .where("parent_path", "=", parentPath)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
-    },
+    countChildNamespaces: (database, parentPath) => countInNamespace(db, { table: "namespaces", parentColumn: "parent_path" }, database, parentPath),
 
     async deleteNamespaceTree(database, path) {
       const [low, high] = subtreeRange(path);

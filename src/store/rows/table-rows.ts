@@ -5,7 +5,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { DialectAdapter } from "../dialect-adapter.js";
 import type { Database, NewTableRow, TableMapColumn, TableRow, TableRowUpdate, TablesTable } from "../schema.js";
 import { decodeMaps, encodeMaps } from "./json-columns.js";
-import { subtreeRange } from "./namespace-rows.js";
+import { countInNamespace, subtreeRange } from "./namespace-rows.js";
 
 /** The map columns of a table's row (shared with the kept rows of dropped tables). */
 export const tableMaps: readonly TableMapColumn[] = ["properties", "storage_options"];
@@ -86,15 +86,7 @@ export function tableRows(db: Kysely<Database>, adapter: DialectAdapter): TableR
     listAllTables: async (database) =>
       decodedAll(await tablesOf(database).orderBy("namespace_path").orderBy("name").execute()),
 
-    async countTablesIn(database, namespacePath) {
-      const row = await db
-        .selectFrom("tables")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("database", "=", database)
-        .where("namespace_path", "=", namespacePath)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
-    },
+    countTablesIn: (database, namespacePath) => countInNamespace(db, { table: "tables", parentColumn: "namespace_path" }, database, namespacePath),
 
     async listTablesInTree(database, namespacePath) {
       const [low, high] = subtreeRange(namespacePath);

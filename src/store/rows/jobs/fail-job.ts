@@ -7,6 +7,7 @@ import type { Kysely } from "kysely";
 import type { JobLease } from "../../job-schema.js";
 import type { Database } from "../../schema.js";
 import { heldUnder } from "./job-held.js";
+import { returnRunningItems } from "./job-items.js";
 
 export interface JobFailure {
   error: string;
@@ -33,11 +34,6 @@ export async function failJob(db: Kysely<Database>, id: string, lease: JobLease,
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) return false;
   // Items this worker held go back to the pool for the next attempt.
-  await db
-    .updateTable("job_items")
-    .set({ status: "pending", locked_by: null, locked_until: null, updated_at: now })
-    .where("job_id", "=", id)
-    .where("status", "=", "running")
-    .execute();
+  await returnRunningItems(db, id, now);
   return true;
 }

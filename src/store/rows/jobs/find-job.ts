@@ -1,6 +1,6 @@
 /** @module Reads one job by id, scoped to its database so tenants never see each other's jobs. */
 import type { Kysely } from "kysely";
-import type { JobRow } from "../../job-schema.js";
+import type { JobRow, JobStatus } from "../../job-schema.js";
 import type { Database } from "../../schema.js";
 import { decodedJob } from "./job-json.js";
 
@@ -9,29 +9,20 @@ export async function findJob(db: Kysely<Database>, database: string, id: string
   return row && decodedJob(row);
 }
 
-/** The newest unfinished job of `kind` on `target`, if any. */
-export async function findActiveJobOn(db: Kysely<Database>, target: string, kind: string): Promise<JobRow | undefined> {
-  const row = await db
-    .selectFrom("jobs")
-    .selectAll()
-    .where("target", "=", target)
-    .where("kind", "=", kind)
-    .where("status", "in", ["queued", "running"])
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .executeTakeFirst();
+/** The newest job of `kind` on `target` whose status is one of `statuses` (any status without them), if any. */
+async function newestJobOn(db: Kysely<Database>, target: string, kind: string, statuses?: readonly JobStatus[]): Promise<JobRow | undefined> {
+  let query = db.selectFrom("jobs").selectAll().where("target", "=", target).where("kind", "=", kind);
+  if (statuses) query = query.where("status", "in", statuses);
+  const row = await query.orderBy("created_at", "desc").orderBy("id", "desc").executeTakeFirst();
   return row && decodedJob(row);
 }
 
+/** The newest unfinished job of `kind` on `target`, if any. */
+export function findActiveJobOn(db: Kysely<Database>, target: string, kind: string): Promise<JobRow | undefined> {
+  return newestJobOn(db, target, kind, ["queued", "running"]);
+}
+
 /** The newest job of `kind` on `target` in any status, if any. */
-export async function findLatestJobOn(db: Kysely<Database>, target: string, kind: string): Promise<JobRow | undefined> {
-  const row = await db
-    .selectFrom("jobs")
-    .selectAll()
-    .where("target", "=", target)
-    .where("kind", "=", kind)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .executeTakeFirst();
-  return row && decodedJob(row);
+export function findLatestJobOn(db: Kysely<Database>, target: string, kind: string): Promise<JobRow | undefined> {
+  return newestJobOn(db, target, kind);
 }

@@ -113,3 +113,17 @@ export async function countJobItems(db: Kysely<Database>, jobId: string): Promis
   }
   return { total, done, rowsWritten };
 }
+
+/**
+ * Puts a job's running items back in the pool (pending, unlocked) for the next attempt or another
+ * worker; with `workerId`, only the items that worker holds.
+ */
+export async function returnRunningItems(db: Kysely<Database>, jobId: string, now: number, workerId?: string): Promise<void> {
+  let query = db
+    .updateTable("job_items")
+    .set({ status: "pending", locked_by: null, locked_until: null, updated_at: now })
+    .where("job_id", "=", jobId)
+    .where("status", "=", "running");
+  if (workerId !== undefined) query = query.where("locked_by", "=", workerId);
+  await query.execute();
+}

@@ -6,6 +6,7 @@ import type { Kysely } from "kysely";
 import type { JobLease } from "../../job-schema.js";
 import type { Database } from "../../schema.js";
 import { heldUnder } from "./job-held.js";
+import { returnRunningItems } from "./job-items.js";
 
 export async function releaseJob(db: Kysely<Database>, id: string, lease: JobLease, now: number): Promise<boolean> {
   const result = await db
@@ -14,12 +15,6 @@ export async function releaseJob(db: Kysely<Database>, id: string, lease: JobLea
     .where(heldUnder(id, lease))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return false;
-  await db
-    .updateTable("job_items")
-    .set({ status: "pending", locked_by: null, locked_until: null, updated_at: now })
-    .where("job_id", "=", id)
-    .where("locked_by", "=", lease.workerId)
-    .where("status", "=", "running")
-    .execute();
+  await returnRunningItems(db, id, now, lease.workerId);
   return true;
 }
