@@ -36,7 +36,7 @@ async function serve(argv: string[]): Promise<void> {
     // The child starts first, since its start-up is most of a restart's; the options are read
     // meanwhile, only to relay with, and the child reports any mistake in them itself.
     const child = spawnServer(argv);
-    process.exit(await relayServer(child, await relayOptionsOf(argv)));
+    process.exit(await relayServer(child, relayOptionsOf(argv)));
   }
   const { parseServeOptions, serveUsage } = await import("./serve-options.js");
   const options = parseServeOptions(argv, process.env);

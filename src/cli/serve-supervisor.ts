@@ -34,24 +34,44 @@ export function spawnServer(argv: string[]): ChildProcess {
   });
 }
 
-/** Relays the child's stderr into the log and its signals, and resolves with its exit code. */
-export function relayServer(child: ChildProcess, options: RelayOptions): Promise<number> {
+/**
+ * Relays the child's stderr into the log and its signals, and resolves with its exit code. It
+ * listens at once, before `options` are read: a child refusing its options ends in a moment, and
+ * an end nobody was listening for would lose both its message and its exit code. Lines that
+ * arrive before the options are held until they are known.
+ */
+export function relayServer(child: ChildProcess, options: Promise<RelayOptions>): Promise<number> {
+  // `close`, not `exit`: it comes once the child's stderr is read to its end, so no line is lost.
+  const exited = new Promise<number>((resolve) => {
+    child.on("close", (code, signal) => resolve(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 1) : 1)));
+  });
+  const held: string[] = [];
+  let relay: ((line: string) => void) | undefined;
+  createInterface({ input: child.stderr as NodeJS.ReadableStream, crlfDelay: Infinity }).on("line", (line) => (relay ? relay(line) : held.push(line)));
+  for (const signal of forwardedSignals) process.on(signal, () => child.kill(signal));
+  const relaying = options.then((settings) => {
+    relay = lineRelay(child, settings);
+    for (const line of held.splice(0)) relay(line);
+  });
+  return exited.then(async (code) => {
+    await relaying;
+    return code;
+  });
+}
+
+/** Writes one line of the child's stderr: Lance's as a log record at or above the log level, anything else unchanged. */
+function lineRelay(child: ChildProcess, options: RelayOptions): (line: string) => void {
   const log = logStream(process.stdout, { pretty: usesPretty(options.logFormat, process.stdout.isTTY === true), secrets: options.secrets });
   const least = levelNumbers[options.logLevel] ?? 30;
   const host = hostname();
-  createInterface({ input: child.stderr as NodeJS.ReadableStream, crlfDelay: Infinity }).on("line", (line) => {
+  return (line) => {
     const record = parseLanceLine(line);
     if (!record) {
       log.passThrough(process.stderr, `${line}\n`);
       return;
     }
     if (record.level >= least) log.write(`${JSON.stringify({ level: record.level, time: record.time, pid: child.pid, hostname: host, source: record.source, target: record.target, msg: record.msg })}\n`);
-  });
-  for (const signal of forwardedSignals) process.on(signal, () => child.kill(signal));
-  // `close`, not `exit`: it comes once the child's stderr is read to its end, so no line is lost.
-  return new Promise((resolve) => {
-    child.on("close", (code, signal) => resolve(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 1) : 1)));
-  });
+  };
 }
 
 /** In the child: end at once when the supervisor is gone (its end of stdin closes). */

@@ -145,3 +145,16 @@ test("a key or value the file does not accept stops serve with exit code 1, nami
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /cannot read the config file .*absent\.toml: ENOENT/);
 });
+
+test("a config file serve refuses, while the relaying process is slow to load its modules → still exit code 1 with the message, never 0 and silence", async (t) => {
+  const folder = tempRoot();
+  t.after(() => rmSync(folder, { recursive: true, force: true }));
+  // A module hook that makes only the relaying process (the child has QUIVER_SERVE_SUPERVISOR
+  // set) take 1.5 s to load the serve options, as on a loaded machine: the server's process then
+  // refuses the file and ends before the relay has read its options.
+  writeFileSync(path.join(folder, "slow-options.mjs"), 'export async function load(url, context, next) {\n  if (url.endsWith("/cli/serve-options.js")) await new Promise((resolve) => setTimeout(resolve, 1500));\n  return next(url, context);\n}\n');
+  writeFileSync(path.join(folder, "slow-relay.mjs"), 'import { register } from "node:module";\nif (process.env.QUIVER_SERVE_SUPERVISOR === undefined) register(new URL("./slow-options.mjs", import.meta.url));\n');
+  const { code, stderr } = await runCli(["serve", "--config", writeConfig(folder, { prot: 8080 })], { NODE_OPTIONS: `--import ${path.join(folder, "slow-relay.mjs")}` });
+  assert.equal(code, 1, stderr);
+  assert.match(stderr, /unknown setting 'prot' in quiver\.toml/);
+});
