@@ -10,7 +10,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import type { StorageOptions } from "../storage-options.js";
-import { type RoutedRequest, type StoreDialect, objectPathOf, plainHeaders } from "./store-dialect.js";
+import { type RoutedRequest, type StoreDialect, listedPrefixOf, objectPathOf, plainHeaders } from "./store-dialect.js";
 
 /** The keys Lance reads for the endpoint and the emulator switch; the proxy's endpoint replaces them. */
 const endpointKeys = ["azure_endpoint", "azure_storage_endpoint", "endpoint", "azure_storage_use_emulator", "use_emulator", "azure_use_emulator"];
@@ -88,7 +88,8 @@ export class AzureDialect implements StoreDialect {
     const url = new URL(`${this.upstream.origin}${incoming.pathname}${incoming.search}`);
     const objectPath = objectPathOf(incoming.pathname.slice(this.prefix.length));
     const listing = incoming.searchParams.get("comp") === "list" || objectPath === undefined;
-    return { url, objectPath, listing };
+    const listedPrefix = listing ? listedPrefixOf(incoming.pathname.slice(this.prefix.length), incoming.searchParams) : undefined;
+    return { url, objectPath, listing, listedPrefix };
   }
 
   mayServeFromCache(method: string, rawUrl: string, headers: IncomingHttpHeaders): boolean {
