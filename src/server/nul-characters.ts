@@ -7,9 +7,11 @@ import type { FastifyInstance } from "fastify";
 import { invalidInput } from "../model/catalog-error.js";
 
 export function registerNulCharacterCheck(app: FastifyInstance): void {
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", (request, _reply, done) => {
     if (/%00/i.test(request.url) || request.url.includes("\u0000")) {
-      throw invalidInput("the request's path or query holds a NUL character (%00), which no identifier or parameter may contain");
+      done(invalidInput("the request's path or query holds a NUL character (%00), which no identifier or parameter may contain"));
+      return;
     }
+    done();
   });
 }

@@ -27,10 +27,11 @@ export function operationLabel(request: FastifyRequest): string {
 const bytesWrittenAtStart = Symbol("bytesWrittenAtStart");
 
 export function registerRequestMetrics(app: FastifyInstance, sources?: MetricsSources): void {
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", (request, _reply, done) => {
     (request as FastifyRequest & { [bytesWrittenAtStart]?: number })[bytesWrittenAtStart] = request.raw.socket?.bytesWritten ?? 0;
+    done();
   });
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     const operation = operationLabel(request);
     const status = String(reply.statusCode);
     httpRequests.inc({ operation, status });
@@ -42,6 +43,7 @@ export function registerRequestMetrics(app: FastifyInstance, sources?: MetricsSo
     const socket: Socket | undefined = request.raw.socket;
     const start = (request as FastifyRequest & { [bytesWrittenAtStart]?: number })[bytesWrittenAtStart] ?? 0;
     if (socket) httpResponseBytes.inc({ operation }, Math.max(0, socket.bytesWritten - start));
+    done();
   });
   app.get("/metrics", async (request, reply) => {
     if (sources) {

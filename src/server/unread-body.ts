@@ -71,7 +71,7 @@ export function isHttp2(raw: IncomingMessage | Http2ServerRequest): raw is Http2
 }
 
 export function registerUnreadBodyHandling(app: FastifyInstance): void {
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     const raw = request.raw as IncomingMessage | Http2ServerRequest;
     if (!isHttp2(raw) && hasUnreadBody(raw) && !drainable(raw)) {
       reply.header("connection", "close");
@@ -79,10 +79,11 @@ export function registerUnreadBodyHandling(app: FastifyInstance): void {
       // Runs after Node's own handler of the answer's end, which has started closing the socket.
       reply.raw.once("finish", () => lingerThenClose(raw, socket));
     }
-    return payload;
+    done(null, payload);
   });
-  app.addHook("onResponse", async (request) => {
+  app.addHook("onResponse", (request, _reply, done) => {
     const raw = request.raw as IncomingMessage | Http2ServerRequest;
     if (!isHttp2(raw) && hasUnreadBody(raw) && drainable(raw)) drain(raw);
+    done();
   });
 }
