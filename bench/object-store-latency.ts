@@ -6,9 +6,6 @@
  * IVF_PQ index and a filtered scan of 100 rows (a range of `id`); store requests per warm query, by kind, as the proxy saw
  * them; the first vector search after a restart (its time and requests).
  * Run `npm run build && node dist/bench/object-store-latency.js [rows=100000] [dim=64] [queries=60]`.
- * `QUIVER_BENCH_DELAYS=20` measures only the given latencies (comma-separated milliseconds), and
- * `QUIVER_BENCH_SIDES=cached-interval` only the given object-store sides (`uncached`, `cached`,
- * `cached-interval`), for a shorter run of the figures that matter.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -118,15 +115,11 @@ async function createTable(server: Server, rows: number, dim: number): Promise<v
  * consistency interval (reads answer from the kept table without listing the store's versions
  * within it; by default every read lists them, to see commits made around Quiver at once).
  */
-const allVariants: readonly { name: string; cached: boolean; intervalMs: number | null }[] = [
-  { name: "uncached", cached: false, intervalMs: null },
-  { name: "cached", cached: true, intervalMs: null },
-  { name: "cached-interval", cached: true, intervalMs: 1000 },
+const variants: readonly { cached: boolean; intervalMs: number | null }[] = [
+  { cached: false, intervalMs: null },
+  { cached: true, intervalMs: null },
+  { cached: true, intervalMs: 1000 },
 ];
-
-const chosenSides = process.env.QUIVER_BENCH_SIDES?.split(",").map((name) => name.trim());
-const variants = chosenSides ? allVariants.filter(({ name }) => chosenSides.includes(name)) : allVariants;
-const chosenDelays = process.env.QUIVER_BENCH_DELAYS?.split(",").map(Number);
 
 /** Sets the default database's read-consistency interval (null: strong, the default). */
 async function setReadConsistency(server: Server, intervalMs: number | null): Promise<void> {
@@ -199,5 +192,5 @@ export function latencyTable(figures: ObjectStoreLatencyFigures): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [rows, dim, queries] = [Number(process.argv[2] ?? 100_000), Number(process.argv[3] ?? 64), Number(process.argv[4] ?? 60)];
-  console.log(latencyTable(await measureObjectStoreLatency(rows, dim, queries, chosenDelays)));
+  console.log(latencyTable(await measureObjectStoreLatency(rows, dim, queries)));
 }

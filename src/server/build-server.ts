@@ -115,16 +115,11 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   registerNulCharacterCheck(app);
   registerIdentifierBounds(app);
   // What an upload held of the memory budget is given back once it is answered or cut off.
-  // Hooks that run on every request and never wait take Fastify's callback form: no promise each.
-  app.addHook("onResponse", (request, _reply, done) => {
-    releaseUploadMemory(services.uploadMemory, request);
-    done();
-  });
+  app.addHook("onResponse", async (request) => releaseUploadMemory(services.uploadMemory, request));
   app.addHook("onRequestAbort", async (request) => releaseUploadMemory(services.uploadMemory, request));
-  app.addHook("onSend", (request, reply, payload, done) => {
+  app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
     reply.header("phalanx-version", announcedServerVersion);
-    done(null, payload);
   });
 
   if (options.auth) {

@@ -7,11 +7,9 @@ import type { FastifyInstance } from "fastify";
 import { invalidInput } from "../model/catalog-error.js";
 
 export function registerNulCharacterCheck(app: FastifyInstance): void {
-  app.addHook("onRequest", (request, _reply, done) => {
+  app.addHook("onRequest", async (request) => {
     if (/%00/i.test(request.url) || request.url.includes("\u0000")) {
-      done(invalidInput("the request's path or query holds a NUL character (%00), which no identifier or parameter may contain"));
-      return;
+      throw invalidInput("the request's path or query holds a NUL character (%00), which no identifier or parameter may contain");
     }
-    done();
   });
 }

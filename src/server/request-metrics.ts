@@ -27,11 +27,10 @@ export function operationLabel(request: FastifyRequest): string {
 const bytesWrittenAtStart = Symbol("bytesWrittenAtStart");
 
 export function registerRequestMetrics(app: FastifyInstance, sources?: MetricsSources): void {
-  app.addHook("onRequest", (request, _reply, done) => {
+  app.addHook("onRequest", async (request) => {
     (request as FastifyRequest & { [bytesWrittenAtStart]?: number })[bytesWrittenAtStart] = request.raw.socket?.bytesWritten ?? 0;
-    done();
   });
-  app.addHook("onResponse", (request, reply, done) => {
+  app.addHook("onResponse", async (request, reply) => {
     const operation = operationLabel(request);
     const status = String(reply.statusCode);
     httpRequests.inc({ operation, status });
@@ -43,7 +42,6 @@ export function registerRequestMetrics(app: FastifyInstance, sources?: MetricsSo
     const socket: Socket | undefined = request.raw.socket;
     const start = (request as FastifyRequest & { [bytesWrittenAtStart]?: number })[bytesWrittenAtStart] ?? 0;
     if (socket) httpResponseBytes.inc({ operation }, Math.max(0, socket.bytesWritten - start));
-    done();
   });
   app.get("/metrics", async (request, reply) => {
     if (sources) {

@@ -71,7 +71,7 @@ export function isHttp2(raw: IncomingMessage | Http2ServerRequest): raw is Http2
 }
 
 export function registerUnreadBodyHandling(app: FastifyInstance): void {
-  app.addHook("onSend", (request, reply, payload, done) => {
+  app.addHook("onSend", async (request, reply, payload) => {
     const raw = request.raw as IncomingMessage | Http2ServerRequest;
     if (!isHttp2(raw) && hasUnreadBody(raw) && !drainable(raw)) {
       reply.header("connection", "close");
@@ -79,11 +79,10 @@ export function registerUnreadBodyHandling(app: FastifyInstance): void {
       // Runs after Node's own handler of the answer's end, which has started closing the socket.
       reply.raw.once("finish", () => lingerThenClose(raw, socket));
     }
-    done(null, payload);
+    return payload;
   });
-  app.addHook("onResponse", (request, _reply, done) => {
+  app.addHook("onResponse", async (request) => {
     const raw = request.raw as IncomingMessage | Http2ServerRequest;
     if (!isHttp2(raw) && hasUnreadBody(raw) && drainable(raw)) drain(raw);
-    done();
   });
 }

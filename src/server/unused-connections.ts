@@ -47,14 +47,12 @@ export function registerUnusedConnectionDrop(app: FastifyInstance): void {
     for (const session of sessions) session.close();
     if (secure) closeIdle();
   });
-  app.addHook("onSend", (request, reply, payload, done) => {
+  app.addHook("onSend", async (request, reply) => {
     if (closing && !isHttp2(request.raw)) reply.header("connection", "close");
-    done(null, payload);
   });
   // An answer whose headers went out before the close began (a streamed query) cannot carry the
   // header: its connection is closed once it is idle.
-  app.addHook("onResponse", (_request, _reply, done) => {
+  app.addHook("onResponse", async () => {
     if (closing) setImmediate(closeIdle);
-    done();
   });
 }
