@@ -315,7 +315,9 @@ export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockC
       } else response.destroy();
     });
   });
-  server.keepAliveTimeout = 30_000;
+  // Longer than the engine's HTTP client keeps an idle connection (90 s): the proxy never closes
+  // one the engine is about to reuse, which would cost the engine a failed request and a retry.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
