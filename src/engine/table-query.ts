@@ -9,6 +9,7 @@ import { mergeIpcFiles, rowsOfIpcFile } from "./ipc-file-merge.js";
 import { type NativeQuery, type NativeTable, type NativeTableStatistics, type NativeVectorQuery, native } from "./lance-native.js";
 import type * as Native from "lancedb-native-types";
 import { objectPathOf } from "../storage/locations.js";
+import type { StoreUsage } from "../storage/storages.js";
 import { inSpan } from "../tracing/spans.js";
 
 /** One node of a structured full-text query (spec/endpoints.md §5.6 `FtsQuery`). */
@@ -134,6 +135,12 @@ export interface QueryResult {
   version: number;
   /** IPC file bytes; planning errors are raised before the first chunk is produced. */
   chunks: AsyncIterable<Buffer>;
+  /**
+   * What the engine's reads of the table's objects cost until the answer was ready to start:
+   * all of it for an answer of at most two batches. Undefined when no object cache serves the
+   * table (a local folder, the cache off).
+   */
+  storeUsage?: StoreUsage | undefined;
 }
 
 /** Largest batch the engine hands over at once: bounds memory per response. */
@@ -141,20 +148,33 @@ const maxBatchRows = 8192;
 
 /**
  * Runs a query. The first batch is fetched before returning, so a bad filter or an unknown
- * column fails here and never after the response has started.
+ * column fails here and never after the response has started; while the answer may go on, the
+ * second is fetched too, so the store reads counted for an answer of up to two batches are all of
+ * its reads.
  */
 function runQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySpec): Promise<QueryResult> {
   return inSpan("engine.query", { "quiver.table.location": location }, async () => {
-    const table = await engine.readTable(location, ref);
-    const query = await engine.call(() => buildQuery(table, spec));
-    // Two native calls at once: each is a round trip to the engine's threads.
-    const [version, iterator] = await engine.call(() => Promise.all([table.version(), query.execute(maxBatchRows)]));
-    const first = (await engine.call(() => iterator.next())) ?? (await engine.call(() => query.outputSchema()));
-    // A first batch already holding the whole limit is the whole answer (with one query vector:
-    // several get `limit` rows each), which spares asking the engine for an end it has reached.
-    const complete = spec.limit !== undefined && spec.vectors.length <= 1 && rowsOfIpcFile(first) >= spec.limit;
-    const next = complete ? async () => null : () => engine.call(() => iterator.next());
-    return { version, chunks: mergeIpcFiles(first, next) };
+    const stopMeter = engine.storages.meterEngineReads(location);
+    try {
+      const table = await engine.readTable(location, ref);
+      const query = await engine.call(() => buildQuery(table, spec));
+      // Two native calls at once: each is a round trip to the engine's threads.
+      const [version, iterator] = await engine.call(() => Promise.all([table.version(), query.execute(maxBatchRows)]));
+      const first = (await engine.call(() => iterator.next())) ?? (await engine.call(() => query.outputSchema()));
+      // A first batch already holding the whole limit is the whole answer (with one query vector:
+      // several get `limit` rows each), which spares asking the engine for an end it has reached.
+      const complete = spec.limit !== undefined && spec.vectors.length <= 1 && rowsOfIpcFile(first) >= spec.limit;
+      const second = complete ? null : await engine.call(() => iterator.next());
+      let peeked = second !== null;
+      const next = second === null ? async () => null : async () => {
+        if (!peeked) return engine.call(() => iterator.next());
+        peeked = false;
+        return second;
+      };
+      return { version, chunks: mergeIpcFiles(first, next), storeUsage: stopMeter?.() };
+    } finally {
+      stopMeter?.();
+    }
   });
 }
 

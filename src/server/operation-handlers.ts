@@ -15,6 +15,7 @@ import { isCloudClientRequest } from "./cloud-client.js";
 import { parsePathId } from "./identifiers.js";
 import { accepted, runsAsJob } from "./job-switch.js";
 import type { ServerServices } from "./services.js";
+import { storeUsageHeaders } from "./store-usage-headers.js";
 import { holdUploadMemory } from "./upload-memory.js";
 
 export interface OperationCall {
@@ -108,6 +109,7 @@ export const customHandlers: Partial<Record<OperationName, OperationHandler>> = 
     const result = await catalog.queryTable(request as RequestFor<"queryTable">);
     // The Cloud client echoes this back as its read-freshness hint (spec/clients.md §2.1).
     reply.header("x-lancedb-version", String(result.version));
+    if (result.storeUsage) reply.headers(storeUsageHeaders(result.storeUsage));
     return result.chunks;
   },
   listTableTags: async ({ catalog, request, http }) => {

@@ -15,7 +15,9 @@ import type { TableStorage } from "./table-storage.js";
 import { guardMinter, guardStorage } from "./outage-guard.js";
 import { withStoreTimeout } from "./store-timeout.js";
 import { withSpans } from "../tracing/spans.js";
-import type { ObjectCache } from "./object-cache/object-cache.js";
+import type { ObjectCache, StoreUsage } from "./object-cache/object-cache.js";
+
+export type { StoreUsage };
 
 export type { StorageOptions };
 
@@ -143,6 +145,15 @@ export class Storages {
    */
   optionsFor(location: string): StorageOptions {
     return isUri(location) ? this.rootOf(location).engineOptions : {};
+  }
+
+  /**
+   * Starts counting the object-store requests and cache hits of the engine's reads under
+   * `location`; the returned function stops and returns the counts. Undefined for a local folder
+   * or when the object cache does not serve the location.
+   */
+  meterEngineReads(location: string): (() => StoreUsage) | undefined {
+    return isUri(location) && this.rootAt(location) ? this.cache?.meter(normalizeLocation(location)) : undefined;
   }
 
   /** Stops what serves the engine's reads (the object cache's proxies). */

@@ -7,10 +7,10 @@
  * request the proxy can check carries the root's credential: a SharedKey signature it computes
  * again, or the root's SAS signature.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { type KeyObject, createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import type { StorageOptions } from "../storage-options.js";
-import { type RoutedRequest, type StoreDialect, objectPathOf, plainHeaders } from "./store-dialect.js";
+import { type RoutedRequest, type StoreDialect, listedPrefixOf, objectPathOf, plainHeaders } from "./store-dialect.js";
 
 /** The keys Lance reads for the endpoint and the emulator switch; the proxy's endpoint replaces them. */
 const endpointKeys = ["azure_endpoint", "azure_storage_endpoint", "endpoint", "azure_storage_use_emulator", "use_emulator", "azure_use_emulator"];
@@ -22,7 +22,7 @@ const defaultVersion = "2021-08-06";
  * The SharedKey signature of a Blob request (the string to sign of the Blob service's version
  * 2015-02-21 and later: verb, standard headers, `x-ms-*` headers, then account, path and query).
  */
-export function sharedKeySignature(account: string, key: string, method: string, url: URL, headers: Record<string, string | undefined>): string {
+export function sharedKeySignature(account: string, key: string | KeyObject, method: string, url: URL, headers: Record<string, string | undefined>): string {
   const header = (name: string) => headers[name] ?? "";
   const contentLength = header("content-length") === "0" ? "" : header("content-length");
   const standard = [method.toUpperCase(), header("content-encoding"), header("content-language"), contentLength, header("content-md5"), header("content-type"), header("date"), header("if-modified-since"), header("if-match"), header("if-none-match"), header("if-unmodified-since"), header("range")];
@@ -38,11 +38,17 @@ export function sharedKeySignature(account: string, key: string, method: string,
     .map((name) => `\n${name}:${(query.get(name) as string[]).sort().join(",")}`)
     .join("")}`;
   const text = `${standard.join("\n")}\n${msHeaders}${resource}`;
-  return createHmac("sha256", Buffer.from(key, "base64")).update(text, "utf8").digest("base64");
+  return createHmac("sha256", typeof key === "string" ? Buffer.from(key, "base64") : key).update(text, "utf8").digest("base64");
 }
 
-function lowerCased(headers: IncomingHttpHeaders): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(",") : value]));
+/** Node's request headers (names already lower-cased) with repeated ones joined. */
+function flattened(headers: IncomingHttpHeaders): Record<string, string | undefined> {
+  const result: Record<string, string | undefined> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    result[name] = Array.isArray(value) ? value.join(",") : value;
+  }
+  return result;
 }
 
 function sameText(a: string, b: string): boolean {
@@ -55,12 +61,13 @@ export class AzureDialect implements StoreDialect {
   readonly store: string;
   private readonly upstream: URL;
   private readonly account: string;
-  private readonly key: string | undefined;
+  /** The account key, decoded once: every cached read checks a signature made with it. */
+  private readonly key: KeyObject | undefined;
   private readonly sas: URLSearchParams | undefined;
 
   constructor(private readonly options: StorageOptions) {
     this.account = options.azure_storage_account_name ?? "";
-    this.key = options.azure_storage_account_key || undefined;
+    this.key = options.azure_storage_account_key ? createSecretKey(Buffer.from(options.azure_storage_account_key, "base64")) : undefined;
     const sas = options.azure_storage_sas_token;
     this.sas = sas ? new URLSearchParams(sas.replace(/^\?/, "")) : undefined;
     const endpoint = options.azure_endpoint ?? `https://${this.account}.blob.core.windows.net`;
@@ -88,14 +95,15 @@ export class AzureDialect implements StoreDialect {
     const url = new URL(`${this.upstream.origin}${incoming.pathname}${incoming.search}`);
     const objectPath = objectPathOf(incoming.pathname.slice(this.prefix.length));
     const listing = incoming.searchParams.get("comp") === "list" || objectPath === undefined;
-    return { url, objectPath, listing };
+    const listedPrefix = listing ? listedPrefixOf(incoming.pathname.slice(this.prefix.length), incoming.searchParams) : undefined;
+    return { url, objectPath, listing, listedPrefix };
   }
 
   mayServeFromCache(method: string, rawUrl: string, headers: IncomingHttpHeaders): boolean {
     const url = new URL(rawUrl, "http://proxy");
     const authorization = headers.authorization;
     if (authorization && this.key) {
-      const expected = `SharedKey ${this.account}:${sharedKeySignature(this.account, this.key, method, url, lowerCased(headers))}`;
+      const expected = `SharedKey ${this.account}:${sharedKeySignature(this.account, this.key, method, url, flattened(headers))}`;
       return sameText(authorization, expected);
     }
     const signature = url.searchParams.get("sig");

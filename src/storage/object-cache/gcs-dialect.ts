@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import type { StorageOptions } from "../storage-options.js";
-import { type RoutedRequest, type StoreDialect, objectPathOf, plainHeaders } from "./store-dialect.js";
+import { type RoutedRequest, type StoreDialect, listedPrefixOf, objectPathOf, plainHeaders } from "./store-dialect.js";
 
 const defaultEndpoint = "https://storage.googleapis.com";
 
@@ -36,7 +36,9 @@ export class GcsDialect implements StoreDialect {
     const api = /^\/(storage|upload|download|batch)\//.test(pathname);
     const objectPath = api ? undefined : objectPathOf(pathname);
     const listing = incoming.searchParams.has("list-type") || (api && /\/o\/?$/.test(pathname)) || (!api && objectPath === undefined);
-    return { url, objectPath, listing };
+    const bucketPath = api ? /^\/storage\/v1\/b\/([^/]+)\/o\/?$/.exec(pathname)?.[1] : pathname;
+    const listedPrefix = listing && bucketPath !== undefined ? listedPrefixOf(bucketPath, incoming.searchParams) : undefined;
+    return { url, objectPath, listing, listedPrefix };
   }
 
   /** The secret path segment proves the request comes from this runtime's engine. */

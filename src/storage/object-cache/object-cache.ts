@@ -10,9 +10,12 @@ import { AzureDialect } from "./azure-dialect.js";
 import { BlockCache } from "./block-cache.js";
 import { GcsDialect } from "./gcs-dialect.js";
 import type { RequestKind } from "./object-kinds.js";
-import { type ReadThroughProxy, startReadThroughProxy } from "./read-through-proxy.js";
+import { type ProxyObserver, type ReadThroughProxy, startReadThroughProxy } from "./read-through-proxy.js";
 import { S3Dialect } from "./s3-dialect.js";
 import type { StoreDialect } from "./store-dialect.js";
+import { StoreMeters, type StoreUsage } from "./store-meters.js";
+
+export type { StoreUsage };
 
 /** Where and how large the cache is. */
 export interface ObjectCacheSettings {
@@ -51,6 +54,9 @@ export class ObjectCache {
   private blocks: Promise<BlockCache> | undefined;
   /** Proxies by root and options: a root configured again with the same options keeps its proxy. */
   private readonly proxies = new Map<string, { proxy: Promise<ReadThroughProxy>; dialect: StoreDialect }>();
+  /** The store each served root's proxy reads from, by root: what a location's meter matches. */
+  private readonly stores = new Map<string, string>();
+  private readonly meters = new StoreMeters();
 
   constructor(
     readonly settings: ObjectCacheSettings,
@@ -82,11 +88,46 @@ export class ObjectCache {
     if (!entry) {
       const dialect = dialectOf(scheme, options);
       if (!dialect) return options;
-      entry = { dialect, proxy: this.blockCache().then((blocks) => startReadThroughProxy(dialect, blocks, this.observer, requestTimeoutOf(options))) };
+      entry = { dialect, proxy: this.blockCache().then((blocks) => startReadThroughProxy(dialect, blocks, this.proxyObserver(dialect.store), requestTimeoutOf(options))) };
       this.proxies.set(key, entry);
       entry.proxy.catch(() => this.proxies.delete(key as string));
     }
+    this.stores.set(root, entry.dialect.store);
     return entry.dialect.engineOptions((await entry.proxy).origin);
+  }
+
+  /** The proxy's observer for `store`: the runtime's metrics, and the meters running now. */
+  private proxyObserver(store: string): ProxyObserver {
+    const { observer, meters } = this;
+    return {
+      storeRequest(kind, objectPath) {
+        observer.storeRequest(kind);
+        meters.record(store, objectPath, { requests: 1 });
+      },
+      received(bytes, objectPath) {
+        meters.record(store, objectPath, { bytes });
+      },
+      hit(bytes, objectPath) {
+        observer.hit(bytes);
+        meters.record(store, objectPath, { cacheHits: 1, cacheBytes: bytes });
+      },
+      miss(bytes) {
+        observer.miss(bytes);
+      },
+    };
+  }
+
+  /**
+   * Starts counting what the engine's reads of the table at `location` (a normalized object-store
+   * URI below a served root) cost; the returned function stops and returns the counts. Undefined
+   * when the cache does not serve the location's root. Every read under the location counts while
+   * the meter runs, whoever asked for it.
+   */
+  meter(location: string): (() => StoreUsage) | undefined {
+    const root = [...this.stores.keys()].filter((other) => location === other || location.startsWith(`${other.replace(/\/+$/, "")}/`)).sort((a, b) => b.length - a.length)[0];
+    if (root === undefined) return undefined;
+    // The proxy names objects `container-or-bucket/path`: the location without its scheme.
+    return this.meters.start(this.stores.get(root) as string, location.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ""));
   }
 
   /** Stops every proxy. */

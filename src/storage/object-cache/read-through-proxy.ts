@@ -18,12 +18,14 @@ import type { RoutedRequest, StoreDialect } from "./store-dialect.js";
 
 /** What the proxy reports as it works, for metrics. */
 export interface ProxyObserver {
-  /** A request sent to the store, by the kind of object it reads (or `listing`). */
-  storeRequest(kind: RequestKind): void;
-  /** A block answered from disk. */
-  hit(bytes: number): void;
+  /** A request sent to the store, by the kind of object it reads (or `listing`), and the object or listed prefix it names. */
+  storeRequest(kind: RequestKind, objectPath: string | undefined): void;
+  /** Bytes of a store's answer's body. */
+  received(bytes: number, objectPath: string | undefined): void;
+  /** A block answered from the cache. */
+  hit(bytes: number, objectPath: string): void;
   /** A block fetched from the store. */
-  miss(bytes: number): void;
+  miss(bytes: number, objectPath: string): void;
 }
 
 export interface ReadThroughProxy {
@@ -107,22 +109,26 @@ export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockC
   const blockKey = (identity: ObjectIdentity, block: number) => `${identity.path}\n${identity.etag}\n${identity.size}\n${block}`;
 
   async function passThrough(incoming: IncomingMessage, response: ServerResponse, routed: RoutedRequest, kind: RequestKind): Promise<void> {
-    observer.storeRequest(kind);
+    const scope = routed.objectPath ?? routed.listedPrefix;
+    observer.storeRequest(kind, scope);
     const method = incoming.method ?? "GET";
     const headers = await dialect.forwardHeaders(method, routed.url, incoming.headers);
     const answer = await send(routed.url, method, headers, timeoutMs, incoming);
     response.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.on("data", (chunk: Buffer) => observer.received(chunk.length, scope));
     answer.pipe(response);
   }
 
   /** A ranged read of the proxy's own; its answer's body in full. */
   async function fetchRange(routed: RoutedRequest, incoming: IncomingMessage, kind: RequestKind, range: string | undefined): Promise<{ answer: IncomingMessage; body: Buffer }> {
-    observer.storeRequest(kind);
+    observer.storeRequest(kind, routed.objectPath);
     const url = dialect.fetchUrl(routed.url);
     const headers = await dialect.fetchHeaders(url, range ?? "", incoming.headers);
     if (range === undefined) delete headers.range;
     const answer = await send(url, "GET", headers, timeoutMs);
-    return { answer, body: await readBody(answer) };
+    const body = await readBody(answer);
+    observer.received(body.length, routed.objectPath);
+    return { answer, body };
   }
 
   function identityFrom(objectPath: string, answer: IncomingMessage, body: Buffer): ObjectIdentity | undefined {
@@ -163,7 +169,7 @@ export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockC
       const identity = identityFrom(objectPath, answer, body);
       if (!identity) return undefined;
       const kept = await keepBlocks(identity, startOf(answer), body);
-      for (const bytes of kept.values()) observer.miss(bytes.length);
+      for (const bytes of kept.values()) observer.miss(bytes.length, objectPath);
       cache.remember(identity);
       return identity;
     })().finally(() => learning.delete(objectPath));
@@ -193,7 +199,7 @@ export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockC
         const offset = startOf(answer);
         for (let block = first; block <= last; block += 1) {
           const bytes = body.subarray(block * blockSize - offset, Math.min((block + 1) * blockSize, identity.size) - offset);
-          observer.miss(bytes.length);
+          observer.miss(bytes.length, identity.path);
           settle.get(block)?.resolve(bytes);
         }
         await Promise.all([...Array(last - first + 1).keys()].map((index) => {
@@ -223,7 +229,7 @@ export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockC
       if (parts.has(block)) continue;
       const bytes = onDisk[block - first];
       if (bytes) {
-        observer.hit(bytes.length);
+        observer.hit(bytes.length, identity.path);
         parts.set(block, bytes);
         continue;
       }
@@ -309,7 +315,9 @@ export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockC
       } else response.destroy();
     });
   });
-  server.keepAliveTimeout = 30_000;
+  // Longer than the engine's HTTP client keeps an idle connection (90 s): the proxy never closes
+  // one the engine is about to reuse, which would cost the engine a failed request and a retry.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

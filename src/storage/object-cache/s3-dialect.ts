@@ -10,7 +10,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { SignatureV4 } from "@smithy/signature-v4";
 import type { StorageOptions } from "../storage-options.js";
 import { s3SettingsOf } from "../s3/s3-options.js";
-import { type RoutedRequest, type StoreDialect, objectPathOf, plainHeaders } from "./store-dialect.js";
+import { type RoutedRequest, type StoreDialect, listedPrefixOf, objectPathOf, plainHeaders } from "./store-dialect.js";
 
 /** Lance's spellings of the endpoint and addressing keys; the proxy's endpoint replaces them. */
 const endpointKeys = ["aws_endpoint", "aws_endpoint_url", "endpoint", "endpoint_url", "aws_virtual_hosted_style_request", "virtual_hosted_style_request"];
@@ -90,7 +90,8 @@ export class S3Dialect implements StoreDialect {
     const pathname = incoming.pathname.slice(prefix.length);
     const objectPath = objectPathOf(pathname);
     const listing = incoming.searchParams.has("list-type") || objectPath === undefined;
-    return { url: this.upstreamUrl(pathname, incoming.search), objectPath, listing };
+    const listedPrefix = listing ? listedPrefixOf(pathname, incoming.searchParams) : undefined;
+    return { url: this.upstreamUrl(pathname, incoming.search), objectPath, listing, listedPrefix };
   }
 
   /** The secret path segment proves the request comes from this runtime's engine. */

@@ -14,6 +14,8 @@ export interface RoutedRequest {
   objectPath: string | undefined;
   /** Whether it lists objects. */
   listing: boolean;
+  /** For a listing, `container-or-bucket/prefix` of what it lists, when it names one. */
+  listedPrefix?: string | undefined;
 }
 
 export interface StoreDialect {
@@ -53,4 +55,11 @@ export function objectPathOf(pathname: string): string | undefined {
   const slash = decoded.indexOf("/");
   if (slash < 0 || slash === decoded.length - 1) return undefined;
   return decoded;
+}
+
+/** `container-or-bucket/prefix` of a listing of `bucket` (a path such as `/bucket`) with the query's `prefix`. */
+export function listedPrefixOf(bucketPath: string, query: URLSearchParams): string | undefined {
+  const bucket = decodeURIComponent(bucketPath).replace(/^\/+|\/+$/g, "");
+  if (!bucket || bucket.includes("/")) return undefined;
+  return `${bucket}/${query.get("prefix") ?? ""}`;
 }
