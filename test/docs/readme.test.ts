@@ -31,13 +31,14 @@ const expectedSkips = [
   ["skip (needs Docker Compose)", "docker compose up -d --build"],
   ["skip (needs Kubernetes)", "kubectl create configmap quiver-config --from-file=quiver.toml=deploy/kubernetes/quiver.toml"],
   ["skip (runs the whole suite)", "npm run build"],
+  ["skip (needs a second checkout)", "git worktree add ../before <commit> && ln -s \"$PWD/node_modules\" ../before/ && (cd ../before && npx tsc -p tsconfig.json)"],
 ];
 
 function skipped(): string[][] {
   return readme.blocks.filter((block) => block.directive?.startsWith("skip")).map((block) => [block.directive as string, block.text.split("\n")[0]?.split(/\s+#/)[0]?.trim() ?? ""]);
 }
 
-test("README: the blocks left out of the doc test are exactly the package install, the whole suite, Docker, Compose and Kubernetes", () => {
+test("README: the blocks left out of the doc test are exactly the package install, the whole suite, Docker, Compose, Kubernetes and the comparison with a second checkout", () => {
   assert.deepEqual(skipped(), expectedSkips);
   for (const block of readme.blocks) {
     assert.ok(["sh", "js", "text"].includes(block.lang), `README line ${block.line}: a block is sh, js (run) or text (shown), not '${block.lang}'`);
