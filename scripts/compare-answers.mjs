@@ -20,12 +20,12 @@
  * `checkout` must be built (`npx tsc -p tsconfig.json` there).
  */
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Field, FixedSizeList, Float32, RecordBatchStreamWriter, Table, makeData, makeVector, tableFromArrays, tableFromIPC } from "apache-arrow-21";
-import * as lancedb from "@lancedb/lancedb";
+import { stageVersion } from "./stage-version.mjs";
 
 const args = process.argv.slice(2);
 const onPostgres = args.includes("--postgres");
@@ -71,7 +71,7 @@ async function startPostgresStore() {
   const url = process.env.QUIVER_TEST_POSTGRES ?? server.url;
   return { freshStore: () => createPostgresDatabase(url), stop: () => server?.stop() };
 }
-const u64Max = 18446744073709551615n;
+
 const lines = [];
 
 function arrowStream(columns) {
@@ -500,35 +500,6 @@ if (!azurite) await withServer("managed", { managedVersioning: true }, async (ca
   await call("POST", "/v1/table/m$t/query", { k: 10, vector: null, columns: ["id"] });
 });
 
-/**
- * Writes one version of the table at `location` with the LanceDB client directly, then moves its
- * manifest to Lance's staged name and puts the latest-version hint back, as a writer in
- * managed-versioning mode leaves it for the catalog to commit.
- */
-async function stageVersion(location) {
-  const versions = path.join(location, "_versions");
-  const manifests = () => (existsSync(versions) ? readdirSync(versions).filter((name) => /^\d{20}\.manifest$/.test(name)) : []);
-  const before = new Set(manifests());
-  const hint = path.join(versions, "latest_version_hint.json");
-  const hintBefore = existsSync(hint) ? readFileSync(hint) : undefined;
-  const db = await lancedb.connect(path.dirname(location));
-  const name = path.basename(location).replace(/\.lance$/, "");
-  const rows = [{ id: before.size }];
-  const table = before.size > 0 ? await db.openTable(name) : undefined;
-  if (table) {
-    await table.add(rows);
-    table.close();
-  } else (await db.createTable(name, rows)).close();
-  db.close();
-  const [written, ...more] = manifests().filter((entry) => !before.has(entry));
-  if (!written || more.length > 0) throw new Error(`expected one new manifest in ${versions}`);
-  const stagedName = `${written}-${randomUUID()}`;
-  writeFileSync(path.join(versions, stagedName), readFileSync(path.join(versions, written)));
-  unlinkSync(path.join(versions, written));
-  if (hintBefore === undefined) rmSync(hint, { force: true });
-  else writeFileSync(hint, hintBefore);
-  return { version: Number(u64Max - BigInt(written.slice(0, 20))), manifestPath: path.join(versions, stagedName).replace(/^\/+/, "") };
-}
 
 await postgres?.stop();
 await azurite?.stop();

@@ -15,14 +15,13 @@
  *
  * `checkout` is the folder whose `dist/` is measured (default: the current folder).
  */
-import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { RecordBatchStreamWriter, tableFromArrays } from "apache-arrow-21";
-import * as lancedb from "@lancedb/lancedb";
+import { stageVersion } from "./stage-version.mjs";
 
 const args = process.argv.slice(2);
 const asJson = args.includes("--json");
@@ -31,7 +30,6 @@ const distSrc = path.join(checkout, "dist", "src");
 const distSrcUrl = pathToFileURL(distSrc).href + "/";
 const warmups = 5;
 const measurements = 3;
-const u64Max = 18446744073709551615n;
 
 if (!existsSync(path.join(distSrc, "cli", "runtime.js"))) {
   console.error(`no build under ${distSrc}: run \`npx tsc -p tsconfig.json\` in ${checkout} first`);
@@ -145,38 +143,6 @@ await withServer({ managedVersioning: true }, async (post) => {
   );
 });
 
-/**
- * Writes one version of the table at `location` with the LanceDB client directly, then moves its
- * manifest to Lance's staged name and puts the latest-version hint back, as a writer in
- * managed-versioning mode leaves it for the catalog to commit.
- */
-async function stageVersion(location) {
-  const versions = path.join(location, "_versions");
-  const manifests = () => (existsSync(versions) ? readdirSync(versions).filter((name) => /^\d{20}\.manifest$/.test(name)) : []);
-  const before = new Set(manifests());
-  const hint = path.join(versions, "latest_version_hint.json");
-  const hintBefore = existsSync(hint) ? readFileSync(hint) : undefined;
-  const db = await lancedb.connect(path.dirname(location));
-  const name = path.basename(location).replace(/\.lance$/, "");
-  const rows = [{ id: before.size }];
-  const table = before.size > 0 ? await db.openTable(name) : undefined;
-  if (table) {
-    await table.add(rows);
-    table.close();
-  } else (await db.createTable(name, rows)).close();
-  db.close();
-  const [written, ...more] = manifests().filter((name) => !before.has(name));
-  if (!written || more.length > 0) throw new Error(`expected one new manifest in ${versions}`);
-  const stagedName = `${written}-${randomUUID()}`;
-  writeFileSync(path.join(versions, stagedName), readFileSync(path.join(versions, written)));
-  unlinkSync(path.join(versions, written));
-  if (hintBefore === undefined) rmSync(hint, { force: true });
-  else writeFileSync(hint, hintBefore);
-  return {
-    version: Number(u64Max - BigInt(written.slice(0, 20))),
-    manifestPath: path.join(versions, stagedName).replace(/^\/+/, ""),
-  };
-}
 
 await session.post("Profiler.stopPreciseCoverage");
 session.disconnect();
