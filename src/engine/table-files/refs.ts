@@ -7,6 +7,8 @@
 import { joinLocation } from "../../storage/locations.js";
 import type { Storages } from "../../storage/storages.js";
 
+type RefKind = "tags" | "branches";
+
 export interface TagRef {
   name: string;
   version: number;
@@ -25,17 +27,17 @@ export interface BranchRef {
   metadata: Record<string, string>;
 }
 
-function refsDirectory(location: string, kind: "tags" | "branches"): string {
+function refsDirectory(location: string, kind: RefKind): string {
   return joinLocation(location, "_refs", kind);
 }
 
-async function readRef(storages: Storages, location: string, kind: "tags" | "branches", name: string): Promise<Record<string, unknown> | undefined> {
+async function readRef(storages: Storages, location: string, kind: RefKind, name: string): Promise<Record<string, unknown> | undefined> {
   const file = joinLocation(refsDirectory(location, kind), `${name}.json`);
   const bytes = await storages.for(file).read(file);
   return bytes && (JSON.parse(bytes.toString("utf8")) as Record<string, unknown>);
 }
 
-async function refNames(storages: Storages, location: string, kind: "tags" | "branches"): Promise<string[]> {
+async function refNames(storages: Storages, location: string, kind: RefKind): Promise<string[]> {
   const directory = refsDirectory(location, kind);
   const entries = await storages.for(directory).list(directory);
   return entries
@@ -65,52 +67,38 @@ function toBranch(name: string, json: Record<string, unknown>): BranchRef {
   };
 }
 
-/** One tag, or undefined. `name` must already be a validated ref name. */
-async function readTag(storages: Storages, location: string, name: string): Promise<TagRef | undefined> {
-  const json = await readRef(storages, location, "tags", name);
-  return json ? toTag(name, json) : undefined;
-}
-
-/** Every tag of the table, by name. */
-async function readTags(storages: Storages, location: string): Promise<TagRef[]> {
-  // Read at once: on an object store each ref is a round trip.
-  const tags = await Promise.all((await refNames(storages, location, "tags")).map((name) => readTag(storages, location, name)));
-  return tags.filter((tag): tag is TagRef => tag !== undefined);
-}
-
-/** One branch, or undefined. `name` must already be a validated ref name. */
-async function readBranch(storages: Storages, location: string, name: string): Promise<BranchRef | undefined> {
-  const json = await readRef(storages, location, "branches", name);
-  return json ? toBranch(name, json) : undefined;
-}
-
-/** Every branch of the table, by name. */
-async function readBranches(storages: Storages, location: string): Promise<BranchRef[]> {
-  const branches = await Promise.all((await refNames(storages, location, "branches")).map((name) => readBranch(storages, location, name)));
-  return branches.filter((branch): branch is BranchRef => branch !== undefined);
-}
-
 /** The tags and branches of tables, read from their ref files through the runtime's storage. */
 export class RefFiles {
   constructor(private readonly storages: Storages) {}
 
   /** One tag, or undefined. `name` must already be a validated ref name. */
   tag(location: string, name: string): Promise<TagRef | undefined> {
-    return readTag(this.storages, location, name);
+    return this.one(location, "tags", name, toTag);
   }
 
   /** Every tag of the table, by name. */
   tags(location: string): Promise<TagRef[]> {
-    return readTags(this.storages, location);
+    return this.all(location, "tags", toTag);
   }
 
   /** One branch, or undefined. `name` must already be a validated ref name. */
   branch(location: string, name: string): Promise<BranchRef | undefined> {
-    return readBranch(this.storages, location, name);
+    return this.one(location, "branches", name, toBranch);
   }
 
   /** Every branch of the table, by name. */
   branches(location: string): Promise<BranchRef[]> {
-    return readBranches(this.storages, location);
+    return this.all(location, "branches", toBranch);
+  }
+
+  private async one<R>(location: string, kind: RefKind, name: string, parse: (name: string, json: Record<string, unknown>) => R): Promise<R | undefined> {
+    const json = await readRef(this.storages, location, kind, name);
+    return json ? parse(name, json) : undefined;
+  }
+
+  private async all<R>(location: string, kind: RefKind, parse: (name: string, json: Record<string, unknown>) => R): Promise<R[]> {
+    // Read at once: on an object store each ref is a round trip.
+    const refs = await Promise.all((await refNames(this.storages, location, kind)).map((name) => this.one(location, kind, name, parse)));
+    return refs.filter((ref): ref is Awaited<R> => ref !== undefined);
   }
 }
