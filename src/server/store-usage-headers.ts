@@ -4,28 +4,17 @@
  * Counted per table location while the query ran (see docs/object-cache.md): a query running
  * alongside another on the same table also counts the other's reads.
  */
+import type { AnswerOf } from "../catalog/catalog-operations.js";
 
 /** What a query's reads cost, as the engine's meter counted it. */
-export interface QueryStoreUsage {
-  requests: number;
-  bytes: number;
-  cacheHits: number;
-  cacheBytes: number;
-}
+type QueryStoreUsage = NonNullable<AnswerOf<"queryTable">["storeUsage"]>;
 
-/** Header names, each a decimal count. */
-export const storeUsageHeaderNames = {
-  requests: "x-quiver-store-requests",
-  bytes: "x-quiver-store-bytes",
-  cacheHits: "x-quiver-cache-hits",
-  cacheBytes: "x-quiver-cache-bytes",
-} as const;
-
+/** Each count under its header name, as a decimal number. */
 export function storeUsageHeaders(usage: QueryStoreUsage): Record<string, string> {
   return {
-    [storeUsageHeaderNames.requests]: String(usage.requests),
-    [storeUsageHeaderNames.bytes]: String(usage.bytes),
-    [storeUsageHeaderNames.cacheHits]: String(usage.cacheHits),
-    [storeUsageHeaderNames.cacheBytes]: String(usage.cacheBytes),
+    "x-quiver-store-requests": String(usage.requests),
+    "x-quiver-store-bytes": String(usage.bytes),
+    "x-quiver-cache-hits": String(usage.cacheHits),
+    "x-quiver-cache-bytes": String(usage.cacheBytes),
   };
 }
