@@ -104,10 +104,10 @@ export class KyselyStore implements Store {
     private readonly services: DialectServices,
   ) {
     this.spanAttributes = { "db.system.name": adapter.name === "postgres" ? "postgresql" : "sqlite" };
-    // Each row function a request calls is a span, named after the function (`store.findTableByName`).
     const modules = rowModules.map((module) => module(db, adapter));
     this.rowModuleOf = rowModuleIndex(modules);
     const rows = Object.assign({}, ...modules) as StoreTx;
+    // Each row function a request calls is a span, named after the function (`store.findTableByName`).
     this.rows = withSpans(withTimedMethods(wrapErrors(rows, adapter), storeCallDuration), "store.", this.spanAttributes, "client");
     this.events = services.events;
   }
