@@ -29,6 +29,9 @@ interface Timing {
   kinds: Record<string, number>;
 }
 
+type QueryKind = "point" | "vector" | "filtered";
+const queryKinds: readonly QueryKind[] = ["point", "vector", "filtered"];
+
 export interface LatencySide {
   label: string;
   point: Timing;
@@ -37,6 +40,11 @@ export interface LatencySide {
   /** The first vector search after the server started, and the store requests it made. */
   firstVectorMs: number;
   firstVectorRequests: number;
+  /**
+   * The local folder's timings in the same loops, its queries taking turns with this side's, so
+   * a change in the machine's load weighs on both: what this side's ratios are taken against.
+   */
+  baseline?: Record<QueryKind, Timing>;
 }
 
 export interface ObjectStoreLatencyFigures {
@@ -61,41 +69,77 @@ function connect(server: Server): Promise<lancedb.Connection> {
   return lancedb.connect("db://bench", { apiKey: "bench", hostOverride: server.url });
 }
 
-/** Warm queries of each kind; the proxy's requests counted over each kind's loop. */
-async function measureSide(label: string, server: Server, proxy: LatencyProxy | undefined, rows: number, dim: number, queries: number): Promise<LatencySide> {
-  const db = await connect(server);
-  const table = await db.openTable("bench");
+/** The three warm queries, each by its index in the loop: a point lookup, a top-10 vector search, a range of 100 ids. */
+function queriesOn(table: lancedb.Table, rows: number, dim: number): Record<QueryKind, (i: number) => Promise<unknown>> {
   const probe = (i: number) => Array.from({ length: dim }, (_, j) => Math.sin(((i * 7919) % rows) * dim + j + 0.5));
+  return {
+    point: (i) => table.query().where(`id = ${(i * 7919) % rows}`).limit(1).toArray(),
+    vector: (i) => table.vectorSearch(probe(i)).limit(10).toArray(),
+    filtered: (i) => {
+      const from = ((i * 7919) % (rows - 100)) | 0;
+      return table.query().where(`id >= ${from} AND id < ${from + 100}`).toArray();
+    },
+  };
+}
+
+/** The first vector search on a freshly started server (its time, and the store requests it made), then a few of each query to warm up. */
+async function firstSearch(queries: Record<QueryKind, (i: number) => Promise<unknown>>, proxy: LatencyProxy | undefined): Promise<{ firstVectorMs: number; firstVectorRequests: number }> {
   proxy?.reset();
-  let started = performance.now();
-  await table.vectorSearch(probe(0)).limit(10).toArray();
+  const started = performance.now();
+  await queries.vector(0);
   const firstVectorMs = performance.now() - started;
   const firstVectorRequests = proxy?.requests.length ?? 0;
-  for (let i = 0; i < 5; i += 1) {
-    await table.query().where(`id = ${i}`).limit(1).toArray();
-    await table.vectorSearch(probe(i)).limit(10).toArray();
-    await table.query().where(`id >= ${i * 100} AND id < ${i * 100 + 100}`).toArray();
-  }
-  const run = async (query: (i: number) => Promise<unknown>): Promise<Timing> => {
-    proxy?.reset();
-    const times: number[] = [];
-    for (let i = 0; i < queries; i += 1) {
-      started = performance.now();
+  for (let i = 0; i < 5; i += 1) for (const kind of queryKinds) await queries[kind](i);
+  return { firstVectorMs, firstVectorRequests };
+}
+
+/**
+ * `queries` warm queries of one kind on each side in turn (query i on every side, then i + 1);
+ * the proxy counts only the store requests of the object-store side.
+ */
+async function loop(sides: readonly ((i: number) => Promise<unknown>)[], queries: number, proxy: LatencyProxy | undefined): Promise<Timing[]> {
+  proxy?.reset();
+  const times = sides.map(() => [] as number[]);
+  for (let i = 0; i < queries; i += 1) {
+    for (const [side, query] of sides.entries()) {
+      const started = performance.now();
       await query(i);
-      times.push(performance.now() - started);
+      times[side]?.push(performance.now() - started);
     }
-    const kinds: Record<string, number> = {};
-    for (const request of proxy?.requests ?? []) kinds[kindOf(request)] = (kinds[kindOf(request)] ?? 0) + 1;
-    return { ...percentiles(times), requestsPerQuery: (proxy?.requests.length ?? 0) / queries, kinds };
-  };
-  const point = await run((i) => table.query().where(`id = ${(i * 7919) % rows}`).limit(1).toArray());
-  const vector = await run((i) => table.vectorSearch(probe(i)).limit(10).toArray());
-  const filtered = await run((i) => {
-    const from = ((i * 7919) % (rows - 100)) | 0;
-    return table.query().where(`id >= ${from} AND id < ${from + 100}`).toArray();
-  });
+  }
+  const kinds: Record<string, number> = {};
+  for (const request of proxy?.requests ?? []) kinds[kindOf(request)] = (kinds[kindOf(request)] ?? 0) + 1;
+  return times.map((sideTimes) => ({ ...percentiles(sideTimes), requestsPerQuery: (proxy?.requests.length ?? 0) / queries, kinds }));
+}
+
+/** The local folder alone: its first vector search after a start, and its warm queries. */
+async function measureLocal(server: Server, rows: number, dim: number, queries: number): Promise<LatencySide> {
+  const db = await connect(server);
+  const table = queriesOn(await db.openTable("bench"), rows, dim);
+  const first = await firstSearch(table, undefined);
+  const timings = {} as Record<QueryKind, Timing>;
+  for (const kind of queryKinds) [timings[kind]] = (await loop([table[kind]], queries, undefined)) as [Timing];
   db.close();
-  return { label, point, vector, filtered, firstVectorMs, firstVectorRequests };
+  return { label: "local folder", ...timings, ...first };
+}
+
+/** An object-store side, its warm queries taking turns with the local folder's. */
+async function measureRemote(label: string, server: Server, local: Server, proxy: LatencyProxy, rows: number, dim: number, queries: number): Promise<LatencySide> {
+  const [remoteDb, localDb] = await Promise.all([connect(server), connect(local)]);
+  const remoteTable = queriesOn(await remoteDb.openTable("bench"), rows, dim);
+  const localTable = queriesOn(await localDb.openTable("bench"), rows, dim);
+  const first = await firstSearch(remoteTable, proxy);
+  const timings = {} as Record<QueryKind, Timing>;
+  const baseline = {} as Record<QueryKind, Timing>;
+  for (const kind of queryKinds) {
+    // The local side's requests never reach the proxy: its counts are the object store's.
+    const [remote, alongside] = (await loop([remoteTable[kind], localTable[kind]], queries, proxy)) as [Timing, Timing];
+    timings[kind] = remote;
+    baseline[kind] = { ...alongside, requestsPerQuery: 0, kinds: {} };
+  }
+  remoteDb.close();
+  localDb.close();
+  return { label, ...timings, ...first, baseline };
 }
 
 /** Creates the bench table (uploads of 10,000 rows, then an IVF_PQ index on the vectors and a BTREE on `id`) through `server`. */
@@ -115,11 +159,29 @@ async function createTable(server: Server, rows: number, dim: number): Promise<v
  * consistency interval (reads answer from the kept table without listing the store's versions
  * within it; by default every read lists them, to see commits made around Quiver at once).
  */
-const variants: readonly { cached: boolean; intervalMs: number | null }[] = [
-  { cached: false, intervalMs: null },
-  { cached: true, intervalMs: null },
-  { cached: true, intervalMs: 1000 },
+const variants: readonly { name: string; cached: boolean; intervalMs: number | null }[] = [
+  { name: "uncached", cached: false, intervalMs: null },
+  { name: "cached", cached: true, intervalMs: null },
+  { name: "cached-interval", cached: true, intervalMs: 1000 },
 ];
+
+/** The sides named in `QUIVER_BENCH_SIDES` (comma-separated variant names), or all of them. */
+function chosenVariants(): typeof variants {
+  const named = process.env.QUIVER_BENCH_SIDES?.split(",").map((name) => name.trim()).filter(Boolean);
+  if (!named?.length) return variants;
+  const unknown = named.filter((name) => !variants.some((variant) => variant.name === name));
+  if (unknown.length) throw new Error(`QUIVER_BENCH_SIDES names ${unknown.join(", ")}; the sides are ${variants.map((variant) => variant.name).join(", ")}`);
+  return variants.filter((variant) => named.includes(variant.name));
+}
+
+/** The store latencies named in `QUIVER_BENCH_DELAYS` (comma-separated milliseconds), or `fallback`. */
+function chosenDelays(fallback: readonly number[]): readonly number[] {
+  const named = process.env.QUIVER_BENCH_DELAYS?.split(",").map((text) => text.trim()).filter(Boolean);
+  if (!named?.length) return fallback;
+  const delays = named.map(Number);
+  if (delays.some((delay) => !Number.isFinite(delay) || delay < 0)) throw new Error(`QUIVER_BENCH_DELAYS must be milliseconds, got ${process.env.QUIVER_BENCH_DELAYS}`);
+  return delays;
+}
 
 /** Sets the default database's read-consistency interval (null: strong, the default). */
 async function setReadConsistency(server: Server, intervalMs: number | null): Promise<void> {
@@ -142,8 +204,7 @@ export async function measureObjectStoreLatency(rows = 100_000, dim = 64, querie
     await createTable(local, rows, dim);
     await local.close();
     local = await serve(localRoot);
-    const localSide = await measureSide("local folder", local, undefined, rows, dim, queries);
-    await local.close();
+    const localSide = await measureLocal(local, rows, dim, queries);
 
     const remoteRoot = path.join(folder, "azure");
     const remoteConfig = { data: "az://bench/data", storageOptions: { ...azurite.storageOptions, azure_endpoint: `${proxy.origin}/devstoreaccount1` } };
@@ -153,16 +214,17 @@ export async function measureObjectStoreLatency(rows = 100_000, dim = 64, querie
     await creator.close();
 
     const remote: LatencySide[] = [];
-    for (const delay of delays) {
-      for (const { cached, intervalMs } of variants) {
+    for (const delay of chosenDelays(delays)) {
+      for (const { cached, intervalMs } of chosenVariants()) {
         proxy.delayMs = delay;
         const server = await serve(remoteRoot, { ...remoteConfig, objectCache: { dir: cacheDir, maxBytes: cached ? 10 * 1024 ** 3 : 0 } });
         await setReadConsistency(server, intervalMs);
         const freshness = intervalMs === null ? "" : `, read consistency ${intervalMs / 1000} s`;
-        remote.push(await measureSide(`Azurite +${delay} ms, cache ${cached ? "on" : "off"}${freshness}`, server, proxy, rows, dim, queries));
+        remote.push(await measureRemote(`Azurite +${delay} ms, cache ${cached ? "on" : "off"}${freshness}`, server, local, proxy, rows, dim, queries));
         await server.close();
       }
     }
+    await local.close();
     return { rows, dim, queries, local: localSide, remote };
   } finally {
     await proxy.close();
@@ -176,16 +238,18 @@ export function latencyTable(figures: ObjectStoreLatencyFigures): string {
   const f = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
   const kinds = (timing: Timing) => Object.entries(timing.kinds).map(([kind, count]) => `${kind} ${(count / figures.queries).toFixed(1)}`).join(", ") || "none";
   const lines = [
-    `${figures.rows} rows × ${figures.dim} dims, IVF_PQ on the vectors, BTREE on id; ${figures.queries} warm queries of each kind; LanceDB client, managed-deployment mode`,
+    `${figures.rows} rows × ${figures.dim} dims, IVF_PQ on the vectors, BTREE on id; ${figures.queries} warm queries of each kind; LanceDB client, managed-deployment mode;`,
+    "each object-store side's ratio is to the local folder's p50 in the same loop (queries in turn, the local p50 after the ×)",
     "",
     "| side | point p50 / p99 ms (× local) | vector p50 / p99 ms (× local) | filtered 100 rows p50 / p99 ms (× local) | store requests per warm query: point; vector; filtered | first vector search after start |",
     "|---|---|---|---|---|---|",
   ];
-  const cell = (timing: Timing, base: Timing) => `${f(timing.p50)} / ${f(timing.p99)} (${(timing.p50 / base.p50).toFixed(2)}×)`;
+  const cell = (timing: Timing, base: Timing) => (timing === base ? `${f(timing.p50)} / ${f(timing.p99)}` : `${f(timing.p50)} / ${f(timing.p99)} (${(timing.p50 / base.p50).toFixed(2)}× ${f(base.p50)})`);
   for (const side of [figures.local, ...figures.remote]) {
+    const base = side.baseline ?? { point: side.point, vector: side.vector, filtered: side.filtered };
     const requests = side === figures.local ? "–" : [side.point, side.vector, side.filtered].map((timing) => `${timing.requestsPerQuery.toFixed(1)} (${kinds(timing)})`).join("; ");
     const first = side === figures.local ? `${f(side.firstVectorMs)} ms` : `${f(side.firstVectorMs)} ms, ${side.firstVectorRequests} requests`;
-    lines.push(`| ${side.label} | ${cell(side.point, figures.local.point)} | ${cell(side.vector, figures.local.vector)} | ${cell(side.filtered, figures.local.filtered)} | ${requests} | ${first} |`);
+    lines.push(`| ${side.label} | ${cell(side.point, base.point)} | ${cell(side.vector, base.vector)} | ${cell(side.filtered, base.filtered)} | ${requests} | ${first} |`);
   }
   return lines.join("\n");
 }

@@ -2,7 +2,7 @@
 // store receives): warm reads stop reaching the store for data, a restart keeps the cache, a
 // corrupted block is fetched again, a manifest rewritten behind the cache is seen, concurrent
 // misses of one block make one store request, and two databases on one data location each read
-// their own rows. The eviction bound is checked on the cache's disk store directly.
+// their own rows; an object outside the data location is never answered from the cache. The eviction bound is checked on the cache's disk store directly.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -121,27 +121,53 @@ describe("the object cache on an Azure data location", () => {
   });
 
   describe("reads through the cache's proxy", () => {
+    /** The data location's container, and a folder of this suite's own inside the location. */
     let container: string;
+    let folder: string;
     let direct: BlobServiceClient;
     let cached: BlobServiceClient;
 
     before(async () => {
       const credential = new StorageSharedKeyCredential(azuriteAccount, azuriteKey);
       direct = new BlobServiceClient(azurite.endpoint, credential);
-      container = `p${randomUUID().replaceAll("-", "").slice(0, 20)}`;
-      await direct.getContainerClient(container).create();
+      const [, bucket = "", prefix = ""] = /^az:\/\/([^/]+)\/(.*)$/.exec(config?.data as string) ?? [];
+      container = bucket;
+      folder = `${prefix}/p${randomUUID().slice(0, 8)}`;
       // The endpoint the server's engine reads through, with the same account and key.
       const endpoint = server.runtime.storages.optionsFor(config?.data as string).azure_endpoint as string;
       assert.ok(endpoint.startsWith("http://127.0.0.1:") && !endpoint.startsWith(store.origin), "the engine is pointed at the cache's proxy");
       cached = new BlobServiceClient(endpoint, credential, { retryOptions: { maxTries: 1 } });
     });
 
-    async function readThroughCache(name: string, offset: number, count: number): Promise<Buffer> {
-      return cached.getContainerClient(container).getBlobClient(name).downloadToBuffer(offset, count);
+    async function readThroughCache(name: string, offset: number, count: number, inContainer = container): Promise<Buffer> {
+      return cached.getContainerClient(inContainer).getBlobClient(name).downloadToBuffer(offset, count);
     }
 
+    test("a data file outside the data location → every read goes to the store, none is answered from the cache", async () => {
+      const outside = `o${randomUUID().replaceAll("-", "").slice(0, 20)}`;
+      await direct.getContainerClient(outside).create();
+      const name = "db/t.lance/data/0123-abcd.lance";
+      await direct.getContainerClient(outside).getBlockBlobClient(name).upload(Buffer.from("outside bytes"), 13);
+      store.reset();
+      for (let read = 0; read < 3; read += 1) assert.equal((await readThroughCache(name, 0, 13, outside)).toString(), "outside bytes");
+      assert.equal(store.requests.filter((request) => request.path.endsWith(`/${outside}/${name}`)).length, 3);
+    });
+
+    test("a read of a block the cache holds without the root's credential → sent to the store, which refuses it; the cached bytes are not handed out", async () => {
+      const name = `${folder}/db/t.lance/data/4567-ef01.lance`;
+      await direct.getContainerClient(container).getBlockBlobClient(name).upload(Buffer.from("kept bytes"), 10);
+      assert.equal((await readThroughCache(name, 0, 10)).toString(), "kept bytes");
+      assert.equal((await readThroughCache(name, 0, 10)).toString(), "kept bytes");
+      const endpoint = server.runtime.storages.optionsFor(config?.data as string).azure_endpoint as string;
+      store.reset();
+      const response = await fetch(`${endpoint}/${container}/${name}`, { headers: { range: "bytes=0-9", "x-ms-version": "2021-08-06" } });
+      assert.ok(response.status === 403 || response.status === 404, `the store's refusal, not the bytes: HTTP ${response.status}`);
+      assert.notEqual(await response.text(), "kept bytes");
+      assert.equal(store.requests.filter((request) => request.path.endsWith(`/${name}`)).length, 1, "the store judged the request");
+    });
+
     test("a version manifest rewritten behind the cache → the next read answers the new bytes", async () => {
-      const name = "db/t.lance/_versions/1.manifest";
+      const name = `${folder}/db/t.lance/_versions/1.manifest`;
       const blob = direct.getContainerClient(container).getBlockBlobClient(name);
       await blob.upload(Buffer.from("first manifest"), 14);
       assert.equal((await readThroughCache(name, 0, 14)).toString(), "first manifest");
@@ -153,7 +179,7 @@ describe("the object cache on an Azure data location", () => {
     });
 
     test("_latest.manifest rewritten behind the cache → never cached: every read reaches the store", async () => {
-      const name = "db/t.lance/_latest.manifest";
+      const name = `${folder}/db/t.lance/_latest.manifest`;
       const blob = direct.getContainerClient(container).getBlockBlobClient(name);
       await blob.upload(Buffer.from("v1"), 2);
       assert.equal((await readThroughCache(name, 0, 2)).toString(), "v1");
@@ -164,7 +190,7 @@ describe("the object cache on an Azure data location", () => {
     });
 
     test("concurrent reads of one uncached block of a data file → one store request; each gets the right bytes", async () => {
-      const name = "db/t.lance/data/0123-abcd.lance";
+      const name = `${folder}/db/t.lance/data/0123-abcd.lance`;
       const bytes = Buffer.from(Array.from({ length: 3 * blockSize }, (_, i) => (i * 7) % 251));
       await direct.getContainerClient(container).getBlockBlobClient(name).upload(bytes, bytes.length);
       store.reset();

@@ -146,17 +146,27 @@ export class BlockCache {
   }
 
   /** The bytes of block `block` of `identity`, or undefined when absent or corrupt (a corrupt file is removed). */
+  /**
+   * The bytes of block `block` of `identity` when they are in memory (checked when they came from
+   * disk or the store), else undefined: a warm read answers without waiting for anything.
+   */
+  readHot(identity: ObjectIdentity, block: number): Buffer | undefined {
+    const file = this.fileOf(identity, block);
+    const hot = this.hot.get(file);
+    const entry = hot && this.index.get(file);
+    if (!hot || !entry) return undefined;
+    this.index.delete(file);
+    this.index.set(file, entry);
+    this.keepHot(file, hot);
+    return hot;
+  }
+
   async read(identity: ObjectIdentity, block: number): Promise<Buffer | undefined> {
+    const hot = this.readHot(identity, block);
+    if (hot) return hot;
     const file = this.fileOf(identity, block);
     const entry = this.index.get(file);
     if (!entry) return undefined;
-    const hot = this.hot.get(file);
-    if (hot) {
-      this.index.delete(file);
-      this.index.set(file, entry);
-      this.keepHot(file, hot);
-      return hot;
-    }
     let bytes: Buffer;
     try {
       bytes = await readFile(file);

@@ -50,6 +50,11 @@ function dialectOf(scheme: string, options: StorageOptions): StoreDialect | unde
   return undefined;
 }
 
+/** How the proxy names objects under an object-store URI: `container-or-bucket/path`, the URI without its scheme. */
+function pathInStore(uri: string): string {
+  return uri.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "");
+}
+
 export class ObjectCache {
   private blocks: Promise<BlockCache> | undefined;
   /** Proxies by root and options: a root configured again with the same options keeps its proxy. */
@@ -88,7 +93,7 @@ export class ObjectCache {
     if (!entry) {
       const dialect = dialectOf(scheme, options);
       if (!dialect) return options;
-      entry = { dialect, proxy: this.blockCache().then((blocks) => startReadThroughProxy(dialect, blocks, this.proxyObserver(dialect.store), requestTimeoutOf(options))) };
+      entry = { dialect, proxy: this.blockCache().then((blocks) => startReadThroughProxy(dialect, blocks, this.proxyObserver(dialect.store), requestTimeoutOf(options), pathInStore(root))) };
       this.proxies.set(key, entry);
       entry.proxy.catch(() => this.proxies.delete(key as string));
     }
@@ -126,8 +131,7 @@ export class ObjectCache {
   meter(location: string): (() => StoreUsage) | undefined {
     const root = [...this.stores.keys()].filter((other) => location === other || location.startsWith(`${other.replace(/\/+$/, "")}/`)).sort((a, b) => b.length - a.length)[0];
     if (root === undefined) return undefined;
-    // The proxy names objects `container-or-bucket/path`: the location without its scheme.
-    return this.meters.start(this.stores.get(root) as string, location.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ""));
+    return this.meters.start(this.stores.get(root) as string, pathInStore(location));
   }
 
   /** Stops every proxy. */

@@ -98,9 +98,13 @@ function send(url: URL, method: string, headers: Record<string, string>, timeout
   });
 }
 
-/** Starts the proxy for the root `dialect` speaks to, on a free loopback port. */
-export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockCache, observer: ProxyObserver, timeoutMs: number): Promise<ReadThroughProxy> {
+/**
+ * Starts the proxy for the root `dialect` speaks to, on a free loopback port. `rootPath` is the
+ * root's own `container-or-bucket/prefix`: only objects under it are answered from the cache.
+ */
+export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockCache, observer: ProxyObserver, timeoutMs: number, rootPath: string): Promise<ReadThroughProxy> {
   const blockSize = cache.blockSize;
+  const rootPrefix = `${rootPath.replace(/\/+$/, "")}/`;
   /** Blocks being fetched, by object version and block number. */
   const inflight = new Map<string, Promise<Buffer>>();
   /** Objects whose identity is being learned, by path: later readers wait for the first. */
@@ -214,6 +218,31 @@ export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockC
     })();
   }
 
+  /**
+   * The bytes `start`..`end` of the object when every block they span is in memory, else
+   * undefined: a warm read is answered in the turn it arrived in.
+   */
+  function readSpanHot(identity: ObjectIdentity, start: number, end: number): Buffer[] | undefined {
+    const first = Math.floor(start / blockSize);
+    const last = Math.floor(end / blockSize);
+    const parts: Buffer[] = [];
+    for (let block = first; block <= last; block += 1) {
+      const bytes = cache.readHot(identity, block);
+      if (!bytes) return undefined;
+      parts.push(bytes);
+    }
+    for (const bytes of parts) observer.hit(bytes.length, identity.path);
+    return sliceSpan(parts, first, start, end);
+  }
+
+  /** The bytes `start`..`end` out of consecutive blocks from `first`: slices of the blocks, not a copy (a scan's reads are megabytes). */
+  function sliceSpan(blocks: Buffer[], first: number, start: number, end: number): Buffer[] {
+    return blocks.map((bytes, index) => {
+      const offset = (first + index) * blockSize;
+      return bytes.subarray(Math.max(0, start - offset), Math.min(bytes.length, end - offset + 1));
+    });
+  }
+
   /** The bytes `start`..`end` of the object, in order, from disk where the blocks are and the store where not. */
   async function readSpan(identity: ObjectIdentity, start: number, end: number, routed: RoutedRequest, incoming: IncomingMessage, kind: RequestKind): Promise<Buffer[]> {
     const first = Math.floor(start / blockSize);
@@ -246,11 +275,18 @@ export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockC
       index = next + 1;
     }
     const blocks = await Promise.all([...parts.entries()].sort(([a], [b]) => a - b).map(([, bytes]) => bytes));
-    // Slices of the blocks, not a copy: a scan's reads are megabytes.
-    return blocks.map((bytes, index) => {
-      const offset = (first + index) * blockSize;
-      return bytes.subarray(Math.max(0, start - offset), Math.min(bytes.length, end - offset + 1));
-    });
+    return sliceSpan(blocks, first, start, end);
+  }
+
+  /** The headers of every cached answer for an object version, as `writeHead` takes them: built once per version. */
+  const answerHeaders = new WeakMap<ObjectIdentity, string[]>();
+  function answerHeadersOf(identity: ObjectIdentity): string[] {
+    let headers = answerHeaders.get(identity);
+    if (!headers) {
+      headers = [...Object.entries(identity.headers).flat(), "etag", identity.etag, "accept-ranges", "bytes"];
+      answerHeaders.set(identity, headers);
+    }
+    return headers;
   }
 
   /** Whether the store still holds the version the cache knows of a manifest (a one-byte read). */
@@ -275,18 +311,24 @@ export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockC
       if (!identity) return passThrough(incoming, response, routed, kind);
       const span = spanOf(range, identity.size);
       if (!span) return passThrough(incoming, response, routed, kind);
-      let parts: Buffer[];
-      try {
-        parts = await readSpan(identity, span[0], span[1], routed, incoming, kind);
-      } catch (error) {
-        if (!(error instanceof ObjectChanged)) throw error;
-        cache.forget(dialect.store, objectPath);
-        identity = undefined;
-        continue;
+      let parts = readSpanHot(identity, span[0], span[1]);
+      if (!parts) {
+        try {
+          parts = await readSpan(identity, span[0], span[1], routed, incoming, kind);
+        } catch (error) {
+          if (!(error instanceof ObjectChanged)) throw error;
+          cache.forget(dialect.store, objectPath);
+          identity = undefined;
+          continue;
+        }
       }
-      const headers: Record<string, string> = { ...identity.headers, etag: identity.etag, "content-length": String(span[1] - span[0] + 1), "accept-ranges": "bytes" };
-      if (range !== undefined) headers["content-range"] = `bytes ${span[0]}-${span[1]}/${identity.size}`;
+      const headers = [...answerHeadersOf(identity), "content-length", String(span[1] - span[0] + 1)];
+      if (range !== undefined) headers.push("content-range", `bytes ${span[0]}-${span[1]}/${identity.size}`);
       response.writeHead(range === undefined ? 200 : 206, headers);
+      if (parts.length === 1) {
+        response.end(parts[0]);
+        return;
+      }
       response.cork();
       for (const part of parts) response.write(part);
       response.end();
@@ -306,7 +348,8 @@ export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockC
       return;
     }
     const kind: RequestKind = routed.listing ? "listing" : objectKindOf(routed.objectPath ?? "");
-    const cached = isCacheable(kind) && routed.objectPath !== undefined && isPlainRead(incoming) && dialect.mayServeFromCache(incoming.method ?? "GET", incoming.url ?? "/", incoming.headers);
+    // Another root's objects go to the store, which judges the request's credential for them.
+    const cached = isCacheable(kind) && routed.objectPath?.startsWith(rootPrefix) === true && isPlainRead(incoming) && dialect.mayServeFromCache(incoming.method ?? "GET", incoming.url ?? "/", incoming.headers);
     (cached ? serveCached(incoming, response, routed, kind) : passThrough(incoming, response, routed, kind)).catch((error: unknown) => {
       // A store that cannot be reached is an outage to the engine: a 503 it retries, then reports.
       if (!response.headersSent) {
