@@ -42,7 +42,7 @@ export function formatValue(value) {
   if (value === null || value === undefined) return "null";
   if (Array.isArray(value)) {
     const shown = value.slice(0, 8).map(formatValue).join(", ");
-    return `[${shown}${value.length > 8 ? `, … ${value.length - 8} more` : ""}]`;
+    return `[${shown}${value.length > 8 ? `, … ${formatCount(value.length - 8)} more` : ""}]`;
   }
   if (typeof value === "number") return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
   if (typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${k}: ${formatValue(v)}`).join(", ")}}`;

@@ -137,7 +137,7 @@ function tablesSection(rows) {
       ["Rows", formatCount(totalRows)],
       ["Size", formatBytes(totalBytes)],
     ]),
-    largest.length > 1 ? h("div", { class: "charts" }, barChart("Largest tables by size (bytes)", largest.map((row) => ({ key: row.parts[row.parts.length - 1], value: row.bytes, label: `${row.parts.join(".")}: ${formatBytes(row.bytes)}` })), { xLabel: "table" })) : null,
+    largest.length > 1 ? h("div", { class: "charts" }, barChart("Largest tables by size", largest.map((row) => ({ key: row.parts[row.parts.length - 1], value: row.bytes, label: `${row.parts.join(".")}: ${formatBytes(row.bytes)}` })), { xLabel: "table", format: formatBytes })) : null,
     dataTable(
       "Tables",
       ["Table", "Rows", "Size", "Versions", "Last write", "Last operation", "Rows changed by it", `Rows over the last ${GROWTH_VERSIONS} versions`],
@@ -145,7 +145,7 @@ function tablesSection(rows) {
         h("a", { href: tableHref(row.parts) }, row.parts.join(".")),
         ...(row.error
           ? [h("span", { class: "muted" }, `not readable: ${row.error.message}`), "", "", "", "", "", ""]
-          : [numeric(formatCount(row.rows)), numeric(formatBytes(row.bytes)), numeric(formatCount(row.version)), formatTime(row.lastWrite), row.lastOperation ?? "–", numeric(signed(row.growth)), growthCell(row)]),
+          : [numeric(formatCount(row.rows)), numeric(formatBytes(row.bytes)), numeric(formatCount(row.version)), h("span", { class: "nowrap" }, formatTime(row.lastWrite)), row.lastOperation ?? "–", numeric(signed(row.growth)), growthCell(row)]),
       ]),
       { empty: "no tables yet", labelledBy: "tables-heading" },
     ),

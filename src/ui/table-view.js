@@ -43,7 +43,6 @@ async function overviewPanel(parts) {
   const statsFacts = statsFailed
     ? []
     : [
-        ["Rows", formatCount(stats.num_rows)],
         ["Size", formatBytes(stats.total_bytes)],
         ["Indexes", formatCount(stats.num_indices)],
         ["Fragments", `${formatCount(stats.fragment_stats.num_fragments)} (${formatCount(stats.fragment_stats.num_small_fragments)} small)`],
@@ -58,6 +57,7 @@ async function overviewPanel(parts) {
       ["Version", table.version === undefined ? undefined : String(table.version)],
       ["Declared only", table.is_only_declared === undefined || table.is_only_declared === null ? undefined : table.is_only_declared ? "yes" : "no"],
       ["Managed versioning", table.managed_versioning === undefined ? undefined : table.managed_versioning ? "on" : "off"],
+      ["Rows", statsFailed ? undefined : formatCount(stats.num_rows)],
       ["Deleted rows", table.stats ? formatCount(table.stats.num_deleted_rows) : undefined],
       ...statsFacts,
     ]),
