@@ -45,7 +45,7 @@ function apiKeys(database) {
         });
         return [h("code", {}, key.key_id), key.role, key.description || "–", formatTime(key.created_at), key.revoked_at ? formatTime(key.revoked_at) : "–", revoke];
       });
-      return dataTable(`API keys of ${database}`, ["Key id", "Role", "Description", "Created", "Revoked", "Action"], rows, { empty: "none" });
+      return dataTable(`API keys of ${database}`, ["Key id", "Role", "Description", "Created", "Revoked", "Action"], rows, { empty: "none", labelledBy: "keys-heading" });
     });
   const role = h("select", { id: "new-key-role" }, ROLES.map((name) => h("option", { value: name }, name)));
   const description = h("input", { id: "new-key-description", autocomplete: "off", maxlength: 500 });
@@ -86,7 +86,7 @@ function databases(context, chooseDatabase) {
         });
         return [database.name, h("code", {}, database.location), database.managed_versioning ? "on" : "off", h("span", { class: "row" }, keys, drop)];
       });
-      return dataTable("Databases", ["Name", "Location", "Managed versioning", "Actions"], rows, { empty: "none visible to this key" });
+      return dataTable("Databases", ["Name", "Location", "Managed versioning", "Actions"], rows, { empty: "none visible to this key", labelledBy: "databases-heading" });
     });
   const name = h("input", { id: "new-database-name", required: true, pattern: "[A-Za-z0-9_\\-]+", autocomplete: "off" });
   const form = stackForm([labelled("New database name", name)], "Create database");

@@ -4,7 +4,7 @@
  * the filters (who, what, outcome, since) apply to the records read so far, and "More" reads on.
  */
 import { api } from "./api.js";
-import { dataTable, errorBox, formatTime, h, replaceChildren } from "./dom.js";
+import { dataTable, errorBox, formatCount, formatTime, h, replaceChildren } from "./dom.js";
 
 const OUTCOMES = ["", "ok", "denied", "failed"];
 
@@ -39,7 +39,7 @@ export function auditLog(name) {
     const shown = records.filter(matcher({ who: who.value.trim(), what: what.value.trim(), outcome: outcome.value, since: since.value }));
     replaceChildren(
       list,
-      h("p", { class: "muted", role: "status" }, `${shown.length} of ${records.length} records read${next ? " (more are older)" : ""}.`),
+      h("p", { class: "muted", role: "status" }, `${formatCount(shown.length)} of ${formatCount(records.length)} records read${next ? " (more are older)" : ""}.`),
       dataTable(
         `Audit records of ${name}, newest first`,
         ["When", "Who", "Operation", "Target", "Outcome", "Request"],

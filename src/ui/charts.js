@@ -4,6 +4,7 @@
  * an image with a text label for screen readers, each point or bar carries a `<title>` with its
  * exact value, and colours come from classes in console.css (the CSP forbids inline styles).
  */
+import { formatCount } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 560;
@@ -146,7 +147,7 @@ export function stackedBars(title, rows, series) {
     chart.append(svg("text", { class: "tick", x: labelWidth - 8, y: y + 15, "text-anchor": "end" }, row.name));
     row.parts.forEach((value, s) => {
       const w = (value / max) * width;
-      chart.append(svg("rect", { class: `series-${s} bar`, x, y, width: w, height: rowHeight - 8 }, svg("title", {}, `${row.name}: ${value.toLocaleString("en-US")} ${series[s]}`)));
+      chart.append(svg("rect", { class: `series-${s} bar`, x, y, width: w, height: rowHeight - 8 }, svg("title", {}, `${row.name}: ${formatCount(value)} ${series[s]}`)));
       x += w;
     });
   });

@@ -5,7 +5,7 @@
  */
 import { renderAdmin } from "./admin-view.js";
 import { api, connection } from "./api.js";
-import { actionSucceeded, h } from "./dom.js";
+import { actionSucceeded, formatCount, h } from "./dom.js";
 import { renderJobs } from "./jobs-view.js";
 import { renderEvents } from "./events-view.js";
 import { renderNamespace } from "./namespace-view.js";
@@ -85,7 +85,7 @@ function featuresOf(capabilities) {
   if (capabilities.storage) on.push(`credential vending ${capabilities.storage.credential_vending}`);
   if (capabilities.storage?.object_stores.length) on.push(`object stores ${capabilities.storage.object_stores.join(", ")}`);
   on.push(`multipart writes ${capabilities.features.multipart_writes ? "on" : "off"}`);
-  on.push(`${capabilities.operations.length} operations`);
+  on.push(`${formatCount(capabilities.operations.length)} operations`);
   return on.join("; ");
 }
 

@@ -4,7 +4,7 @@
  * as an Arrow IPC stream. The new table then opens on its Data tab.
  */
 import { api } from "./api.js";
-import { actionError, h, labelled, replaceChildren, stackForm } from "./dom.js";
+import { actionError, formatCount, h, labelled, replaceChildren, stackForm } from "./dom.js";
 import { ACCEPTED, ipcStream, readTableFile } from "./file-import.js";
 import { tableHref } from "./routes.js";
 
@@ -30,7 +30,7 @@ export function createTableForm(parts, context) {
     replaceChildren(result, h("p", { class: "muted" }, "Reading the file…"));
     try {
       const read = await readTableFile(file.files[0]);
-      replaceChildren(result, h("p", { class: "muted" }, `Uploading ${read.table.numRows.toLocaleString("en-US")} rows: ${read.table.schema.fields.map((f) => `${f.name} (${f.type})`).join(", ")}…`));
+      replaceChildren(result, h("p", { class: "muted" }, `Uploading ${formatCount(read.table.numRows)} rows: ${read.table.schema.fields.map((f) => `${f.name} (${f.type})`).join(", ")}…`));
       await api.createTable(table, ipcStream(read.table));
       context.announce(`Table ${table.join(".")} created from ${file.files[0].name}.`, { navigating: true });
       context.refreshTree();

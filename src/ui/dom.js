@@ -42,11 +42,19 @@ export function formatValue(value) {
   if (value === null || value === undefined) return "null";
   if (Array.isArray(value)) {
     const shown = value.slice(0, 8).map(formatValue).join(", ");
-    return `[${shown}${value.length > 8 ? `, … ${value.length - 8} more` : ""}]`;
+    return `[${shown}${value.length > 8 ? `, … ${formatCount(value.length - 8)} more` : ""}]`;
   }
   if (typeof value === "number") return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
   if (typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${k}: ${formatValue(v)}`).join(", ")}}`;
   return String(value);
+}
+
+/**
+ * A count (rows, versions, fragments, tables, …) as the whole console writes it: `1,500`, so the
+ * same number reads the same on every page; `–` when it is unknown.
+ */
+export function formatCount(value) {
+  return typeof value === "number" || typeof value === "bigint" ? value.toLocaleString("en-US") : "–";
 }
 
 export function formatBytes(bytes) {
@@ -66,20 +74,31 @@ export function formatTime(millis) {
   return new Date(millis).toLocaleString();
 }
 
-/** A `<table>` with a caption, column headers and rows of cells (text or nodes). */
-export function dataTable(caption, headers, rows, { empty = "None." } = {}) {
-  if (rows.length === 0) return h("p", { class: "muted" }, `${caption}: ${empty}`);
+/**
+ * A `<table>` with column headers and rows of cells (text or nodes), named `caption`. With
+ * `labelledBy`, the id of the visible heading right above it that already says what the table
+ * is, the heading names the table and its scrolling frame instead of a caption repeating it.
+ */
+export function dataTable(caption, headers, rows, { empty = "None.", labelledBy } = {}) {
+  if (rows.length === 0) return h("p", { class: "muted" }, labelledBy ? sentence(empty) : `${caption}: ${empty}`);
+  const name = labelledBy ? { "aria-labelledby": labelledBy } : { "aria-label": caption };
   return h(
     "div",
-    { class: "table-scroll", tabindex: 0, role: "region", "aria-label": caption },
+    { class: "table-scroll", tabindex: 0, role: "region", ...name },
     h(
       "table",
-      {},
-      h("caption", {}, caption),
+      labelledBy ? name : {},
+      labelledBy ? null : h("caption", {}, caption),
       h("thead", {}, h("tr", {}, headers.map((header) => h("th", { scope: "col" }, header)))),
       h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((cell) => h("td", {}, cell))))),
     ),
   );
+}
+
+/** `none kept` → `None kept.`: an empty table's note standing alone under its heading. */
+function sentence(text) {
+  const trimmed = text.replace(/\.$/, "");
+  return `${trimmed.charAt(0).toUpperCase()}${trimmed.slice(1)}.`;
 }
 
 /** A definition list of label → value; values that are undefined are left out. */
@@ -91,10 +110,10 @@ export function facts(entries) {
   );
 }
 
-/** A map of string properties as a two-column table. */
-export function propertiesTable(caption, properties) {
+/** A map of string properties as a two-column table; `labelledBy` as for `dataTable`. */
+export function propertiesTable(caption, properties, { labelledBy } = {}) {
   const entries = Object.entries(properties ?? {}).sort(([a], [b]) => a.localeCompare(b));
-  return dataTable(caption, ["Key", "Value"], entries, { empty: "none set" });
+  return dataTable(caption, ["Key", "Value"], entries, { empty: "none set", labelledBy });
 }
 
 /**

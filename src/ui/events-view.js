@@ -5,7 +5,7 @@
  * cursor that answer gives.
  */
 import { ApiError, call } from "./api.js";
-import { dataTable, errorBox, h, replaceChildren } from "./dom.js";
+import { dataTable, errorBox, formatCount, h, replaceChildren } from "./dom.js";
 
 /** How many events the page keeps and shows. */
 const SHOWN = 200;
@@ -52,7 +52,7 @@ export function renderEvents(main) {
     try {
       await read(0);
       show();
-      status.textContent = `${events.length} most recent event(s).`;
+      status.textContent = `${formatCount(events.length)} most recent event(s).`;
       while (open()) {
         if (!live.checked) {
           await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -60,7 +60,7 @@ export function renderEvents(main) {
         }
         if ((await read(WAIT)) > 0 && open()) {
           show();
-          status.textContent = `${events.length} most recent event(s); the newest at ${new Date().toLocaleTimeString()}.`;
+          status.textContent = `${formatCount(events.length)} most recent event(s); the newest at ${new Date().toLocaleTimeString()}.`;
         }
       }
     } catch (error) {

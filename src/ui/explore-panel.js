@@ -7,7 +7,7 @@
 import { api, connection } from "./api.js";
 import { tableFromIPC, tableToIPC } from "./arrow.js";
 import { decodeArrow } from "./arrow-values.js";
-import { actionError, actionSucceeded, errorBox, formatTime, h, replaceChildren } from "./dom.js";
+import { actionError, actionSucceeded, errorBox, formatCount, formatTime, h, replaceChildren } from "./dom.js";
 import { exploreForm } from "./explore-form.js";
 import { download, toCsv, toJsonLines } from "./export-rows.js";
 import { columnsMenu, gridLayout } from "./grid-layout.js";
@@ -112,7 +112,7 @@ function exportBar(parts, results, names, layout) {
     ready(state, total) {
       current = state ? { state, total } : null;
       for (const each of buttons) each.disabled = current === null;
-      element.title = current && state.mode !== "rows" ? "Exports the page of search results shown" : `Exports every row of the query (up to ${EXPORT_LIMIT.toLocaleString("en-US")})`;
+      element.title = current && state.mode !== "rows" ? "Exports the page of search results shown" : `Exports every row of the query (up to ${formatCount(EXPORT_LIMIT)})`;
     },
   };
 }

@@ -5,7 +5,7 @@
  * newest again (RestoreTable). Deleted rows and many small fragments are what compaction reclaims.
  */
 import { api } from "./api.js";
-import { actionError, dataTable, facts, formatBytes, formatTime, h, loadInto, replaceChildren } from "./dom.js";
+import { actionError, dataTable, facts, formatBytes, formatCount, formatTime, h, loadInto, replaceChildren } from "./dom.js";
 import { operationText } from "./operation-text.js";
 import { typeText } from "./schema-text.js";
 import { barChart, lineChart } from "./charts.js";
@@ -27,7 +27,7 @@ function rowChange(v, previous) {
   if (!previous) return "";
   const change = v.rows - previous.rows;
   if (change === 0) return "±0";
-  return change > 0 ? `+${change.toLocaleString("en-US")}` : `−${(-change).toLocaleString("en-US")}`;
+  return change > 0 ? `+${formatCount(change)}` : `−${formatCount(-change)}`;
 }
 
 /** Tags of the main branch, by version. */
@@ -53,9 +53,9 @@ function plots(listed, tags) {
   return h(
     "div",
     { class: "charts" },
-    lineChart("Rows per version", ascending.map((v) => ({ x: v.version, y: v.rows, label: label(v, `${v.rows.toLocaleString("en-US")} rows`), mark: marks(v) })), { xLabel: "version" }),
-    barChart("Fragments per version", ascending.map((v) => ({ key: v.version, value: v.fragments, label: label(v, `${v.fragments} fragments`), mark: marks(v) })), { xLabel: "version" }),
-    barChart("Deleted rows per version", ascending.map((v) => ({ key: v.version, value: v.deletedRows, label: label(v, `${v.deletedRows.toLocaleString("en-US")} deleted rows`), mark: marks(v) })), { xLabel: "version" }),
+    lineChart("Rows per version", ascending.map((v) => ({ x: v.version, y: v.rows, label: label(v, `${formatCount(v.rows)} rows`), mark: marks(v) })), { xLabel: "version" }),
+    barChart("Fragments per version", ascending.map((v) => ({ key: v.version, value: v.fragments, label: label(v, `${formatCount(v.fragments)} fragments`), mark: marks(v) })), { xLabel: "version" }),
+    barChart("Deleted rows per version", ascending.map((v) => ({ key: v.version, value: v.deletedRows, label: label(v, `${formatCount(v.deletedRows)} deleted rows`), mark: marks(v) })), { xLabel: "version" }),
   );
 }
 
@@ -95,9 +95,9 @@ async function comparison(parts, v, latest) {
     { class: "comparison", "aria-label": `Version ${v.version} compared with the current version` },
     h("h3", {}, `Version ${v.version} compared with the current version ${latest}`),
     facts([
-      ["Rows then", h("span", { class: "num" }, rowsThen.toLocaleString("en-US"))],
-      ["Rows now", h("span", { class: "num" }, rowsNow.toLocaleString("en-US"))],
-      ["Difference", h("span", { class: "num" }, `${change > 0 ? "+" : change < 0 ? "−" : "±"}${Math.abs(change).toLocaleString("en-US")}`)],
+      ["Rows then", h("span", { class: "num" }, formatCount(rowsThen))],
+      ["Rows now", h("span", { class: "num" }, formatCount(rowsNow))],
+      ["Difference", h("span", { class: "num" }, `${change > 0 ? "+" : change < 0 ? "−" : "±"}${formatCount(Math.abs(change))}`)],
     ]),
     changes.length === 0 ? h("p", { class: "muted" }, "Same schema.") : dataTable("Schema changes since then", ["Field", "Change", "Type"], changes),
   );
@@ -140,10 +140,10 @@ export async function historyPanel(parts, context) {
     h("span", { class: "num" }, String(v.version), tagBadges(tags.get(v.version))),
     h("span", { class: "nowrap" }, formatTime(v.timestamp_millis)),
     h("span", { class: "operation" }, operationText(v)),
-    h("span", { class: "num" }, v.rows.toLocaleString("en-US")),
+    h("span", { class: "num" }, formatCount(v.rows)),
     h("span", { class: "num" }, rowChange(v, listed[i + 1])),
-    h("span", { class: "num" }, String(v.fragments)),
-    h("span", { class: "num" }, v.deletedRows.toLocaleString("en-US")),
+    h("span", { class: "num" }, formatCount(v.fragments)),
+    h("span", { class: "num" }, formatCount(v.deletedRows)),
     h("span", { class: "num" }, formatBytes(v.manifest_size)),
     h("span", { class: "row" }, compareButton(parts, v, latest, compared), restoreButton(parts, v.version, latest, context, result)),
   ]);
@@ -151,7 +151,7 @@ export async function historyPanel(parts, context) {
     "div",
     {},
     listed.length > 0 ? plots(listed, tags) : null,
-    page.page_token ? h("p", { class: "muted" }, `The ${listed.length} newest versions.`) : null,
+    page.page_token ? h("p", { class: "muted" }, `The ${formatCount(listed.length)} newest versions.`) : null,
     result,
     compared,
     dataTable("Versions, newest first", ["Version", "Created", "Operation", "Rows", "Change", "Fragments", "Deleted rows", "Manifest size", "Action"], rows),

@@ -8,7 +8,7 @@
  */
 import { ApiError, api, connection } from "./api.js";
 import { barChart, sparkline } from "./charts.js";
-import { actionError, dataTable, errorBox, facts, formatBytes, formatTime, h, loadInto, replaceChildren } from "./dom.js";
+import { actionError, dataTable, errorBox, facts, formatBytes, formatCount, formatTime, h, loadInto, replaceChildren } from "./dom.js";
 import { operationText } from "./operation-text.js";
 import { tableHref } from "./routes.js";
 import { mapLimited } from "./map-limited.js";
@@ -106,7 +106,7 @@ function growthCell(row) {
     if (points.length === 0) return replaceChildren(cell, "–");
     const first = points[0];
     const last = points[points.length - 1];
-    const label = `Rows by version of ${row.parts.join(".")}: ${points.map((p) => `v${p.x} ${number(p.y)}`).join(", ")}`;
+    const label = `Rows by version of ${row.parts.join(".")}: ${points.map((p) => `v${p.x} ${formatCount(p.y)}`).join(", ")}`;
     cell.classList.remove("muted");
     replaceChildren(cell, sparkline(label, points), h("span", { class: "muted" }, points.length > 1 ? `v${first.x}–${last.x}` : `v${last.x}`));
   };
@@ -121,9 +121,8 @@ function growthCell(row) {
   return cell;
 }
 
-const number = (value) => (typeof value === "number" ? value.toLocaleString("en-US") : "–");
 const numeric = (text) => h("span", { class: "num nowrap" }, text);
-const signed = (change) => (change === undefined ? "–" : change > 0 ? `+${number(change)}` : change < 0 ? `−${number(-change)}` : "±0");
+const signed = (change) => (change === undefined ? "–" : change > 0 ? `+${formatCount(change)}` : change < 0 ? `−${formatCount(-change)}` : "±0");
 
 function tablesSection(rows) {
   const readable = rows.filter((row) => !row.error);
@@ -134,11 +133,11 @@ function tablesSection(rows) {
     "div",
     {},
     facts([
-      ["Tables", number(rows.length)],
-      ["Rows", number(totalRows)],
+      ["Tables", formatCount(rows.length)],
+      ["Rows", formatCount(totalRows)],
       ["Size", formatBytes(totalBytes)],
     ]),
-    largest.length > 1 ? h("div", { class: "charts" }, barChart("Largest tables by size (bytes)", largest.map((row) => ({ key: row.parts[row.parts.length - 1], value: row.bytes, label: `${row.parts.join(".")}: ${formatBytes(row.bytes)}` })), { xLabel: "table" })) : null,
+    largest.length > 1 ? h("div", { class: "charts" }, barChart("Largest tables by size", largest.map((row) => ({ key: row.parts[row.parts.length - 1], value: row.bytes, label: `${row.parts.join(".")}: ${formatBytes(row.bytes)}` })), { xLabel: "table", format: formatBytes })) : null,
     dataTable(
       "Tables",
       ["Table", "Rows", "Size", "Versions", "Last write", "Last operation", "Rows changed by it", `Rows over the last ${GROWTH_VERSIONS} versions`],
@@ -146,9 +145,9 @@ function tablesSection(rows) {
         h("a", { href: tableHref(row.parts) }, row.parts.join(".")),
         ...(row.error
           ? [h("span", { class: "muted" }, `not readable: ${row.error.message}`), "", "", "", "", "", ""]
-          : [numeric(number(row.rows)), numeric(formatBytes(row.bytes)), numeric(number(row.version)), formatTime(row.lastWrite), row.lastOperation ?? "–", numeric(signed(row.growth)), growthCell(row)]),
+          : [numeric(formatCount(row.rows)), numeric(formatBytes(row.bytes)), numeric(formatCount(row.version)), h("span", { class: "nowrap" }, formatTime(row.lastWrite)), row.lastOperation ?? "–", numeric(signed(row.growth)), growthCell(row)]),
       ]),
-      { empty: "no tables yet" },
+      { empty: "no tables yet", labelledBy: "tables-heading" },
     ),
   );
 }
@@ -176,7 +175,7 @@ function eventSummary(event) {
     ["num_deleted_rows", "−", "deleted"],
   ]
     .filter(([key]) => typeof data[key] === "number" && data[key] > 0)
-    .map(([key, sign, word]) => `${sign}${number(data[key])} ${word}`);
+    .map(([key, sign, word]) => `${sign}${formatCount(data[key])} ${word}`);
   return [what, counts.join(", ")];
 }
 
@@ -211,7 +210,7 @@ async function activitySection(capabilities) {
       const isTable = String(event.type).startsWith("io.quiver.table.") && event.data?.id;
       return [formatTime(Date.parse(event.time)), isTable && !String(event.type).endsWith(".dropped") ? h("a", { href: tableHref(event.data.id) }, name) : name || "–", what, numeric(rows || "–")];
     }),
-    { empty: "no change yet" },
+    { empty: "no change yet", labelledBy: "activity-heading" },
   );
 }
 
@@ -265,7 +264,7 @@ async function droppedSection(context) {
     "Dropped tables kept for undrop",
     ["Table", "Dropped", "Purged after", "Dropped by", "Action"],
     drops.map((drop) => [drop.id.join("."), new Date(drop.dropped_at).toLocaleString(), new Date(drop.purge_at).toLocaleString(), drop.dropped_by ?? "–", undropButton(drop, context)]),
-    { empty: "none kept" },
+    { empty: "none kept", labelledBy: "dropped-heading" },
   );
 }
 
@@ -292,7 +291,7 @@ export function renderHome(main, context) {
       replaceChildren(dropped);
       return;
     }
-    replaceChildren(dropped, h("h3", { id: "dropped-heading" }, "Dropped tables"), h("div"));
+    replaceChildren(dropped, h("h3", { id: "dropped-heading" }, "Dropped tables kept for undrop"), h("div"));
     loadInto(dropped.lastChild, "Listing dropped tables", () => droppedSection({ ...context, reload }));
   };
   replaceChildren(

@@ -4,7 +4,7 @@
  * asked for as jobs (`wait: false`), followed live until they finish, then the list is read again.
  */
 import { api } from "./api.js";
-import { actionError, actionSucceeded, dataTable, formatBytes, h, labelled, loadInto, replaceChildren, stackForm } from "./dom.js";
+import { actionError, actionSucceeded, dataTable, formatBytes, formatCount, h, labelled, loadInto, replaceChildren, stackForm } from "./dom.js";
 import { stackedBars } from "./charts.js";
 import { vectorColumns } from "./explore-form.js";
 import { watchJob } from "./job-progress.js";
@@ -112,8 +112,8 @@ export async function indexesPanel(parts) {
         index.columns.join(", "),
         index.index_type ?? "–",
         index.status,
-        (index.num_indexed_rows ?? 0).toLocaleString("en-US"),
-        (index.num_unindexed_rows ?? 0).toLocaleString("en-US"),
+        formatCount(index.num_indexed_rows ?? 0),
+        formatCount(index.num_unindexed_rows ?? 0),
         formatBytes(index.size_bytes ?? undefined),
         dropButton(parts, index, jobs, showList, result),
       ]);

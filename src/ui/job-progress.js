@@ -3,7 +3,7 @@
  * until it succeeds, fails or is cancelled, with a Cancel button while it can still stop.
  */
 import { api } from "./api.js";
-import { errorBox, h, replaceChildren } from "./dom.js";
+import { errorBox, formatCount, h, replaceChildren } from "./dom.js";
 
 const POLL_MS = 500;
 export const FINISHED = new Set(["succeeded", "failed", "cancelled"]);
@@ -82,7 +82,7 @@ export function progressView(job) {
   const writesRows = job.job_type === "refresh_materialized_view" || job.job_type === "backfill_column" || rows > 0;
   const outcome = maintenanceOutcome(job);
   if (total === 0) return h("span", {}, outcome ?? (job.status === "succeeded" ? "done" : job.status === "running" ? "working" : "not started"));
-  const label = `${done} of ${total} ${job.job_type === "create_index" ? "steps" : "items"}${writesRows ? `, ${rows.toLocaleString("en-US")} rows written` : ""}`;
+  const label = `${formatCount(done)} of ${formatCount(total)} ${job.job_type === "create_index" ? "steps" : "items"}${writesRows ? `, ${formatCount(rows)} rows written` : ""}`;
   return h("span", { class: "progress" }, h("progress", { max: total, value: done, "aria-label": label }), h("span", { class: "muted" }, outcome ?? label));
 }
 
@@ -90,8 +90,8 @@ export function progressView(job) {
 function maintenanceOutcome(job) {
   const result = job.result;
   if (!result || !/maintenance/.test(job.job_type) || typeof result.fragments_before !== "number") return null;
-  const removed = result.versions_removed > 0 ? `, ${result.versions_removed} versions removed` : "";
-  return `${result.fragments_before} → ${result.fragments_after} fragments${removed}`;
+  const removed = result.versions_removed > 0 ? `, ${formatCount(result.versions_removed)} versions removed` : "";
+  return `${formatCount(result.fragments_before)} → ${formatCount(result.fragments_after)} fragments${removed}`;
 }
 
 /**

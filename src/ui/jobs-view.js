@@ -6,7 +6,7 @@
  */
 import { api } from "./api.js";
 import { barChart } from "./charts.js";
-import { actionError, actionSucceeded, dataTable, errorBox, formatTime, h, loadInto, replaceChildren } from "./dom.js";
+import { actionError, actionSucceeded, dataTable, errorBox, formatCount, formatTime, h, loadInto, replaceChildren } from "./dom.js";
 import { FINISHED, jobWhat, kindWords, progressView, statusBadge } from "./job-progress.js";
 import { tableHref } from "./routes.js";
 
@@ -65,7 +65,7 @@ function throughput(records) {
     { class: "charts" },
     barChart("Run time of finished jobs (seconds)", finished.map(({ job, seconds }) => ({ key: key(job), value: seconds, label: `${job.job_type} ${key(job)}: ${seconds.toFixed(2)} s` })), { xLabel: "job" }),
     writers.length > 0
-      ? barChart("Rows written per second", writers.map(({ job, seconds }) => ({ key: key(job), value: job.progress.rows_written / seconds, label: `${job.job_type} ${key(job)}: ${Math.round(job.progress.rows_written / seconds)} rows/s` })), { xLabel: "job" })
+      ? barChart("Rows written per second", writers.map(({ job, seconds }) => ({ key: key(job), value: job.progress.rows_written / seconds, label: `${job.job_type} ${key(job)}: ${formatCount(Math.round(job.progress.rows_written / seconds))} rows/s` })), { xLabel: "job" })
       : null,
   );
 }

@@ -6,7 +6,7 @@
  */
 import { api } from "./api.js";
 import { tableFromIPC } from "./arrow.js";
-import { actionError, actionSucceeded, h, replaceChildren } from "./dom.js";
+import { actionError, actionSucceeded, formatBytes, formatCount, h, replaceChildren } from "./dom.js";
 import { ACCEPTED, ipcStream, readTableFile } from "./file-import.js";
 import { watchJob } from "./job-progress.js";
 import { namespaceHref, tableHref } from "./routes.js";
@@ -42,7 +42,7 @@ function addRows(parts, context) {
       const target = tableFromIPC(await api.queryTable(parts, { k: 1, vector: null })).schema;
       const { table } = await readTableFile(file.files[0], target);
       const answer = await api.insertIntoTable(parts, ipcStream(table));
-      replaceChildren(result, h("p", { role: "status" }, `Added ${table.numRows.toLocaleString("en-US")} rows; the table is at version ${answer.version}.`));
+      replaceChildren(result, h("p", { role: "status" }, `Added ${formatCount(table.numRows)} rows; the table is at version ${answer.version}.`));
       context.tableChanged({ keep: true });
     }),
   );
@@ -58,7 +58,7 @@ function deleteRows(parts, context) {
       const matching = await api.countTableRows(parts, {}, where);
       if (!confirm(`Delete the ${matching} rows of ${parts.join(".")} where ${where}?`)) return;
       const answer = await api.deleteFromTable(parts, where);
-      replaceChildren(result, h("p", { role: "status" }, `Deleted ${matching.toLocaleString("en-US")} rows; the table is at version ${answer.version}.`));
+      replaceChildren(result, h("p", { role: "status" }, `Deleted ${formatCount(matching)} rows; the table is at version ${answer.version}.`));
       context.tableChanged({ keep: true });
     }, { danger: true }),
   );
@@ -78,8 +78,8 @@ function refreshView(parts) {
 
 /** What a maintenance task did, in a sentence. */
 function maintenanceOutcome(answer) {
-  const fragments = `${answer.fragments_before} → ${answer.fragments_after} fragments`;
-  const versions = answer.versions_removed > 0 ? `, ${answer.versions_removed} old versions removed (${answer.bytes_removed.toLocaleString("en-US")} bytes)` : "";
+  const fragments = `${formatCount(answer.fragments_before)} → ${formatCount(answer.fragments_after)} fragments`;
+  const versions = answer.versions_removed > 0 ? `, ${formatCount(answer.versions_removed)} old versions removed (${formatBytes(answer.bytes_removed)})` : "";
   const kept = answer.protected_tags.length > 0 ? `; tags ${answer.protected_tags.join(", ")} kept older versions` : "";
   return `Done: ${fragments}${versions}${kept}; the table is at version ${answer.version}.`;
 }

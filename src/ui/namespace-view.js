@@ -122,7 +122,7 @@ export function renderNamespace(main, parts, context) {
     createForm(parts, context),
     parts.length > 0 ? dropSection(parts, context) : null,
   );
-  loadInto(properties, "Describing the namespace", async () => propertiesTable("Namespace properties", (await api.describeNamespace(parts)).properties));
+  loadInto(properties, "Describing the namespace", async () => propertiesTable("Namespace properties", (await api.describeNamespace(parts)).properties, { labelledBy: "properties-heading" }));
   const listNamespaces = pagedList("namespaces", async (token) => {
     const page = await api.listNamespaces(parts, token);
     return { items: page.namespaces, next: page.page_token };

@@ -3,6 +3,7 @@
  * body goes to ExplainTableQueryPlan and AnalyzeTableQueryPlan, so the plan shown is the plan of
  * the query that ran.
  */
+import { formatCount } from "./dom.js";
 
 /** The search modes: every row (filtered and sorted), nearest vectors, or full-text matches. */
 export const MODES = ["rows", "vector", "text"];
@@ -51,9 +52,8 @@ export function queryRequest(state) {
 
 /** Which rows a page holds, as shown above the grid: `Rows 101–200 of 5,000`. */
 export function pageCaption(page, pageSize, shown, total) {
-  const format = (n) => n.toLocaleString("en-US");
-  if (shown === 0) return total === undefined ? "No rows" : `No rows (of ${format(total)})`;
+  if (shown === 0) return total === undefined ? "No rows" : `No rows (of ${formatCount(total)})`;
   const first = page * pageSize + 1;
-  const range = `Rows ${format(first)}–${format(first + shown - 1)}`;
-  return total === undefined ? range : `${range} of ${format(total)}`;
+  const range = `Rows ${formatCount(first)}–${formatCount(first + shown - 1)}`;
+  return total === undefined ? range : `${range} of ${formatCount(total)}`;
 }

@@ -3,7 +3,7 @@
  * Arrow type, with search distances and scores in their own highlighted columns, and a pager.
  * A row with a vector offers "Similar", which searches for its nearest rows.
  */
-import { h } from "./dom.js";
+import { formatCount, h } from "./dom.js";
 import { openRowPanel } from "./row-panel.js";
 import { valueCell } from "./value-cell.js";
 
@@ -45,7 +45,7 @@ export function resultsGrid(caption, { fields, rows }, { firstRow, onSimilar, la
     } else if (vectorIndex >= 0) {
       cells.unshift(h("td", {}));
     }
-    const button = h("button", { type: "button", class: "link row-open", "aria-label": `Open row ${number}` }, number.toLocaleString("en-US"));
+    const button = h("button", { type: "button", class: "link row-open", "aria-label": `Open row ${number}` }, formatCount(number));
     button.addEventListener("click", () => open(i));
     cells.unshift(h("th", { scope: "row", class: "num" }, button));
     return h("tr", {}, cells);

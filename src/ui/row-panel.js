@@ -3,7 +3,7 @@
  * whole value (a vector summarised by its length and first values, openable in full), and the row
  * as JSON with a button that copies it. Escape or Close returns to the grid.
  */
-import { h } from "./dom.js";
+import { formatCount, h } from "./dom.js";
 import { rowObject } from "./export-rows.js";
 import { valueCell } from "./value-cell.js";
 
@@ -21,7 +21,7 @@ export function openRowPanel(fields, row, number) {
   const dialog = h(
     "dialog",
     { class: "row-panel", "aria-labelledby": "row-panel-title" },
-    h("div", { class: "row-panel-head" }, h("h3", { id: "row-panel-title" }, `Row ${number.toLocaleString("en-US")}`), copy, copied, close),
+    h("div", { class: "row-panel-head" }, h("h3", { id: "row-panel-title" }, `Row ${formatCount(number)}`), copy, copied, close),
     h("dl", { class: "facts row-fields" }, fields.map((field, i) => [h("dt", {}, field.name, h("span", { class: "type" }, field.label)), h("dd", {}, fieldValue(row[i]))])),
     h("details", { class: "row-json" }, h("summary", {}, "JSON"), h("pre", { tabindex: 0 }, json)),
   );

@@ -5,7 +5,7 @@
  * shown, and again after a change made elsewhere on the page.
  */
 import { api } from "./api.js";
-import { dataTable, errorBox, facts, formatBytes, formatValue, h, loadInto, propertiesTable, replaceChildren } from "./dom.js";
+import { dataTable, errorBox, facts, formatBytes, formatCount, h, loadInto, propertiesTable, replaceChildren } from "./dom.js";
 import { explorePanel } from "./explore-panel.js";
 import { historyPanel } from "./history-panel.js";
 import { indexesPanel } from "./indexes-panel.js";
@@ -33,20 +33,20 @@ function schemaRows(fields, prefix = "", depth = 0) {
 /** What compacting would reclaim: small fragments merged, deleted rows dropped from the files. */
 function compactionGain(smallFragments, deletedRows) {
   if (smallFragments <= 1 && deletedRows === 0) return "gain nothing";
-  return `merge ${smallFragments} small fragments and drop ${deletedRows.toLocaleString("en-US")} deleted rows`;
+  return `merge ${formatCount(smallFragments)} small fragments and drop ${formatCount(deletedRows)} deleted rows`;
 }
 
 async function overviewPanel(parts) {
   const [table, stats] = await Promise.all([api.describeTable(parts), api.getTableStats(parts).catch((error) => error)]);
   const statsFailed = stats instanceof Error;
+  const lengths = statsFailed ? undefined : stats.fragment_stats.lengths;
   const statsFacts = statsFailed
     ? []
     : [
-        ["Rows", formatValue(stats.num_rows)],
         ["Size", formatBytes(stats.total_bytes)],
-        ["Indexes", formatValue(stats.num_indices)],
-        ["Fragments", `${stats.fragment_stats.num_fragments} (${stats.fragment_stats.num_small_fragments} small)`],
-        ["Rows per fragment", `min ${stats.fragment_stats.lengths.min}, median ${stats.fragment_stats.lengths.p50}, max ${stats.fragment_stats.lengths.max}`],
+        ["Indexes", formatCount(stats.num_indices)],
+        ["Fragments", `${formatCount(stats.fragment_stats.num_fragments)} (${formatCount(stats.fragment_stats.num_small_fragments)} small)`],
+        ["Rows per fragment", `min ${formatCount(lengths.min)}, median ${formatCount(lengths.p50)}, max ${formatCount(lengths.max)}`],
         ["Compaction would", compactionGain(stats.fragment_stats.num_small_fragments, table.stats?.num_deleted_rows ?? 0)],
       ];
   return h(
@@ -57,7 +57,8 @@ async function overviewPanel(parts) {
       ["Version", table.version === undefined ? undefined : String(table.version)],
       ["Declared only", table.is_only_declared === undefined || table.is_only_declared === null ? undefined : table.is_only_declared ? "yes" : "no"],
       ["Managed versioning", table.managed_versioning === undefined ? undefined : table.managed_versioning ? "on" : "off"],
-      ["Deleted rows", table.stats ? formatValue(table.stats.num_deleted_rows) : undefined],
+      ["Rows", statsFailed ? undefined : formatCount(stats.num_rows)],
+      ["Deleted rows", table.stats ? formatCount(table.stats.num_deleted_rows) : undefined],
       ...statsFacts,
     ]),
     statsFailed ? errorBox(stats, "Reading statistics") : null,

@@ -3,7 +3,7 @@
  * bytes show a compact summary that opens (a native `<details>`, so the keyboard works) onto the
  * whole value. Everything is text content: nothing from the data becomes markup.
  */
-import { h } from "./dom.js";
+import { formatCount, h } from "./dom.js";
 
 /** Text longer than this, or lists longer than VECTOR_PREVIEW items, fold away. */
 const TEXT_PREVIEW = 80;
@@ -35,11 +35,11 @@ export function fullText(value) {
 /** A short form, or null when the whole value is short enough to show as it is. */
 export function summaryText(value) {
   if (Array.isArray(value) && value.length > VECTOR_PREVIEW) {
-    return `[${value.slice(0, VECTOR_PREVIEW).map(fullText).join(", ")}, …] (${value.length} values)`;
+    return `[${value.slice(0, VECTOR_PREVIEW).map(fullText).join(", ")}, …] (${formatCount(value.length)} values)`;
   }
-  if (value instanceof Uint8Array && value.length > 16) return `${value.length} bytes`;
+  if (value instanceof Uint8Array && value.length > 16) return `${formatCount(value.length)} bytes`;
   const text = fullText(value);
-  return text.length > TEXT_PREVIEW ? `${text.slice(0, TEXT_PREVIEW)}… (${text.length} characters)` : null;
+  return text.length > TEXT_PREVIEW ? `${text.slice(0, TEXT_PREVIEW)}… (${formatCount(text.length)} characters)` : null;
 }
 
 /** A cell's content: null and the empty string look different (the one italic, the other `""`). */

@@ -308,3 +308,37 @@ test("Home → recent activity lists an insert and an update with their table an
   assert.equal(counts.length, 3);
   assertClean(consolePage);
 });
+
+test("Table overview of a table of 1,500 rows → its row count reads 1,500, as the home view writes it", options, async (t) => {
+  await expectJson(await server.upload("/v1/table/tally/create", arrowStream({ n: Int32Array.from({ length: 1500 }, (_, i) => i) })));
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/home`, true);
+  const { page } = consolePage;
+  const homeRow = page.getByRole("table", { name: "Tables", exact: true }).locator("tbody tr", { has: page.locator('a[href="#/table/tally"]') });
+  await homeRow.waitFor();
+  assert.equal(await homeRow.locator("td").nth(1).textContent(), "1,500");
+  await homeRow.getByRole("link", { name: "tally" }).click();
+  const rows = page.locator("#panel-overview dl.facts dt", { hasText: /^Rows$/ }).locator("xpath=following-sibling::dd[1]");
+  await rows.waitFor();
+  assert.equal(await rows.textContent(), "1,500");
+  assertClean(consolePage);
+});
+
+test("Home → its tables, recent activity and dropped tables are each named by the heading above them, with no visible caption repeating it", options, async (t) => {
+  await expectJson(await server.upload("/v1/table/gone/create", arrowStream({ n: Int32Array.from([1]) })));
+  await expectJson(await server.post("/v1/table/gone/drop"));
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/home`, true);
+  const { page } = consolePage;
+  for (const name of ["Tables", "Recent activity", "Dropped tables kept for undrop"]) {
+    await page.getByRole("table", { name, exact: true }).locator("tbody tr").first().waitFor();
+  }
+  const repeats = await page.locator("main table").evaluateAll((tables) =>
+    tables.flatMap((table) => {
+      const heading = table.closest("section")?.querySelector("h3")?.textContent?.trim().toLowerCase();
+      const caption = table.querySelector("caption");
+      const shown = caption && caption.offsetWidth > 1 && caption.offsetHeight > 1 ? caption.textContent!.trim().toLowerCase() : undefined;
+      return heading && shown && (shown.includes(heading) || heading.includes(shown)) ? [`${heading} / ${shown}`] : [];
+    }),
+  );
+  assert.deepEqual(repeats, []);
+  assertClean(consolePage);
+});

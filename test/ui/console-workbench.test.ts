@@ -325,8 +325,8 @@ test("Every tab of a table, the jobs page and the admin page, reached by clicks 
   await page.getByRole("link", { name: "Jobs" }).click();
   await page.locator("main").getByText(/^Jobs, newest first/).waitFor();
   await page.getByRole("link", { name: "Admin" }).click();
-  await page.locator("main").getByText(/^API keys of default/).waitFor();
-  await page.locator("main caption", { hasText: "Databases" }).waitFor();
+  await page.getByRole("region", { name: "API keys of database default", exact: true }).getByText(/^(Key id|None\.)$/).first().waitFor();
+  await page.getByRole("table", { name: "Databases", exact: true }).waitFor();
   assert.equal(await page.locator("main [role=alert]").count(), 0);
   assertClean(consolePage);
 });
