@@ -4,8 +4,11 @@
  * same server on a local folder, in one run, all through the LanceDB client in managed-deployment
  * mode. Figures: p50 and p99 of a point lookup (`id = k`, BTREE index), a top-10 vector search on an
  * IVF_PQ index and a filtered scan of 100 rows (a range of `id`); store requests per warm query, by kind, as the proxy saw
- * them; the first vector search after a restart (its time and requests).
- * Run `npm run build && node dist/bench/object-store-latency.js [rows=100000] [dim=64] [queries=60]`.
+ * them; the first vector search after a restart (its time and requests). Each object-store side's
+ * queries take turns with the local folder's, query by query, and its ratios are to those.
+ * Run `npm run build && node dist/bench/object-store-latency.js [rows=100000] [dim=64] [queries=60]`;
+ * `QUIVER_BENCH_DELAYS` (milliseconds, comma-separated), `QUIVER_BENCH_SIDES` (`uncached`,
+ * `cached`, `cached-interval`) and `QUIVER_BENCH_COMPACT=1` (both tables compacted first) narrow it.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -51,6 +54,8 @@ export interface ObjectStoreLatencyFigures {
   rows: number;
   dim: number;
   queries: number;
+  /** Whether both tables were compacted (CompactTable) before the queries: one fragment instead of one per upload. */
+  compacted: boolean;
   local: LatencySide;
   remote: LatencySide[];
 }
@@ -165,10 +170,10 @@ const variants: readonly { name: string; cached: boolean; intervalMs: number | n
   { name: "cached-interval", cached: true, intervalMs: 1000 },
 ];
 
-/** The sides named in `QUIVER_BENCH_SIDES` (comma-separated variant names), or all of them. */
-function chosenVariants(): typeof variants {
-  const named = process.env.QUIVER_BENCH_SIDES?.split(",").map((name) => name.trim()).filter(Boolean);
-  if (!named?.length) return variants;
+/** The sides named in `QUIVER_BENCH_SIDES` (comma-separated variant names), or `fallback` (all of them). */
+function chosenVariants(fallback: readonly string[] = variants.map((variant) => variant.name)): typeof variants {
+  const fromEnvironment = process.env.QUIVER_BENCH_SIDES?.split(",").map((name) => name.trim()).filter(Boolean);
+  const named = fromEnvironment?.length ? fromEnvironment : fallback;
   const unknown = named.filter((name) => !variants.some((variant) => variant.name === name));
   if (unknown.length) throw new Error(`QUIVER_BENCH_SIDES names ${unknown.join(", ")}; the sides are ${variants.map((variant) => variant.name).join(", ")}`);
   return variants.filter((variant) => named.includes(variant.name));
@@ -193,7 +198,22 @@ async function setReadConsistency(server: Server, intervalMs: number | null): Pr
   if (!response.ok) throw new Error(`setting the read consistency: HTTP ${response.status} ${await response.text()}`);
 }
 
-export async function measureObjectStoreLatency(rows = 100_000, dim = 64, queries = 60, delays: readonly number[] = [0, 20]): Promise<ObjectStoreLatencyFigures> {
+/** Compacts the bench table through `server` (CompactTable, waiting for it): the layout maintenance leaves. */
+async function compactTable(server: Server): Promise<void> {
+  const response = await fetch(`${server.url}/v1/table/bench/compact`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  if (!response.ok) throw new Error(`compacting the bench table: HTTP ${response.status} ${await response.text()}`);
+}
+
+export interface LatencyOptions {
+  /** Store latencies to measure at, in milliseconds (`QUIVER_BENCH_DELAYS` overrides). */
+  delays?: readonly number[];
+  /** Compact both tables before measuring (`QUIVER_BENCH_COMPACT=1` sets it). */
+  compact?: boolean;
+  /** The object-store sides to measure, by name (`QUIVER_BENCH_SIDES` overrides); default all. */
+  sides?: readonly string[];
+}
+
+export async function measureObjectStoreLatency(rows = 100_000, dim = 64, queries = 60, { delays = [0, 20], compact = process.env.QUIVER_BENCH_COMPACT === "1", sides }: LatencyOptions = {}): Promise<ObjectStoreLatencyFigures> {
   const folder = mkdtempSync(path.join(os.tmpdir(), "quiver-bench-latency-"));
   const azurite = await startAzurite({ location: path.join(folder, "blobs") });
   const proxy = await startLatencyProxy(`http://127.0.0.1:${azurite.port}`);
@@ -202,6 +222,7 @@ export async function measureObjectStoreLatency(rows = 100_000, dim = 64, querie
     const localRoot = path.join(folder, "local");
     let local = await serve(localRoot);
     await createTable(local, rows, dim);
+    if (compact) await compactTable(local);
     await local.close();
     local = await serve(localRoot);
     const localSide = await measureLocal(local, rows, dim, queries);
@@ -211,11 +232,12 @@ export async function measureObjectStoreLatency(rows = 100_000, dim = 64, querie
     const cacheDir = path.join(folder, "object-cache");
     const creator = await serve(remoteRoot, { ...remoteConfig, objectCache: { dir: cacheDir, maxBytes: 0 } });
     await createTable(creator, rows, dim);
+    if (compact) await compactTable(creator);
     await creator.close();
 
     const remote: LatencySide[] = [];
     for (const delay of chosenDelays(delays)) {
-      for (const { cached, intervalMs } of chosenVariants()) {
+      for (const { cached, intervalMs } of chosenVariants(sides)) {
         proxy.delayMs = delay;
         const server = await serve(remoteRoot, { ...remoteConfig, objectCache: { dir: cacheDir, maxBytes: cached ? 10 * 1024 ** 3 : 0 } });
         await setReadConsistency(server, intervalMs);
@@ -225,7 +247,7 @@ export async function measureObjectStoreLatency(rows = 100_000, dim = 64, querie
       }
     }
     await local.close();
-    return { rows, dim, queries, local: localSide, remote };
+    return { rows, dim, queries, compacted: compact, local: localSide, remote };
   } finally {
     await proxy.close();
     await azurite.stop();
@@ -238,7 +260,7 @@ export function latencyTable(figures: ObjectStoreLatencyFigures): string {
   const f = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
   const kinds = (timing: Timing) => Object.entries(timing.kinds).map(([kind, count]) => `${kind} ${(count / figures.queries).toFixed(1)}`).join(", ") || "none";
   const lines = [
-    `${figures.rows} rows × ${figures.dim} dims, IVF_PQ on the vectors, BTREE on id; ${figures.queries} warm queries of each kind; LanceDB client, managed-deployment mode;`,
+    `${figures.rows} rows × ${figures.dim} dims${figures.compacted ? ", compacted into one fragment" : `, one fragment per upload of ${batchRows}`}, IVF_PQ on the vectors, BTREE on id; ${figures.queries} warm queries of each kind; LanceDB client, managed-deployment mode;`,
     "each object-store side's ratio is to the local folder's p50 in the same loop (queries in turn, the local p50 after the ×)",
     "",
     "| side | point p50 / p99 ms (× local) | vector p50 / p99 ms (× local) | filtered 100 rows p50 / p99 ms (× local) | store requests per warm query: point; vector; filtered | first vector search after start |",
