@@ -38,10 +38,8 @@ async function startReplicas(count: number, args: string[] = []): Promise<{ stor
     await Promise.all(servers.map((server) => server.stop("SIGKILL")));
     for (const dir of [data, ...roots]) rmSync(dir, { recursive: true, force: true });
   });
-  for (let i = 0; i < count; i += 1) {
-    roots.push(tempRoot());
-    servers.push(await spawnServe(["--port", "0", "--root", roots[i] as string, "--store", storeUrl, "--data", data, ...args]));
-  }
+  for (let i = 0; i < count; i += 1) roots.push(tempRoot());
+  servers.push(...(await Promise.all(roots.map((root) => spawnServe(["--port", "0", "--root", root, "--store", storeUrl, "--data", data, ...args])))));
   return { storeUrl, servers };
 }
 
@@ -232,9 +230,11 @@ test("With --auth required and PostgreSQL down, a key lookup, the token endpoint
     assert.equal(created.code, 0, created.stderr);
     return created.stdout.trim();
   };
-  const admin = await createKey(["--all-databases", "--role", "admin"]);
-  const unseen = await createKey(["--database", "default", "--role", "read"]);
-  const client = await runCli(["clients", "create", "--store", storeUrl, "--database", "default", "--role", "read"]);
+  const [admin, unseen, client] = await Promise.all([
+    createKey(["--all-databases", "--role", "admin"]),
+    createKey(["--database", "default", "--role", "read"]),
+    runCli(["clients", "create", "--store", storeUrl, "--database", "default", "--role", "read"]),
+  ]);
   assert.equal(client.code, 0, client.stderr);
   const field = (name: string) => new RegExp(`^${name}=(\\S+)$`, "m").exec(client.stdout)?.[1] as string;
   const [clientId, clientSecret] = [field("client_id"), field("client_secret")];
