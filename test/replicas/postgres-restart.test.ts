@@ -171,14 +171,15 @@ test("PostgreSQL shut down fast and then immediately under write load through tw
   const load = Promise.all([namespaceWriter(0), namespaceWriter(1), rowWriter(0), rowWriter(1), upserter(), reader()]);
 
   const outages: { mode: "fast" | "immediate"; readyMs: number[] }[] = [];
+  // A second of load before each outage and after the last: every writer has had many answers by then.
   for (const mode of ["fast", "immediate"] as const) {
-    await sleep(2_000);
+    await sleep(1_000);
     await postgres.halt(mode);
     await sleep(1_500);
     await postgres.resume();
     outages.push({ mode, readyMs: await Promise.all(urls.map((url) => readyWithin(url, 10_000))) });
   }
-  await sleep(2_000);
+  await sleep(1_000);
   running = false;
   await load;
 
