@@ -4,7 +4,7 @@
 // record per source and minute instead of one per attempt.
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, rmSync } from "node:fs";
-import { test } from "node:test";
+import { after, before, test } from "node:test";
 import { type ServeProcess, runCli, spawnServe } from "../helpers/cli-process.js";
 import { RawConnection } from "../helpers/raw-http.js";
 import { expectError, expectJson, tempRoot } from "../helpers/test-server.js";
@@ -31,25 +31,40 @@ function serverPidOf(serve: ServeProcess): number {
   throw new Error(`no child of process ${supervisor}`);
 }
 
-async function authServer(t: { after(fn: () => Promise<void>): void }): Promise<{ server: ServeProcess; root: string; admin: string; reader: string }> {
+type AuthServer = { server: ServeProcess; root: string; admin: string; reader: string };
+
+/** Stop the servers and remove their roots once the file's tests are done. */
+const cleanUps: (() => Promise<void>)[] = [];
+
+async function authServer(): Promise<AuthServer> {
   const root = tempRoot();
   const created = await runCli(["keys", "create", "--all-databases", "--role", "admin", "--root", root]);
   assert.equal(created.code, 0, created.stderr);
   const reader = await runCli(["keys", "create", "--database", "default", "--role", "read", "--root", root]);
   assert.equal(reader.code, 0, reader.stderr);
   const server = await spawnServe(["--port", "0", "--root", root, "--auth", "required"]);
-  t.after(async () => {
+  cleanUps.push(async () => {
     await server.stop("SIGKILL");
     rmSync(root, { recursive: true, force: true });
   });
   return { server, root, admin: created.stdout.trim(), reader: reader.stdout.trim() };
 }
 
+// Each test has a server of its own: the slowing counts failures per server. Both are started at
+// once, before the first test, since starting them is most of the wait.
+let servers: [AuthServer, AuthServer];
+before(async () => {
+  servers = await Promise.all([authServer(), authServer()]);
+});
+after(async () => {
+  for (const cleanUp of cleanUps) await cleanUp();
+});
+
 const createNamespace = (url: string, name: string, headers: Record<string, string>, body: string | Uint8Array = "{}") =>
   fetch(`${url}/v1/namespace/${name}/create`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
 
 test("Bodies of callers without valid credentials are never read", { timeout: 120_000 }, async (t) => {
-  const { server, admin, reader } = await authServer(t);
+  const { server, admin, reader } = servers[0];
   // Each refusal counts towards the source's slowdown (tested below), so the cheap cases go first.
 
   await t.test("credentials only in the identity of a body over 64 KiB → 401, code 16", async () => {
@@ -106,7 +121,7 @@ test("Bodies of callers without valid credentials are never read", { timeout: 12
 });
 
 test("Repeated bad keys from one source are slowed and audited in aggregate", { timeout: 120_000 }, async (t) => {
-  const { server, root, admin } = await authServer(t);
+  const { server, root, admin } = servers[1];
   const audit = async (url: string) => (await expectJson(await fetch(`${url}/v1/admin/audit?limit=1000`, { headers: { "x-api-key": admin } }))).records;
 
   const attempts = 15;

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { test } from "node:test";
+import { after, describe, test } from "node:test";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { arrowStream, readArrow } from "../helpers/arrow.js";
 import { type ServeProcess, runCli, spawnServe } from "../helpers/cli-process.js";
@@ -132,137 +132,6 @@ async function backupWhileWriting(args: string[], file: string, writer: ReturnTy
   return { backup, counts, tables: tablesIn(backup) };
 }
 
-test("backup while a serving quiver creates namespaces and tables and inserts rows → one point in time; restored into PostgreSQL and into SQLite, quiver serve answers every table with its rows and the API key still authenticates", { timeout: 240_000 }, async (t) => {
-  const root = tempRoot();
-  const file = path.join(tempRoot(), "catalog.backup");
-  t.after(() => {
-    rmSync(root, { recursive: true, force: true });
-    rmSync(path.dirname(file), { recursive: true, force: true });
-  });
-  const key = await adminKey(root);
-  const source = await spawnServe(["--port", "0", "--root", root, "--auth", "required"]);
-  t.after(() => source.stop("SIGKILL").then(() => undefined));
-  await expectJson(await post(source.url, "/v1/namespace/base/create", {}, key));
-  await expectJson(await upload(source.url, "/v1/table/base$t/create", range(0, 3), key));
-
-  const first = startWriter(source.url, key, "n");
-  const { backup, counts, tables } = await backupWhileWriting(["--root", root], file, first, "n");
-  assert.ok((backup.header.migrations ?? []).length > 0);
-  assert.equal(backup.rows("signing_keys").length, 1, "the token-signing key is in the backup");
-  assert.equal(backup.rows("api_keys").length, 1);
-  await source.stop();
-
-  // What the restored catalog must serve: the tables of the backup; their rows are the data's now.
-  const expected = new Map<string, number>([["base$t", 3 + 2 * first.made()], ...counts]);
-  const data = path.join(root, "databases");
-
-  // SQLite → PostgreSQL.
-  const postgres = await freshPostgresDatabase();
-  const intoPostgres = await runCli(["restore", "--from", file, "--store", postgres, "--data", data]);
-  assert.equal(intoPostgres.code, 0, intoPostgres.stderr + intoPostgres.stdout);
-  assert.match(intoPostgres.stdout, /restored \d+ rows from .* \(taken .* from sqlite\) into postgres:\/\/quiver:\*\*\*@/);
-  assert.match(intoPostgres.stdout, new RegExp(`check: the data of all ${tables.length} tables is in storage`));
-  const pgRoot = tempRoot();
-  t.after(() => rmSync(pgRoot, { recursive: true, force: true }));
-  const onPostgres = await spawnServe(["--port", "0", "--root", pgRoot, "--store", postgres, "--data", data, "--auth", "required"]);
-  t.after(() => onPostgres.stop("SIGKILL").then(() => undefined));
-  await assertTablesServed(onPostgres, expected, key);
-  await expectError(await post(onPostgres.url, "/v1/table/base$t/count_rows", {}, {}), 401, 16);
-  await expectError(await post(onPostgres.url, "/v1/table/base$t/count_rows", {}, { "x-api-key": `${key["x-api-key"]}x` }), 401, 16);
-  // What the server wrote after the snapshot is not in the restored catalog.
-  await expectError(await post(onPostgres.url, `/v1/table/n${first.made() - 1}$t/describe`, {}, key), 404, 1);
-
-  // PostgreSQL → SQLite: the restored store takes new writes, and is backed up while taking them.
-  const second = startWriter(onPostgres.url, key, "p");
-  const fromPostgres = await backupWhileWriting(["--store", postgres], path.join(path.dirname(file), "from-postgres.backup"), second, "p");
-  assert.deepEqual(fromPostgres.backup.header.migrations, backup.header.migrations);
-  await onPostgres.stop();
-  const sqliteRoot = tempRoot();
-  t.after(() => rmSync(sqliteRoot, { recursive: true, force: true }));
-  const intoSqlite = await runCli(["restore", "--from", path.join(path.dirname(file), "from-postgres.backup"), "--root", sqliteRoot, "--data", data]);
-  assert.equal(intoSqlite.code, 0, intoSqlite.stderr + intoSqlite.stdout);
-  assert.match(intoSqlite.stdout, /\(taken .* from postgres\)/);
-  assert.equal(statSync(path.join(sqliteRoot, "quiver.sqlite")).mode & 0o777, 0o600);
-  const onSqlite = await spawnServe(["--port", "0", "--root", sqliteRoot, "--data", data, "--auth", "required"]);
-  t.after(() => onSqlite.stop("SIGKILL").then(() => undefined));
-  await assertTablesServed(onSqlite, new Map([...expected, ["base$t", 3 + 2 * first.made() + 2 * second.made()], ...fromPostgres.counts]), key);
-  await expectError(await post(onSqlite.url, "/v1/table/base$t/count_rows", {}, {}), 401, 16);
-});
-
-test("restore into a store that holds rows → refused with the tables that hold them, exit code 1, the store unchanged", { timeout: 120_000 }, async (t) => {
-  const root = tempRoot();
-  const file = path.join(root, "catalog.backup");
-  t.after(() => rmSync(root, { recursive: true, force: true }));
-  const created = await runCli(["databases", "create", "analytics", "--root", root]);
-  assert.equal(created.code, 0, created.stderr);
-  const backedUp = await runCli(["backup", "--to", file, "--root", root]);
-  assert.equal(backedUp.code, 0, backedUp.stderr);
-
-  const intoItself = await runCli(["restore", "--from", file, "--root", root]);
-  assert.equal(intoItself.code, 1);
-  assert.match(intoItself.stderr, /the target store is not empty \(.*databases: 2 rows.*\); restore only into a new, empty store/);
-
-  const postgres = await freshPostgresDatabase();
-  const first = await runCli(["restore", "--from", file, "--store", postgres]);
-  assert.equal(first.code, 0, first.stderr + first.stdout);
-  const again = await runCli(["restore", "--from", file, "--store", postgres]);
-  assert.equal(again.code, 1);
-  assert.match(again.stderr, /the target store is not empty \(.*databases: 2 rows/);
-  const listed = await runCli(["databases", "list", "--store", postgres]);
-  assert.deepEqual(listed.stdout.trim().split("\n").map((line) => line.split(/\s+/)[0]).sort(), ["analytics", "default"]);
-});
-
-test("backup --check and restore report a table whose data folder was deleted → exit code 1, the others fine, the restore kept", { timeout: 120_000 }, async (t) => {
-  const root = tempRoot();
-  const file = path.join(root, "catalog.backup");
-  t.after(() => rmSync(root, { recursive: true, force: true }));
-  const server = await spawnServe(["--port", "0", "--root", root]);
-  t.after(() => server.stop("SIGKILL").then(() => undefined));
-  const kept = await expectJson<{ location: string }>(await upload(server.url, "/v1/table/kept/create", range(0, 2), {}));
-  const lost = await expectJson<{ location: string }>(await upload(server.url, "/v1/table/lost/create", range(0, 2), {}));
-  assert.notEqual(kept.location, lost.location);
-
-  const healthy = await runCli(["backup", "--check", "--root", root]);
-  assert.equal(healthy.code, 0, healthy.stderr);
-  assert.match(healthy.stdout, /check: the data of all 2 tables is in storage/);
-  const backedUp = await runCli(["backup", "--to", file, "--root", root]);
-  assert.equal(backedUp.code, 0, backedUp.stderr);
-
-  rmSync(lost.location, { recursive: true, force: true });
-  const checked = await runCli(["backup", "--check", "--root", root]);
-  assert.equal(checked.code, 1, checked.stdout);
-  assert.match(checked.stdout, new RegExp(`missing: table lost of database default at ${lost.location.replaceAll(/[.*+?^${}()|[\]\\]/g, "\\$&")}: no Lance dataset`));
-  assert.doesNotMatch(checked.stdout, /table kept/);
-  assert.match(checked.stdout, /check: 1 of 2 tables miss data in storage/);
-
-  const restoredRoot = tempRoot();
-  t.after(() => rmSync(restoredRoot, { recursive: true, force: true }));
-  const restored = await runCli(["restore", "--from", file, "--root", restoredRoot, "--data", path.join(root, "databases")]);
-  assert.equal(restored.code, 1, restored.stderr);
-  assert.match(restored.stdout, /restored \d+ rows/);
-  assert.match(restored.stdout, /missing: table lost of database default/);
-  const again = await runCli(["backup", "--check", "--root", restoredRoot, "--data", path.join(root, "databases")]);
-  assert.match(again.stdout, /check: 1 of 2 tables miss data in storage/, "the restore stayed");
-});
-
-test("restore of a file that is not a whole backup → refused before the store is touched", { timeout: 60_000 }, async (t) => {
-  const root = tempRoot();
-  t.after(() => rmSync(root, { recursive: true, force: true }));
-  const file = path.join(root, "catalog.backup");
-  assert.equal((await runCli(["databases", "create", "analytics", "--root", root])).code, 0);
-  assert.equal((await runCli(["backup", "--to", file, "--root", root])).code, 0);
-  const whole = gunzipSync(readFileSync(file)).toString("utf8").split("\n");
-  const cut = path.join(root, "cut.backup");
-  writeFileSync(cut, gzipSync(whole.slice(0, -2).join("\n")));
-  const target = tempRoot();
-  t.after(() => rmSync(target, { recursive: true, force: true }));
-  const restored = await runCli(["restore", "--from", cut, "--root", target]);
-  assert.equal(restored.code, 1);
-  assert.match(restored.stderr, /ends before its last line: the backup is incomplete/);
-  const listed = await runCli(["databases", "list", "--root", target]);
-  assert.deepEqual(listed.stdout.trim().split("\n").map((line) => line.split(/\s+/)[0]), ["default"], "nothing of the cut backup went in");
-});
-
 /** Rewrites the backup `file` into `to` after `edit` changed its records. */
 function rewriteBackup(file: string, to: string, edit: (records: BackupRecord[]) => void): void {
   const records = gunzipSync(readFileSync(file))
@@ -274,63 +143,209 @@ function rewriteBackup(file: string, to: string, edit: (records: BackupRecord[])
   writeFileSync(to, gzipSync(records.map((record) => JSON.stringify(record)).join("\n")));
 }
 
-test("restore of a backup from an older schema → loaded at its level, then migrated on; of a newer schema → refused, naming the migration", { timeout: 60_000 }, async (t) => {
-  const root = tempRoot();
-  t.after(() => rmSync(root, { recursive: true, force: true }));
-  const file = path.join(root, "catalog.backup");
-  assert.equal((await runCli(["databases", "create", "analytics", "--root", root])).code, 0);
-  assert.equal((await runCli(["backup", "--to", file, "--root", root])).code, 0);
-
-  // A backup taken before databases followed the data location: analytics recorded the default
-  // of the time, <old root>/databases/analytics, which that migration turns into "follow".
-  const older = path.join(root, "older.backup");
-  const follow = "0009-databases-follow-data-location";
-  rewriteBackup(file, older, (records) => {
-    const header = records[0] as BackupRecord;
-    header.migrations = (header.migrations ?? []).slice(0, (header.migrations ?? []).indexOf(follow));
-    const analytics = records.find((record) => record.table === "databases" && record.row?.name === "analytics");
-    (analytics?.row as Record<string, unknown>).storage_root = "/old/root/databases/analytics";
-    // Nor had it the change events of a later migration.
-    records.splice(0, records.length, ...records.filter((record) => record.table !== "change_events"));
-    for (const record of records) if (record.end) delete record.end.change_events;
-    // Nor had its rows the columns later migrations added (0015: heads, read consistency).
-    for (const record of records) {
-      if (record.table === "databases") delete (record.row as Record<string, unknown>).read_consistency_ms;
-      if (record.table === "tables") delete (record.row as Record<string, unknown>).head_version;
-    }
-  });
-  const target = tempRoot();
-  t.after(() => rmSync(target, { recursive: true, force: true }));
-  const restored = await runCli(["restore", "--from", older, "--root", target]);
-  assert.equal(restored.code, 0, restored.stderr + restored.stdout);
-  const listed = await runCli(["databases", "list", "--root", target]);
-  assert.match(listed.stdout, new RegExp(`^analytics\\t.*\\t${path.join(target, "databases", "analytics").replaceAll(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m"));
-
-  const newer = path.join(root, "newer.backup");
-  rewriteBackup(file, newer, (records) => (records[0] as BackupRecord).migrations?.push("9999-later"));
-  const fresh = tempRoot();
-  t.after(() => rmSync(fresh, { recursive: true, force: true }));
-  const refused = await runCli(["restore", "--from", newer, "--root", fresh]);
-  assert.equal(refused.code, 1);
-  assert.match(refused.stderr, /schema is newer than this Quiver: migration 9999-later unknown here/);
+let analyticsBackup: Promise<{ root: string; file: string }> | undefined;
+after(async () => {
+  if (analyticsBackup) rmSync((await analyticsBackup).root, { recursive: true, force: true });
 });
 
-test("backup --check on a table whose newest version the catalog records lost its manifest (older versions still there) → reported with that version, exit code 1", { timeout: 60_000 }, async (t) => {
-  const root = tempRoot();
-  t.after(() => rmSync(root, { recursive: true, force: true }));
-  const server = await spawnServe(["--port", "0", "--root", root, "--managed-versioning"]);
-  t.after(() => server.stop("SIGKILL").then(() => undefined));
-  const { location } = await expectJson<{ location: string }>(await post(server.url, "/v1/table/m/declare", {}, {}));
-  const committed: string[] = [];
-  for (const staged of await stageVersions(location, [[1, 2], [3]])) {
-    const answer = await expectJson<{ version: { manifest_path: string } }>(await post(server.url, "/v1/table/m/version/create", { version: staged.version, manifest_path: staged.manifest_path }, {}));
-    committed.push(answer.version.manifest_path);
-  }
-  const healthy = await runCli(["backup", "--check", "--root", root]);
-  assert.equal(healthy.code, 0, healthy.stdout + healthy.stderr);
+/**
+ * A SQLite catalog under `root` with a second database, `analytics`, and its backup `file`, made
+ * once for the tests that only read them.
+ */
+function backupOfAnalytics(): Promise<{ root: string; file: string }> {
+  analyticsBackup ??= (async () => {
+    const root = tempRoot();
+    const file = path.join(root, "catalog.backup");
+    const created = await runCli(["databases", "create", "analytics", "--root", root]);
+    assert.equal(created.code, 0, created.stderr);
+    const backedUp = await runCli(["backup", "--to", file, "--root", root]);
+    assert.equal(backedUp.code, 0, backedUp.stderr);
+    return { root, file };
+  })();
+  return analyticsBackup;
+}
 
-  rmSync(committed[1] as string);
-  const checked = await runCli(["backup", "--check", "--root", root]);
-  assert.equal(checked.code, 1, checked.stdout);
-  assert.match(checked.stdout, /missing: table m of database default at .*: the manifest of version 2, the newest the catalog records, is missing/);
+// The cases share nothing but the backup of a catalog with a second database, and spend most of
+// their time waiting on the processes they start: they run side by side.
+describe("quiver backup and restore", { concurrency: true }, () => {
+  test("backup while a serving quiver creates namespaces and tables and inserts rows → one point in time; restored into PostgreSQL and into SQLite, quiver serve answers every table with its rows and the API key still authenticates", { timeout: 240_000 }, async (t) => {
+    const root = tempRoot();
+    const file = path.join(tempRoot(), "catalog.backup");
+    t.after(() => {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(path.dirname(file), { recursive: true, force: true });
+    });
+    // The PostgreSQL restored into later is made meanwhile.
+    const madePostgres = freshPostgresDatabase();
+    madePostgres.catch(() => undefined);
+    const key = await adminKey(root);
+    const source = await spawnServe(["--port", "0", "--root", root, "--auth", "required"]);
+    t.after(() => source.stop("SIGKILL").then(() => undefined));
+    await expectJson(await post(source.url, "/v1/namespace/base/create", {}, key));
+    await expectJson(await upload(source.url, "/v1/table/base$t/create", range(0, 3), key));
+
+    const first = startWriter(source.url, key, "n");
+    const { backup, counts, tables } = await backupWhileWriting(["--root", root], file, first, "n");
+    assert.ok((backup.header.migrations ?? []).length > 0);
+    assert.equal(backup.rows("signing_keys").length, 1, "the token-signing key is in the backup");
+    assert.equal(backup.rows("api_keys").length, 1);
+    await source.stop();
+
+    // What the restored catalog must serve: the tables of the backup; their rows are the data's now.
+    const expected = new Map<string, number>([["base$t", 3 + 2 * first.made()], ...counts]);
+    const data = path.join(root, "databases");
+
+    // SQLite → PostgreSQL.
+    const postgres = await madePostgres;
+    const intoPostgres = await runCli(["restore", "--from", file, "--store", postgres, "--data", data]);
+    assert.equal(intoPostgres.code, 0, intoPostgres.stderr + intoPostgres.stdout);
+    assert.match(intoPostgres.stdout, /restored \d+ rows from .* \(taken .* from sqlite\) into postgres:\/\/quiver:\*\*\*@/);
+    assert.match(intoPostgres.stdout, new RegExp(`check: the data of all ${tables.length} tables is in storage`));
+    const pgRoot = tempRoot();
+    t.after(() => rmSync(pgRoot, { recursive: true, force: true }));
+    const onPostgres = await spawnServe(["--port", "0", "--root", pgRoot, "--store", postgres, "--data", data, "--auth", "required"]);
+    t.after(() => onPostgres.stop("SIGKILL").then(() => undefined));
+    await assertTablesServed(onPostgres, expected, key);
+    await expectError(await post(onPostgres.url, "/v1/table/base$t/count_rows", {}, {}), 401, 16);
+    await expectError(await post(onPostgres.url, "/v1/table/base$t/count_rows", {}, { "x-api-key": `${key["x-api-key"]}x` }), 401, 16);
+    // What the server wrote after the snapshot is not in the restored catalog.
+    await expectError(await post(onPostgres.url, `/v1/table/n${first.made() - 1}$t/describe`, {}, key), 404, 1);
+
+    // PostgreSQL → SQLite: the restored store takes new writes, and is backed up while taking them.
+    const second = startWriter(onPostgres.url, key, "p");
+    const fromPostgres = await backupWhileWriting(["--store", postgres], path.join(path.dirname(file), "from-postgres.backup"), second, "p");
+    assert.deepEqual(fromPostgres.backup.header.migrations, backup.header.migrations);
+    await onPostgres.stop();
+    const sqliteRoot = tempRoot();
+    t.after(() => rmSync(sqliteRoot, { recursive: true, force: true }));
+    const intoSqlite = await runCli(["restore", "--from", path.join(path.dirname(file), "from-postgres.backup"), "--root", sqliteRoot, "--data", data]);
+    assert.equal(intoSqlite.code, 0, intoSqlite.stderr + intoSqlite.stdout);
+    assert.match(intoSqlite.stdout, /\(taken .* from postgres\)/);
+    assert.equal(statSync(path.join(sqliteRoot, "quiver.sqlite")).mode & 0o777, 0o600);
+    const onSqlite = await spawnServe(["--port", "0", "--root", sqliteRoot, "--data", data, "--auth", "required"]);
+    t.after(() => onSqlite.stop("SIGKILL").then(() => undefined));
+    await assertTablesServed(onSqlite, new Map([...expected, ["base$t", 3 + 2 * first.made() + 2 * second.made()], ...fromPostgres.counts]), key);
+    await expectError(await post(onSqlite.url, "/v1/table/base$t/count_rows", {}, {}), 401, 16);
+  });
+
+  test("restore into a store that holds rows → refused with the tables that hold them, exit code 1, the store unchanged", { timeout: 120_000 }, async () => {
+    const { root, file } = await backupOfAnalytics();
+    const [intoItself, postgres] = await Promise.all([runCli(["restore", "--from", file, "--root", root]), freshPostgresDatabase()]);
+    assert.equal(intoItself.code, 1);
+    assert.match(intoItself.stderr, /the target store is not empty \(.*databases: 2 rows.*\); restore only into a new, empty store/);
+
+    const first = await runCli(["restore", "--from", file, "--store", postgres]);
+    assert.equal(first.code, 0, first.stderr + first.stdout);
+    const again = await runCli(["restore", "--from", file, "--store", postgres]);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /the target store is not empty \(.*databases: 2 rows/);
+    const listed = await runCli(["databases", "list", "--store", postgres]);
+    assert.deepEqual(listed.stdout.trim().split("\n").map((line) => line.split(/\s+/)[0]).sort(), ["analytics", "default"]);
+  });
+
+  test("backup --check and restore report a table whose data folder was deleted → exit code 1, the others fine, the restore kept", { timeout: 120_000 }, async (t) => {
+    const root = tempRoot();
+    const file = path.join(root, "catalog.backup");
+    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const server = await spawnServe(["--port", "0", "--root", root]);
+    t.after(() => server.stop("SIGKILL").then(() => undefined));
+    const kept = await expectJson<{ location: string }>(await upload(server.url, "/v1/table/kept/create", range(0, 2), {}));
+    const lost = await expectJson<{ location: string }>(await upload(server.url, "/v1/table/lost/create", range(0, 2), {}));
+    assert.notEqual(kept.location, lost.location);
+
+    const [healthy, backedUp] = await Promise.all([runCli(["backup", "--check", "--root", root]), runCli(["backup", "--to", file, "--root", root])]);
+    assert.equal(healthy.code, 0, healthy.stderr);
+    assert.match(healthy.stdout, /check: the data of all 2 tables is in storage/);
+    assert.equal(backedUp.code, 0, backedUp.stderr);
+
+    rmSync(lost.location, { recursive: true, force: true });
+    const restoredRoot = tempRoot();
+    t.after(() => rmSync(restoredRoot, { recursive: true, force: true }));
+    const [checked, restored] = await Promise.all([
+      runCli(["backup", "--check", "--root", root]),
+      runCli(["restore", "--from", file, "--root", restoredRoot, "--data", path.join(root, "databases")]),
+    ]);
+    assert.equal(checked.code, 1, checked.stdout);
+    assert.match(checked.stdout, new RegExp(`missing: table lost of database default at ${lost.location.replaceAll(/[.*+?^${}()|[\]\\]/g, "\\$&")}: no Lance dataset`));
+    assert.doesNotMatch(checked.stdout, /table kept/);
+    assert.match(checked.stdout, /check: 1 of 2 tables miss data in storage/);
+
+    assert.equal(restored.code, 1, restored.stderr);
+    assert.match(restored.stdout, /restored \d+ rows/);
+    assert.match(restored.stdout, /missing: table lost of database default/);
+    const again = await runCli(["backup", "--check", "--root", restoredRoot, "--data", path.join(root, "databases")]);
+    assert.match(again.stdout, /check: 1 of 2 tables miss data in storage/, "the restore stayed");
+  });
+
+  test("restore of a file that is not a whole backup → refused before the store is touched", { timeout: 60_000 }, async (t) => {
+    const { root, file } = await backupOfAnalytics();
+    const whole = gunzipSync(readFileSync(file)).toString("utf8").split("\n");
+    const cut = path.join(root, "cut.backup");
+    writeFileSync(cut, gzipSync(whole.slice(0, -2).join("\n")));
+    const target = tempRoot();
+    t.after(() => rmSync(target, { recursive: true, force: true }));
+    const restored = await runCli(["restore", "--from", cut, "--root", target]);
+    assert.equal(restored.code, 1);
+    assert.match(restored.stderr, /ends before its last line: the backup is incomplete/);
+    const listed = await runCli(["databases", "list", "--root", target]);
+    assert.deepEqual(listed.stdout.trim().split("\n").map((line) => line.split(/\s+/)[0]), ["default"], "nothing of the cut backup went in");
+  });
+
+  test("restore of a backup from an older schema → loaded at its level, then migrated on; of a newer schema → refused, naming the migration", { timeout: 60_000 }, async (t) => {
+    const { root, file } = await backupOfAnalytics();
+
+    // A backup taken before databases followed the data location: analytics recorded the default
+    // of the time, <old root>/databases/analytics, which that migration turns into "follow".
+    const older = path.join(root, "older.backup");
+    const follow = "0009-databases-follow-data-location";
+    rewriteBackup(file, older, (records) => {
+      const header = records[0] as BackupRecord;
+      header.migrations = (header.migrations ?? []).slice(0, (header.migrations ?? []).indexOf(follow));
+      const analytics = records.find((record) => record.table === "databases" && record.row?.name === "analytics");
+      (analytics?.row as Record<string, unknown>).storage_root = "/old/root/databases/analytics";
+      // Nor had it the change events of a later migration.
+      records.splice(0, records.length, ...records.filter((record) => record.table !== "change_events"));
+      for (const record of records) if (record.end) delete record.end.change_events;
+      // Nor had its rows the columns later migrations added (0015: heads, read consistency).
+      for (const record of records) {
+        if (record.table === "databases") delete (record.row as Record<string, unknown>).read_consistency_ms;
+        if (record.table === "tables") delete (record.row as Record<string, unknown>).head_version;
+      }
+    });
+    const newer = path.join(root, "newer.backup");
+    rewriteBackup(file, newer, (records) => (records[0] as BackupRecord).migrations?.push("9999-later"));
+    const target = tempRoot();
+    const fresh = tempRoot();
+    t.after(() => {
+      rmSync(target, { recursive: true, force: true });
+      rmSync(fresh, { recursive: true, force: true });
+    });
+    const [restored, refused] = await Promise.all([runCli(["restore", "--from", older, "--root", target]), runCli(["restore", "--from", newer, "--root", fresh])]);
+    assert.equal(restored.code, 0, restored.stderr + restored.stdout);
+    const listed = await runCli(["databases", "list", "--root", target]);
+    assert.match(listed.stdout, new RegExp(`^analytics\\t.*\\t${path.join(target, "databases", "analytics").replaceAll(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m"));
+
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /schema is newer than this Quiver: migration 9999-later unknown here/);
+  });
+
+  test("backup --check on a table whose newest version the catalog records lost its manifest (older versions still there) → reported with that version, exit code 1", { timeout: 60_000 }, async (t) => {
+    const root = tempRoot();
+    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const server = await spawnServe(["--port", "0", "--root", root, "--managed-versioning"]);
+    t.after(() => server.stop("SIGKILL").then(() => undefined));
+    const { location } = await expectJson<{ location: string }>(await post(server.url, "/v1/table/m/declare", {}, {}));
+    const committed: string[] = [];
+    for (const staged of await stageVersions(location, [[1, 2], [3]])) {
+      const answer = await expectJson<{ version: { manifest_path: string } }>(await post(server.url, "/v1/table/m/version/create", { version: staged.version, manifest_path: staged.manifest_path }, {}));
+      committed.push(answer.version.manifest_path);
+    }
+    const healthy = await runCli(["backup", "--check", "--root", root]);
+    assert.equal(healthy.code, 0, healthy.stdout + healthy.stderr);
+
+    rmSync(committed[1] as string);
+    const checked = await runCli(["backup", "--check", "--root", root]);
+    assert.equal(checked.code, 1, checked.stdout);
+    assert.match(checked.stdout, /missing: table m of database default at .*: the manifest of version 2, the newest the catalog records, is missing/);
+  });
 });

@@ -2,7 +2,7 @@
 // environment win over it, and a key or value it does not accept stops serve with a message
 // naming that key.
 import assert from "node:assert/strict";
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { stringify } from "smol-toml";
@@ -131,17 +131,26 @@ test("a key or value the file does not accept stops serve with exit code 1, nami
     [{ max_upload_size: "huge" }, /max_upload_size in quiver\.toml must be a size of at least 1 byte/],
     [{ storage_options: { aws_region: 3 } }, /storage_options in quiver\.toml: the value of 'aws_region' must be a string/],
   ];
-  for (const [values, message] of cases) {
-    const { code, stderr } = await runCli(["serve", "--config", writeConfig(folder, values)]);
-    assert.equal(code, 1, stderr);
-    assert.match(stderr, message);
-  }
+  // Each file is refused before anything is opened, so the starts need not wait for each other;
+  // each case has a folder of its own, as the messages name the file quiver.toml.
+  const files = cases.map(([values], i) => {
+    mkdirSync(path.join(folder, String(i)));
+    return writeConfig(path.join(folder, String(i)), values);
+  });
   const broken = path.join(folder, "broken.toml");
   writeFileSync(broken, "port = = 1\n");
-  const { code, stderr } = await runCli(["serve", "--config", broken]);
-  assert.equal(code, 1);
-  assert.match(stderr, /broken\.toml is not valid TOML/);
-  const missing = await runCli(["serve", "--config", path.join(folder, "absent.toml")]);
+  const [refused, brokenRun, missing] = await Promise.all([
+    Promise.all(files.map((file) => runCli(["serve", "--config", file]))),
+    runCli(["serve", "--config", broken]),
+    runCli(["serve", "--config", path.join(folder, "absent.toml")]),
+  ]);
+  cases.forEach(([, message], i) => {
+    const { code, stderr } = refused[i] as { code: number | null; stderr: string };
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, message);
+  });
+  assert.equal(brokenRun.code, 1);
+  assert.match(brokenRun.stderr, /broken\.toml is not valid TOML/);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /cannot read the config file .*absent\.toml: ENOENT/);
 });

@@ -6,14 +6,15 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { before, test } from "node:test";
 import { BlobServiceClient, StorageSharedKeyCredential } from "@azure/storage-blob";
 import Sqlite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { up as followDataLocation } from "../../src/store/migrations/0009-databases-follow-data-location.js";
 import { arrowStream } from "../helpers/arrow.js";
-import { type Azurite, azuriteAccount, azuriteKey, startAzurite } from "../helpers/azurite.js";
+import { type Azurite, azuriteAccount, azuriteKey } from "../helpers/azurite.js";
+import { sharedAzurite } from "../helpers/test-backend.js";
 import { runCli, spawnServe } from "../helpers/cli-process.js";
 import { expectJson, tempRoot } from "../helpers/test-server.js";
 import { testStoreUrl } from "../helpers/test-store.js";
@@ -21,10 +22,9 @@ import { testStoreUrl } from "../helpers/test-store.js";
 let azurite: Azurite;
 
 before(async () => {
-  azurite = await startAzurite();
+  // The run's Azurite: this file's data is in containers of its own, and nothing here stops it.
+  azurite = await sharedAzurite();
 });
-
-after(() => azurite.stop());
 
 const jsonLines = (text: string) =>
   text

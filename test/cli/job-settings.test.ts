@@ -3,7 +3,7 @@
 // worker's claim holds a job.
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
-import { test } from "node:test";
+import { describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Field, Int32, Schema } from "apache-arrow-21";
 import { openLocalCatalog } from "../../src/catalog/runtime/local-catalog.js";
@@ -55,87 +55,93 @@ async function serve(t: After, root: string, env: EnvChanges): Promise<ServeProc
 const refresh = (url: string, view: string, body: Record<string, unknown>) =>
   fetch(`${url}/v1/materialized_view/${view}/refresh`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
-test("QUIVER_WORKER_POOLS names the clusters a refresh may ask for, the first being the default, and the worker runs jobs of each", { timeout: 60_000 }, async (t) => {
-  const [pooledRoot, plainRoot] = await Promise.all([preparedRoot(t, 50, ["v"]), preparedRoot(t, 50, ["v"])]);
-  const [pooled, plain] = await Promise.all([serve(t, pooledRoot, { QUIVER_WORKER_POOLS: "cpu, gpu" }), serve(t, plainRoot, { QUIVER_WORKER_POOLS: undefined })]);
+// Each case has roots and servers of its own, and most of its time is spent waiting on them:
+// they run side by side.
+describe("the job settings of quiver serve", { concurrency: true }, () => {
+  test("QUIVER_WORKER_POOLS names the clusters a refresh may ask for, the first being the default, and the worker runs jobs of each", { timeout: 60_000 }, async (t) => {
+    const [pooledRoot, plainRoot] = await Promise.all([preparedRoot(t, 50, ["v"]), preparedRoot(t, 50, ["v"])]);
+    const [pooled, plain] = await Promise.all([serve(t, pooledRoot, { QUIVER_WORKER_POOLS: "cpu, gpu" }), serve(t, plainRoot, { QUIVER_WORKER_POOLS: undefined })]);
 
-  const onGpu = await waitForJob(pooled, (await expectJson(await refresh(pooled.url, "v", { cluster: "gpu" }), 202)).job_id, 20_000);
-  assert.deepEqual([onGpu.status, onGpu.cluster], ["succeeded", "gpu"]);
-  const byDefault = await waitForJob(pooled, (await expectJson(await refresh(pooled.url, "v", {}), 202)).job_id, 20_000);
-  assert.deepEqual([byDefault.status, byDefault.cluster], ["succeeded", "cpu"]);
+    const onGpu = await waitForJob(pooled, (await expectJson(await refresh(pooled.url, "v", { cluster: "gpu" }), 202)).job_id, 20_000);
+    assert.deepEqual([onGpu.status, onGpu.cluster], ["succeeded", "gpu"]);
+    const byDefault = await waitForJob(pooled, (await expectJson(await refresh(pooled.url, "v", {}), 202)).job_id, 20_000);
+    assert.deepEqual([byDefault.status, byDefault.cluster], ["succeeded", "cpu"]);
 
-  await expectError(await refresh(plain.url, "v", { cluster: "gpu" }), 400, 13);
-  const plainJob = await waitForJob(plain, (await expectJson(await refresh(plain.url, "v", {}), 202)).job_id, 20_000);
-  assert.deepEqual([plainJob.status, plainJob.cluster], ["succeeded", "default"]);
-});
+    await expectError(await refresh(plain.url, "v", { cluster: "gpu" }), 400, 13);
+    const plainJob = await waitForJob(plain, (await expectJson(await refresh(plain.url, "v", {}), 202)).job_id, 20_000);
+    assert.deepEqual([plainJob.status, plainJob.cluster], ["succeeded", "default"]);
+  });
 
-test("QUIVER_JOB_POLL_MS sets how soon an idle worker finds a job another process queued", { timeout: 60_000 }, async (t) => {
-  const [slowRoot, quickRoot] = await Promise.all([preparedRoot(t, 50, ["v"]), preparedRoot(t, 50, ["v"])]);
-  const [slow, quick] = await Promise.all([serve(t, slowRoot, { QUIVER_JOB_POLL_MS: "600000" }), serve(t, quickRoot, { QUIVER_JOB_POLL_MS: "100" })]);
-  // Both workers have made their first look by now; the jobs appear after it.
-  const [[slowJob], [quickJob]] = await Promise.all([queueRefreshes(slowRoot, ["v"], 1000), queueRefreshes(quickRoot, ["v"], 1000)]);
+  test("QUIVER_JOB_POLL_MS sets how soon an idle worker finds a job another process queued", { timeout: 60_000 }, async (t) => {
+    const [slowRoot, quickRoot] = await Promise.all([preparedRoot(t, 50, ["v"]), preparedRoot(t, 50, ["v"])]);
+    const [slow, quick] = await Promise.all([serve(t, slowRoot, { QUIVER_JOB_POLL_MS: "600000" }), serve(t, quickRoot, { QUIVER_JOB_POLL_MS: "100" })]);
+    // Both workers have made their first look by now; the jobs appear after it.
+    const [[slowJob], [quickJob]] = await Promise.all([queueRefreshes(slowRoot, ["v"], 1000), queueRefreshes(quickRoot, ["v"], 1000)]);
 
-  const done = await waitForJob(quick, quickJob as string, 10_000);
-  assert.equal(done.status, "succeeded");
-  await sleep(1500);
-  assert.equal((await expectJson(await slow.get(`/v1/jobs/${slowJob}`))).status, "queued", "the next look is ten minutes away");
-});
+    const done = await waitForJob(quick, quickJob as string, 10_000);
+    assert.equal(done.status, "succeeded");
+    await sleep(1500);
+    assert.equal((await expectJson(await slow.get(`/v1/jobs/${slowJob}`))).status, "queued", "the next look is ten minutes away");
+  });
 
-test("QUIVER_JOB_CONCURRENCY=1 runs two queued jobs one after the other, =2 runs them at the same time", { timeout: 60_000 }, async (t) => {
-  const runs = await Promise.all(
-    ["1", "2"].map(async (concurrency) => {
-      const root = await preparedRoot(t, 300, ["a", "b"]);
-      // Queued before the server starts, so its first look finds both.
-      const ids = await queueRefreshes(root, ["a", "b"], 20);
-      const server = await serve(t, root, { QUIVER_JOB_CONCURRENCY: concurrency });
-      const jobs = [];
-      for (const id of ids) jobs.push(await waitForJob(server, id, 30_000));
-      for (const job of jobs) assert.equal(job.status, "succeeded", JSON.stringify(job));
-      return jobs as { started_at_ms: number; finished_at_ms: number }[];
-    }),
-  );
-  const overlap = ([x, y]: { started_at_ms: number; finished_at_ms: number }[]) =>
-    x !== undefined && y !== undefined && x.started_at_ms < y.finished_at_ms && y.started_at_ms < x.finished_at_ms;
-  assert.equal(overlap(runs[0] ?? []), false, `one at a time: ${JSON.stringify(runs[0])}`);
-  assert.equal(overlap(runs[1] ?? []), true, `two at once: ${JSON.stringify(runs[1])}`);
-});
+  test("QUIVER_JOB_CONCURRENCY=1 runs two queued jobs one after the other, =2 runs them at the same time", { timeout: 60_000 }, async (t) => {
+    const runs = await Promise.all(
+      ["1", "2"].map(async (concurrency) => {
+        const root = await preparedRoot(t, 300, ["a", "b"]);
+        // Queued before the server starts, so its first look finds both.
+        const ids = await queueRefreshes(root, ["a", "b"], 20);
+        const server = await serve(t, root, { QUIVER_JOB_CONCURRENCY: concurrency });
+        const jobs = [];
+        for (const id of ids) jobs.push(await waitForJob(server, id, 30_000));
+        for (const job of jobs) assert.equal(job.status, "succeeded", JSON.stringify(job));
+        return jobs as { started_at_ms: number; finished_at_ms: number }[];
+      }),
+    );
+    const overlap = ([x, y]: { started_at_ms: number; finished_at_ms: number }[]) =>
+      x !== undefined && y !== undefined && x.started_at_ms < y.finished_at_ms && y.started_at_ms < x.finished_at_ms;
+    assert.equal(overlap(runs[0] ?? []), false, `one at a time: ${JSON.stringify(runs[0])}`);
+    assert.equal(overlap(runs[1] ?? []), true, `two at once: ${JSON.stringify(runs[1])}`);
+  });
 
-test("QUIVER_JOB_LEASE_MS=1000: the running job of a killed server is resumed by the next one within seconds", { timeout: 60_000 }, async (t) => {
-  const root = await preparedRoot(t, 1000, ["v"]);
-  const [jobId] = await queueRefreshes(root, ["v"], 10);
-  const first = await serve(t, root, { QUIVER_JOB_LEASE_MS: "1000", QUIVER_JOB_POLL_MS: "50" });
-  for (;;) {
-    const job = await expectJson(await first.get(`/v1/jobs/${jobId}`));
-    assert.notEqual(job.status, "succeeded", "the job must still be running when its server is killed");
-    if (job.status === "running" && job.progress.items_done >= 1) break;
-    await sleep(10);
-  }
-  await first.stop("SIGKILL");
-  const killedAt = Date.now();
+  test("QUIVER_JOB_LEASE_MS=1000: the running job of a killed server is resumed by the next one within seconds", { timeout: 60_000 }, async (t) => {
+    const root = await preparedRoot(t, 1000, ["v"]);
+    const [jobId] = await queueRefreshes(root, ["v"], 10);
+    const first = await serve(t, root, { QUIVER_JOB_LEASE_MS: "1000", QUIVER_JOB_POLL_MS: "50" });
+    for (;;) {
+      const job = await expectJson(await first.get(`/v1/jobs/${jobId}`));
+      assert.notEqual(job.status, "succeeded", "the job must still be running when its server is killed");
+      if (job.status === "running" && job.progress.items_done >= 1) break;
+      await sleep(10);
+    }
+    await first.stop("SIGKILL");
+    const killedAt = Date.now();
 
-  // Under the default lease (15 s, renewed every 5 s) the claim would hold for 10 s at least.
-  const second = await serve(t, root, { QUIVER_JOB_POLL_MS: "50" });
-  let job = await expectJson(await second.get(`/v1/jobs/${jobId}`));
-  while (job.attempts < 2 && Date.now() - killedAt < 9000) {
-    await sleep(50);
-    job = await expectJson(await second.get(`/v1/jobs/${jobId}`));
-  }
-  const waited = Date.now() - killedAt;
-  assert.equal(job.attempts, 2, `resumed by the second server: ${JSON.stringify(job)}`);
-  assert.ok(waited < 8000, `resumed ${waited} ms after the kill`);
-});
+    // Under the default lease (15 s, renewed every 5 s) the claim would hold for 10 s at least.
+    const second = await serve(t, root, { QUIVER_JOB_POLL_MS: "50" });
+    let job = await expectJson(await second.get(`/v1/jobs/${jobId}`));
+    while (job.attempts < 2 && Date.now() - killedAt < 9000) {
+      await sleep(50);
+      job = await expectJson(await second.get(`/v1/jobs/${jobId}`));
+    }
+    const waited = Date.now() - killedAt;
+    assert.equal(job.attempts, 2, `resumed by the second server: ${JSON.stringify(job)}`);
+    assert.ok(waited < 8000, `resumed ${waited} ms after the kill`);
+  });
 
-test("a job setting that is set but not a valid integer stops serve at start-up with exit code 1, naming it", { timeout: 60_000 }, async (t) => {
-  const root = tempRoot();
-  t.after(() => rmSync(root, { recursive: true, force: true }));
-  const cases: [string, string, string][] = [
-    ["QUIVER_JOB_CONCURRENCY", "0", "at least 1"],
-    ["QUIVER_JOB_LEASE_MS", "soon", "at least 1"],
-    ["QUIVER_AUTO_REFRESH_ROWS", "-5", "at least 0"],
-  ];
-  for (const [name, value, bound] of cases) {
-    const { code, stderr } = await runNode(cliEntry, ["serve", "--port", "0", "--root", root], { [name]: value }, 20_000);
-    assert.equal(code, 1, `${name}=${value}: ${stderr}`);
-    assert.ok(stderr.includes(`${name} must be an integer of ${bound}, got '${value}'`), stderr);
-  }
+  test("a job setting that is set but not a valid integer stops serve at start-up with exit code 1, naming it", { timeout: 60_000 }, async (t) => {
+    const root = tempRoot();
+    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const cases: [string, string, string][] = [
+      ["QUIVER_JOB_CONCURRENCY", "0", "at least 1"],
+      ["QUIVER_JOB_LEASE_MS", "soon", "at least 1"],
+      ["QUIVER_AUTO_REFRESH_ROWS", "-5", "at least 0"],
+    ];
+    // The settings are checked before the root is opened, so the starts need not wait for each other.
+    const started = await Promise.all(cases.map(([name, value]) => runNode(cliEntry, ["serve", "--port", "0", "--root", root], { [name]: value }, 20_000)));
+    cases.forEach(([name, value, bound], i) => {
+      const { code, stderr } = started[i] as { code: number | null; stderr: string };
+      assert.equal(code, 1, `${name}=${value}: ${stderr}`);
+      assert.ok(stderr.includes(`${name} must be an integer of ${bound}, got '${value}'`), stderr);
+    });
+  });
 });

@@ -112,12 +112,13 @@ test("PostgreSQL replicas: the periodic sweep runs on one replica at a time; whi
   t.after(() => {
     for (const dir of [data, ...roots]) rmSync(dir, { recursive: true, force: true });
   });
-  const replicas: ServeProcess[] = [];
-  for (const root of roots.slice(0, 2)) {
-    const replica = await spawnServe(["--port", "0", "--root", root, "--store", storeUrl, "--data", data, "--orphan-sweep-interval-ms", "100"], { QUIVER_LOG_LEVEL: "info" });
-    t.after(() => replica.stop());
-    replicas.push(replica);
-  }
+  const replicas = await Promise.all(
+    roots.slice(0, 2).map(async (root) => {
+      const replica = await spawnServe(["--port", "0", "--root", root, "--store", storeUrl, "--data", data, "--orphan-sweep-interval-ms", "100"], { QUIVER_LOG_LEVEL: "info" });
+      t.after(() => replica.stop());
+      return replica;
+    }),
+  );
   const live = await createTable((replicas[0] as ServeProcess).url, "live", 2);
 
   // Another process sweeping: it holds the sweep's lock until released.

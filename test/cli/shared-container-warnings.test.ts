@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { after, before, test } from "node:test";
-import { type Azurite, startAzurite } from "../helpers/azurite.js";
+import type { Azurite } from "../helpers/azurite.js";
+import { sharedAzurite } from "../helpers/test-backend.js";
 import { runCli, spawnServe } from "../helpers/cli-process.js";
 import { tempRoot } from "../helpers/test-server.js";
 
@@ -16,14 +17,14 @@ let env: Record<string, string>;
 let data: string;
 
 before(async () => {
-  azurite = await startAzurite();
+  // The run's Azurite: this file's data is in containers of its own, and nothing here stops it.
+  azurite = await sharedAzurite();
   root = tempRoot();
   data = `az://lake${randomUUID().replaceAll("-", "").slice(0, 16)}/quiver`;
   env = { QUIVER_DATA: data, QUIVER_STORAGE_OPTIONS: JSON.stringify(azurite.storageOptions) };
 });
 
 after(async () => {
-  await azurite.stop();
   rmSync(root, { recursive: true, force: true });
 });
 

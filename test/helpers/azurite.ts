@@ -41,6 +41,22 @@ export interface AzuriteOptions {
   port?: number;
 }
 
+/** The storage options Lance takes for an Azurite Blob endpoint. */
+function storageOptionsOf(endpoint: string): Record<string, string> {
+  return { azure_storage_account_name: azuriteAccount, azure_storage_account_key: azuriteKey, azure_endpoint: endpoint, allow_http: "true" };
+}
+
+/**
+ * An Azurite another process started and stops (`npm test` starts one for the whole run), by its
+ * Blob endpoint. Pausing or stopping it is that process's business, so those are refused here.
+ */
+export function runningAzurite(endpoint: string): Azurite {
+  const refuse = () => {
+    throw new Error(`the Azurite at ${endpoint} belongs to another process: start one of its own to pause or stop`);
+  };
+  return { endpoint, storageOptions: storageOptionsOf(endpoint), port: Number(new URL(endpoint).port), pause: refuse, resume: refuse, stop: async () => refuse() };
+}
+
 export async function startAzurite(options: AzuriteOptions = {}): Promise<Azurite> {
   const persistence = options.location === undefined ? ["--inMemoryPersistence"] : ["--location", options.location];
   const args = [blobMain, "--blobHost", "127.0.0.1", "--blobPort", String(options.port ?? 0), ...persistence, "--silent", "--skipApiVersionCheck"];
@@ -70,7 +86,7 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Azurit
   const endpoint = `http://127.0.0.1:${port}/${azuriteAccount}`;
   return {
     endpoint,
-    storageOptions: { azure_storage_account_name: azuriteAccount, azure_storage_account_key: azuriteKey, azure_endpoint: endpoint, allow_http: "true" },
+    storageOptions: storageOptionsOf(endpoint),
     port: Number(port),
     pause: () => child.kill("SIGSTOP"),
     resume: () => child.kill("SIGCONT"),

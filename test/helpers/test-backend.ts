@@ -1,13 +1,14 @@
 /**
  * Where the tests' servers keep table data: a local folder (the default), or, with
- * QUIVER_TEST_BACKEND=azure, a fresh container of one Azurite per test process. `npm test` runs
+ * QUIVER_TEST_BACKEND=azure, a fresh container of one Azurite per test process (`npm test`'s,
+ * named in QUIVER_TEST_AZURITE, else one of its own). `npm test` runs
  * the table-operation tests once per backend, so the same assertions hold on both; the other
  * backends of the tests' list (`storage-backends.ts`) run the storage contract and a table smoke
  * suite instead, which keeps the suite's time.
  */
 import { randomUUID } from "node:crypto";
 import { Storages } from "../../src/storage/storages.js";
-import { type Azurite, startAzurite } from "./azurite.js";
+import { type Azurite, runningAzurite, startAzurite } from "./azurite.js";
 import type { StorageBackendName } from "./storage-backends.js";
 
 export type TestBackendName = Extract<StorageBackendName, "local" | "azure">;
@@ -28,9 +29,13 @@ export const testStorages = new Storages();
 
 let azurite: Promise<Azurite> | undefined;
 
-/** The Azurite this process shares across its servers, started on first use. */
+/**
+ * The Azurite this process shares across its servers: `npm test`'s, or one started on first use.
+ * Every data location is a container of its own, so processes sharing one never meet.
+ */
 export function sharedAzurite(): Promise<Azurite> {
-  azurite ??= startAzurite({ detached: true });
+  const running = process.env.QUIVER_TEST_AZURITE;
+  azurite ??= running ? Promise.resolve(runningAzurite(running)) : startAzurite({ detached: true });
   return azurite;
 }
 

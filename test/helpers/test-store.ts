@@ -7,7 +7,7 @@ import path from "node:path";
 import { rmSync } from "node:fs";
 import type { KyselyStore } from "../../src/store/kysely-store.js";
 import { openStore } from "../../src/store/open-store.js";
-import { freshPostgresDatabase } from "./postgres.js";
+import { freshPostgresDatabase, migratedPostgresDatabase } from "./postgres.js";
 import { tempRoot } from "./test-server.js";
 
 export type StoreDialect = "sqlite" | "postgres";
@@ -19,13 +19,16 @@ export const testStoreDialect: StoreDialect = process.env.QUIVER_TEST_STORE === 
 /** Per root, the PostgreSQL database of its servers, so a server restarted on a root finds its catalog. */
 const databasesByRoot = new Map<string, Promise<string>>();
 
-/** The `--store` of a server over `root` on the store under test; undefined for SQLite. */
+/**
+ * The `--store` of a server over `root` on the store under test; undefined for SQLite. On
+ * PostgreSQL a database already migrated: the migrations have tests of their own.
+ */
 export function testStoreUrl(root: string): Promise<string | undefined> {
   if (testStoreDialect === "sqlite") return Promise.resolve(undefined);
   const key = path.resolve(root);
   let url = databasesByRoot.get(key);
   if (!url) {
-    url = freshPostgresDatabase();
+    url = migratedPostgresDatabase();
     databasesByRoot.set(key, url);
   }
   return url;

@@ -38,10 +38,8 @@ async function startReplicas(count: number, args: string[] = []): Promise<{ stor
     await Promise.all(servers.map((server) => server.stop("SIGKILL")));
     for (const dir of [data, ...roots]) rmSync(dir, { recursive: true, force: true });
   });
-  for (let i = 0; i < count; i += 1) {
-    roots.push(tempRoot());
-    servers.push(await spawnServe(["--port", "0", "--root", roots[i] as string, "--store", storeUrl, "--data", data, ...args]));
-  }
+  for (let i = 0; i < count; i += 1) roots.push(tempRoot());
+  servers.push(...(await Promise.all(roots.map((root) => spawnServe(["--port", "0", "--root", root, "--store", storeUrl, "--data", data, ...args])))));
   return { storeUrl, servers };
 }
 
@@ -173,14 +171,15 @@ test("PostgreSQL shut down fast and then immediately under write load through tw
   const load = Promise.all([namespaceWriter(0), namespaceWriter(1), rowWriter(0), rowWriter(1), upserter(), reader()]);
 
   const outages: { mode: "fast" | "immediate"; readyMs: number[] }[] = [];
+  // A second of load before each outage and after the last: every writer has had many answers by then.
   for (const mode of ["fast", "immediate"] as const) {
-    await sleep(2_000);
+    await sleep(1_000);
     await postgres.halt(mode);
     await sleep(1_500);
     await postgres.resume();
     outages.push({ mode, readyMs: await Promise.all(urls.map((url) => readyWithin(url, 10_000))) });
   }
-  await sleep(2_000);
+  await sleep(1_000);
   running = false;
   await load;
 
@@ -232,9 +231,11 @@ test("With --auth required and PostgreSQL down, a key lookup, the token endpoint
     assert.equal(created.code, 0, created.stderr);
     return created.stdout.trim();
   };
-  const admin = await createKey(["--all-databases", "--role", "admin"]);
-  const unseen = await createKey(["--database", "default", "--role", "read"]);
-  const client = await runCli(["clients", "create", "--store", storeUrl, "--database", "default", "--role", "read"]);
+  const [admin, unseen, client] = await Promise.all([
+    createKey(["--all-databases", "--role", "admin"]),
+    createKey(["--database", "default", "--role", "read"]),
+    runCli(["clients", "create", "--store", storeUrl, "--database", "default", "--role", "read"]),
+  ]);
   assert.equal(client.code, 0, client.stderr);
   const field = (name: string) => new RegExp(`^${name}=(\\S+)$`, "m").exec(client.stdout)?.[1] as string;
   const [clientId, clientSecret] = [field("client_id"), field("client_secret")];

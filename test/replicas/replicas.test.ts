@@ -23,13 +23,9 @@ interface Replicas {
 async function startReplicas(count: number, args: string[] = [], env: Record<string, string> = {}): Promise<Replicas & { stop(): Promise<void> }> {
   const storeUrl = await freshPostgresDatabase();
   const data = tempRoot("quiver-shared-data-");
-  const roots: string[] = [];
-  const servers: ServeProcess[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const root = tempRoot();
-    roots.push(root);
-    servers.push(await spawnServe(["--port", "0", "--root", root, "--store", storeUrl, "--data", data, ...args], env));
-  }
+  const roots = Array.from({ length: count }, () => tempRoot());
+  // Started together: replicas meeting an empty database at once is what deployments do.
+  const servers: ServeProcess[] = await Promise.all(roots.map((root) => spawnServe(["--port", "0", "--root", root, "--store", storeUrl, "--data", data, ...args], env)));
   return {
     storeUrl,
     data,

@@ -89,9 +89,7 @@ async function startPair(): Promise<Pair> {
     await Promise.all(replicas.map((replica) => replica.stop("SIGKILL")));
     for (const dir of [data, ...roots]) rmSync(dir, { recursive: true, force: true });
   });
-  for (const root of roots) {
-    replicas.push(await spawnServe(["--port", "0", "--root", root, "--store", storeUrl, "--data", data, "--rate-limit", "5/s", "--rate-limit-burst", "5"]));
-  }
+  replicas.push(...(await Promise.all(roots.map((root) => spawnServe(["--port", "0", "--root", root, "--store", storeUrl, "--data", data, "--rate-limit", "5/s", "--rate-limit-burst", "5"])))));
   return { postgres, replicas };
 }
 

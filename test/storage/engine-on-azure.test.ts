@@ -9,7 +9,8 @@ import { Engine } from "../../src/engine/engine.js";
 import { joinLocation } from "../../src/storage/locations.js";
 import { Storages } from "../../src/storage/storages.js";
 import { arrowStream } from "../helpers/arrow.js";
-import { type Azurite, startAzurite } from "../helpers/azurite.js";
+import type { Azurite } from "../helpers/azurite.js";
+import { sharedAzurite } from "../helpers/test-backend.js";
 
 let azurite: Azurite;
 let root: string;
@@ -17,7 +18,8 @@ const storages = new Storages();
 const engine = new Engine({ storages });
 
 before(async () => {
-  azurite = await startAzurite();
+  // The run's Azurite: this file's data is in containers of its own, and nothing here stops it.
+  azurite = await sharedAzurite();
   root = `az://c${randomUUID().replaceAll("-", "").slice(0, 20)}/databases/default`;
   await storages.configure(root, azurite.storageOptions);
   await storages.for(root).preparePrefix(root);
@@ -25,7 +27,6 @@ before(async () => {
 
 after(async () => {
   engine.close();
-  await azurite.stop();
 });
 
 const upload = (ids: number[]) => ipcStreamToFile(arrowStream({ id: Int32Array.from(ids) }));
