@@ -74,7 +74,6 @@ interface Pass {
   concurrency: number;
 }
 
-/** Runs one pass as a `node --test` child writing to this process's output; resolves whether it passed. */
 /** The shared servers of the run, named to every test process. */
 interface Shared {
   postgresUrl: string;
@@ -83,6 +82,7 @@ interface Shared {
   azuriteEndpoint: string;
 }
 
+/** Runs one pass as a `node --test` child writing to this process's output; resolves whether it passed. */
 function runPass({ backend, store, files, concurrency }: Pass, { postgresUrl, postgresTemplate, azuriteEndpoint }: Shared): Promise<boolean> {
   console.log(`# backend: ${backend}, store: ${store} (${files.length} files)`);
   // An asynchronous child: this process must keep draining PostgreSQL's and Azurite's pipes
