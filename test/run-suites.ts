@@ -21,6 +21,30 @@ const testRoot = path.dirname(fileURLToPath(import.meta.url));
 /** The table-operation tests: everything that creates, writes, reads or versions tables. */
 const objectStoreSuites = ["server/tables.test.js", "server/namespaces.test.js", "server/read-freshness.test.js", "data/", "versions/", "views/", "jobs/", "compat/", "ops/table-maintenance.test.js"];
 
+/**
+ * The files that take longest (the summary's slowest files), started first: a pass that starts a
+ * long file last ends waiting on it alone while the other slots stand idle.
+ */
+const longestFirst = [
+  "cli/backup-restore.test.js",
+  "auth/unauthenticated-requests.test.js",
+  "docs/readme.test.js",
+  "replicas/replica-failover.test.js",
+  "ui/console-workbench.test.js",
+  "storage/object-store-outage.test.js",
+  "replicas/postgres-restart.test.js",
+  "cli/orphan-sweep.test.js",
+  "ui/console-data-tool.test.js",
+  "cli/data-placement.test.js",
+  "data/multipart-writes.test.js",
+  "server/rate-limits.test.js",
+];
+
+function startOrder(file: string): number {
+  const rank = longestFirst.indexOf(path.relative(testRoot, file));
+  return rank < 0 ? longestFirst.length : rank;
+}
+
 function testFiles(): string[] {
   const found: string[] = [];
   const walk = (dir: string) => {
@@ -31,7 +55,7 @@ function testFiles(): string[] {
     }
   };
   walk(testRoot);
-  return found.sort();
+  return found.sort().sort((a, b) => startOrder(a) - startOrder(b));
 }
 
 /** The HTTP suites: every operation over a socket, with the catalog's reads and writes behind it. */
