@@ -153,7 +153,8 @@ export class Storages {
    * or when the object cache does not serve the location.
    */
   meterEngineReads(location: string): (() => StoreUsage) | undefined {
-    return isUri(location) && this.rootAt(location) ? this.cache?.meter(normalizeLocation(location)) : undefined;
+    const root = isUri(location) ? this.rootAt(location) : undefined;
+    return root && this.cache?.meter(root.root, normalizeLocation(location));
   }
 
   /** Stops what serves the engine's reads (the object cache's proxies). */

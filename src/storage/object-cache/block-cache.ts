@@ -145,26 +145,34 @@ export class BlockCache {
     return `${stem}-${block}`;
   }
 
-  /** The bytes of block `block` of `identity`, or undefined when absent or corrupt (a corrupt file is removed). */
   /**
    * The bytes of block `block` of `identity` when they are in memory (checked when they came from
    * disk or the store), else undefined: a warm read answers without waiting for anything.
    */
   readHot(identity: ObjectIdentity, block: number): Buffer | undefined {
-    const file = this.fileOf(identity, block);
+    return this.hotBlock(this.fileOf(identity, block));
+  }
+
+  private hotBlock(file: string): Buffer | undefined {
     const hot = this.hot.get(file);
     const entry = hot && this.index.get(file);
     if (!hot || !entry) return undefined;
-    this.index.delete(file);
-    this.index.set(file, entry);
-    this.keepHot(file, hot);
+    this.markUsed(file, entry, hot);
     return hot;
   }
 
+  /** Moves a block to the most recently used end of the index, and keeps its checked bytes in memory. */
+  private markUsed(file: string, entry: IndexEntry, payload: Buffer): void {
+    this.index.delete(file);
+    this.index.set(file, entry);
+    this.keepHot(file, payload);
+  }
+
+  /** The bytes of block `block` of `identity`, or undefined when absent or corrupt (a corrupt file is removed). */
   async read(identity: ObjectIdentity, block: number): Promise<Buffer | undefined> {
-    const hot = this.readHot(identity, block);
-    if (hot) return hot;
     const file = this.fileOf(identity, block);
+    const hot = this.hotBlock(file);
+    if (hot) return hot;
     const entry = this.index.get(file);
     if (!entry) return undefined;
     let bytes: Buffer;
@@ -180,9 +188,7 @@ export class BlockCache {
       await unlink(file).catch(() => undefined);
       return undefined;
     }
-    this.index.delete(file);
-    this.index.set(file, entry);
-    this.keepHot(file, parsed.payload);
+    this.markUsed(file, entry, parsed.payload);
     // The file's time keeps the order across restarts; a failure only loses recency.
     const now = new Date();
     void utimes(file, now, now).catch(() => undefined);

@@ -124,14 +124,13 @@ export class ObjectCache {
 
   /**
    * Starts counting what the engine's reads of the table at `location` (a normalized object-store
-   * URI below a served root) cost; the returned function stops and returns the counts. Undefined
-   * when the cache does not serve the location's root. Every read under the location counts while
+   * URI below the configured `root`) cost; the returned function stops and returns the counts.
+   * Undefined when the cache does not serve the root. Every read under the location counts while
    * the meter runs, whoever asked for it.
    */
-  meter(location: string): (() => StoreUsage) | undefined {
-    const root = [...this.stores.keys()].filter((other) => location === other || location.startsWith(`${other.replace(/\/+$/, "")}/`)).sort((a, b) => b.length - a.length)[0];
-    if (root === undefined) return undefined;
-    return this.meters.start(this.stores.get(root) as string, pathInStore(location));
+  meter(root: string, location: string): (() => StoreUsage) | undefined {
+    const store = this.stores.get(root);
+    return store === undefined ? undefined : this.meters.start(store, pathInStore(location));
   }
 
   /** Stops every proxy. */
