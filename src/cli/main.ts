@@ -68,7 +68,7 @@ async function serve(argv: string[]): Promise<void> {
     storeTimeoutMs: options.storeTimeoutSeconds === undefined ? undefined : options.storeTimeoutSeconds * 1000,
     data: options.storage.data,
     storageOptions: options.storage.options,
-    objectCache: { dir: options.cacheDir, maxBytes: options.cacheBytes },
+    objectCache: { dir: options.cacheDir, maxBytes: options.cacheBytes, copyBytes: options.cacheCopyBytes },
     vending: options.vending,
     allowUnsafeObjectStore: options.allowUnsafeObjectStore,
     maxUploadBytes: options.maxUploadBytes,

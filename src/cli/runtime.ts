@@ -47,9 +47,10 @@ export interface RuntimeConfig {
   storageOptions?: StorageOptions;
   /**
    * The local read-through cache of the engine's object-store reads: its folder (default
-   * `<root>/cache`) and bound in bytes (default 10 GiB; 0 turns it off).
+   * `<root>/cache`) and bound in bytes (default 10 GiB; 0 turns it off), and the part of the bound
+   * given to local copies of tables (default half; 0 keeps blocks only).
    */
-  objectCache?: { dir?: string | undefined; maxBytes?: number | undefined; blockSize?: number };
+  objectCache?: { dir?: string | undefined; maxBytes?: number | undefined; copyBytes?: number | undefined; blockSize?: number };
   /** What clients receive to open tables themselves; default scoped credentials for an hour. */
   vending?: Vending;
   /** Write to object stores that fail the conditional-create probe (concurrent commits may lose data). */
@@ -255,6 +256,7 @@ function objectCacheSettingsOf(config: RuntimeConfig): ObjectCacheSettings {
   return {
     dir: path.resolve(given.dir ?? path.join(config.root, "cache")),
     maxBytes: given.maxBytes ?? defaultCacheBytes,
+    ...(given.copyBytes === undefined ? {} : { copyBytes: given.copyBytes }),
     ...(given.blockSize === undefined ? {} : { blockSize: given.blockSize }),
   };
 }

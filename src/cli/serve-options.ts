@@ -44,6 +44,8 @@ export interface ServeOptions {
   cacheDir: string | undefined;
   /** The object cache's bound in bytes (0: off); undefined keeps the default. */
   cacheBytes: number | undefined;
+  /** The part of the cache's bound given to local copies of tables; undefined keeps half. */
+  cacheCopyBytes: number | undefined;
   vending: Vending;
   /** Write to object stores that fail the conditional-create probe. */
   allowUnsafeObjectStore: boolean;
@@ -127,6 +129,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
     storage: { data: get("data"), options: storageOptions },
     cacheDir: get("cache_dir"),
     cacheBytes: get("cache_size"),
+    cacheCopyBytes: get("cache_copy_size"),
     vending: {
       mode: get<VendingMode>("vend_credentials") ?? defaultVending.mode,
       ttlSeconds: get("credential_ttl") ?? defaultVending.ttlSeconds,

@@ -117,6 +117,10 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
         placeholder: "SIZE",
         shownDefault: "10GiB",
       }),
+      setting("cache_copy_size", { type: "size", min: 0 }, "the part of --cache-size given to whole local copies of object-store tables, which queries read as local folders (a table is copied when it fits in half of it); the rest holds blocks; 0 keeps blocks only", {
+        placeholder: "SIZE",
+        shownDefault: "half of --cache-size",
+      }),
       setting("allow_unsafe_object_store", { type: "boolean" }, "write to an object store that ignores conditional creates, where concurrent commits can lose data"),
       setting("managed_versioning", { type: "boolean" }, "clients commit versions through the catalog (sets the mode of the default database when it is created)"),
       setting("orphan_sweep_interval_ms", integer(0), "how often table folders no catalog row refers to (left by a crash) are removed, on one replica at a time; 0: only at start-up", {

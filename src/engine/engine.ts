@@ -19,6 +19,7 @@ import { SchemaEvolution } from "./schema-evolution.js";
 import { TableQueries } from "./table-query.js";
 import { TableWrites } from "./table-writes.js";
 import { ViewIO } from "./view-io.js";
+import type { TableCopies } from "./table-copies.js";
 import { isInsideLocation, isUri, normalizeLocation } from "../storage/locations.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import type { Storages } from "../storage/storages.js";
@@ -61,7 +62,12 @@ export interface EngineOptions {
   indexCacheBytes?: number;
   /** Bytes of Lance's metadata cache per session; Lance's default when absent. */
   metadataCacheBytes?: number;
+  /** Local copies of object-store tables, which queries read when one holds the version they read. */
+  copies?: TableCopies | undefined;
 }
+
+/** Tables opened from local copies kept at once; the least recently used is let go first. */
+const maxCopyHandles = 256;
 
 /** A connection and the credential generation of the root it was opened with. */
 interface PooledConnection {
@@ -91,6 +97,11 @@ export class Engine {
   private readonly sessionCaches: { indexBytes: bigint | null; metadataBytes: bigint | null };
   /** Each database's storage root, longest first: whose session a write without `ref.database` opens in. */
   private databaseRoots: { root: string; database: string }[] = [];
+  private readonly copies: TableCopies | undefined;
+  /** Connections to the copies' folder, by database and credential generation: each in its database's session. */
+  private readonly copyConnections = new Map<string, Promise<NativeConnection>>();
+  /** Tables opened from local copies, by session and folder, with the version each is at. */
+  private readonly copyHandles = new Map<string, { table: Promise<NativeTable>; folder: string; version: number | undefined }>();
   /** The last snapshot described through each table handle, for as long as the handle lives. */
   private readonly snapshots = new WeakMap<NativeTable, TableSnapshot>();
   readonly commitAttempts: number;
@@ -116,6 +127,8 @@ export class Engine {
     this.storages = options.storages;
     this.files = new TableFiles(options.storages);
     this.commitAttempts = options.commitAttempts ?? defaultCommitAttempts;
+    this.copies = options.copies;
+    if (this.copies) this.copies.onRemoved = (folder) => this.forgetCopy(folder);
     this.sessionCaches = {
       indexBytes: options.indexCacheBytes === undefined ? null : BigInt(options.indexCacheBytes),
       metadataBytes: options.metadataCacheBytes === undefined ? null : BigInt(options.metadataCacheBytes),
@@ -179,6 +192,62 @@ export class Engine {
     return this.call(() => this.handles.latest(location, ref.branch || null, ref.tableId, ref.freshness ?? lookEveryRead, session));
   }
 
+  /**
+   * A table to run a query or a count on: `readTable`'s, or, when a local copy of the table holds
+   * exactly the version that read is at, that version opened from the copy (read as a local
+   * folder). Only for the newest version of main of an object-store table the caller names.
+   */
+  async queryTable(location: string, ref: TableRef = {}): Promise<{ table: NativeTable; fromCopy: boolean }> {
+    const table = await this.readTable(location, ref);
+    const pinned = (ref.version !== undefined && ref.version !== null) || Boolean(ref.tag) || Boolean(ref.branch);
+    if (!this.copies || pinned || ref.tableId === undefined || !isUri(location)) return { table, fromCopy: false };
+    const version = await this.call(() => table.version());
+    const folder = this.copies.at(normalizeLocation(location), ref.tableId, version);
+    if (folder === undefined) return { table, fromCopy: false };
+    const database = ref.database ?? this.databaseAt(location);
+    try {
+      return { table: await this.copyAt(folder, version, database, this.storages.credentialGeneration(location)), fromCopy: true };
+    } catch {
+      // A copy that cannot be opened (its files removed under it) leaves the read to the store.
+      this.forgetCopy(folder);
+      return { table, fromCopy: false };
+    }
+  }
+
+  /** The table in the copy at `folder`, at `version`, opened in the session of `database` under credential `generation`. */
+  private async copyAt(folder: string, version: number, database: string, generation: number): Promise<NativeTable> {
+    const session = `${database}\u0000${generation}`;
+    const key = `${session}\u0000${folder}`;
+    let kept = this.copyHandles.get(key);
+    if (kept) this.copyHandles.delete(key);
+    else {
+      let connection = this.copyConnections.get(session);
+      if (!connection) {
+        connection = native.Connection.new((this.copies as TableCopies).dir, { session: this.sessionOf(database, generation) });
+        this.copyConnections.set(session, connection);
+      }
+      const opened = connection.then((open) => open.openTable(path.basename(folder, ".lance"), [], null));
+      kept = { table: opened, folder, version: undefined };
+    }
+    // Most recently used last: the map's order is the eviction order.
+    this.copyHandles.set(key, kept);
+    for (const [oldest] of this.copyHandles) {
+      if (this.copyHandles.size <= maxCopyHandles) break;
+      this.copyHandles.delete(oldest);
+    }
+    const table = await kept.table;
+    if (kept.version !== version) {
+      await table.checkout(version);
+      kept.version = version;
+    }
+    return table;
+  }
+
+  /** Lets go of the tables opened from the copy at `folder`. */
+  private forgetCopy(folder: string): void {
+    for (const [key, kept] of this.copyHandles) if (kept.folder === folder) this.copyHandles.delete(key);
+  }
+
   /** Opens the newest version of `branch` on a connection that checks for newer ones only when asked. */
   private async openLatest(location: string, branch: string | null, session: string): Promise<NativeTable> {
     if (!(await this.datasetExists(location))) throw new EngineError("dataset-not-found", `no Lance dataset at ${location}`);
@@ -239,6 +308,7 @@ export class Engine {
   /** Deletes everything stored at `location`. */
   async removeTableData(location: string): Promise<void> {
     this.handles.forget(location);
+    if (isUri(location)) this.copies?.forget(normalizeLocation(location));
     await this.storages.for(location).deletePrefix(location);
   }
 
@@ -265,6 +335,9 @@ export class Engine {
 
   close(): void {
     this.handles.clear();
+    this.copyHandles.clear();
+    for (const connection of this.copyConnections.values()) closeLater(connection);
+    this.copyConnections.clear();
     for (const connections of [this.connections, this.readConnections]) {
       for (const { connection } of connections.values()) closeLater(connection);
       connections.clear();

@@ -140,7 +140,7 @@ export interface QueryResult {
    * all of it for an answer of at most two batches. Undefined when no object cache serves the
    * table (a local folder, the cache off).
    */
-  storeUsage?: StoreUsage | undefined;
+  storeUsage?: (StoreUsage & { readFrom: "object-store" | "local-copy" }) | undefined;
 }
 
 /** Largest batch the engine hands over at once: bounds memory per response. */
@@ -156,7 +156,7 @@ function runQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySp
   return inSpan("engine.query", { "quiver.table.location": location }, async () => {
     const stopMeter = engine.storages.meterEngineReads(location);
     try {
-      const table = await engine.readTable(location, ref);
+      const { table, fromCopy } = await engine.queryTable(location, ref);
       const query = await engine.call(() => buildQuery(table, spec));
       // Two native calls at once: each is a round trip to the engine's threads.
       const [version, iterator] = await engine.call(() => Promise.all([table.version(), query.execute(maxBatchRows)]));
@@ -171,7 +171,8 @@ function runQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySp
         peeked = false;
         return second;
       };
-      return { version, chunks: mergeIpcFiles(first, next), storeUsage: stopMeter?.() };
+      const usage = stopMeter?.();
+      return { version, chunks: mergeIpcFiles(first, next), storeUsage: usage && { ...usage, readFrom: fromCopy ? "local-copy" : "object-store" } };
     } finally {
       stopMeter?.();
     }
@@ -181,7 +182,7 @@ function runQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySp
 /** Rows matching `predicate` (all rows without one). */
 function countRows(engine: Engine, location: string, ref: TableRef, predicate?: string | null): Promise<number> {
   return inSpan("engine.countRows", { "quiver.table.location": location }, async () => {
-    const table = await engine.readTable(location, ref);
+    const { table } = await engine.queryTable(location, ref);
     return engine.call(() => table.countRows(predicate ?? null));
   });
 }

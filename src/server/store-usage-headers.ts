@@ -1,6 +1,7 @@
 /**
  * @module The response headers that tell a client what its query cost on the object store:
- * requests sent to the store and their bytes, and blocks the object cache answered instead.
+ * requests sent to the store and their bytes, blocks the object cache answered instead, and
+ * whether a local copy of the table answered (`x-quiver-read-from: local-copy`).
  * Counted per table location while the query ran (see docs/object-cache.md): a query running
  * alongside another on the same table also counts the other's reads.
  */
@@ -16,5 +17,6 @@ export function storeUsageHeaders(usage: QueryStoreUsage): Record<string, string
     "x-quiver-store-bytes": String(usage.bytes),
     "x-quiver-cache-hits": String(usage.cacheHits),
     "x-quiver-cache-bytes": String(usage.cacheBytes),
+    "x-quiver-read-from": usage.readFrom,
   };
 }

@@ -29,6 +29,7 @@ export function guardStorage(storage: TableStorage): TableStorage {
     head: (location) => guarded("head", () => storage.head(location)),
     read: (location) => guarded("read", () => storage.read(location)),
     readTail: (location, length) => guarded("read", () => storage.readTail(location, length)),
+    readRange: (location, offset, length) => guarded("read", () => storage.readRange(location, offset, length)),
     list: (prefix) => guarded("list", () => storage.list(prefix)),
     put: (location, bytes) => guarded("put", () => storage.put(location, bytes)),
     putIfAbsent: (location, bytes) => guarded("put", () => storage.putIfAbsent(location, bytes)),

@@ -26,6 +26,12 @@ export interface TableStorage {
   read(location: string): Promise<Buffer | undefined>;
   /** The last `length` bytes of an object (fewer if it is shorter); undefined when there is none. */
   readTail(location: string, length: number): Promise<Buffer | undefined>;
+  /**
+   * `length` bytes of an object from `offset` (fewer where it ends; `length` > 0, `offset` below
+   * the object's size); undefined when there is none. How large objects are read without holding
+   * them whole.
+   */
+  readRange(location: string, offset: number, length: number): Promise<Buffer | undefined>;
   /** Entries directly under `prefix`, in no particular order; none when nothing is there. */
   list(prefix: string): Promise<ListedEntry[]>;
   /** Writes an object whole; readers see the old object or the new one, never part of either. */

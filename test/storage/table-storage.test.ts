@@ -50,7 +50,7 @@ for (const backend of storageBackendsUnderTest()) {
       assert.deepEqual(await storage.list(joinLocation(root, probeFolderName)), []);
     });
 
-    test(named("put replaces an object whole; head reports its size and a new ETag; read, readTail and delete"), async () => {
+    test(named("put replaces an object whole; head reports its size and a new ETag; read, readTail, readRange and delete"), async () => {
       const { storage, root } = await open();
       const file = joinLocation(root, "hint.json");
       assert.equal(await storage.head(file), undefined);
@@ -64,7 +64,10 @@ for (const backend of storageBackendsUnderTest()) {
       assert.notEqual(second?.eTag, first?.eTag);
       assert.deepEqual(await storage.readTail(file, 6), Buffer.from("longer"));
       assert.deepEqual(await storage.readTail(file, 100), Buffer.from("second, longer"));
+      assert.deepEqual(await storage.readRange(file, 8, 4), Buffer.from("long"));
+      assert.deepEqual(await storage.readRange(file, 8, 100), Buffer.from("longer"), "a range past the end is cut at the end");
       await storage.delete(file);
+      assert.equal(await storage.readRange(file, 0, 4), undefined);
       await storage.delete(file);
       assert.equal(await storage.head(file), undefined);
     });

@@ -5,12 +5,14 @@
  */
 import path from "node:path";
 import { Engine } from "../../engine/engine.js";
+import { TableCopies } from "../../engine/table-copies.js";
 import { engineCallDuration } from "../../metrics/metrics.js";
 import { withTimedMethods } from "../../metrics/timed.js";
 import { normalizeLocation } from "../../storage/locations.js";
 import { Storages, type Vending } from "../../storage/storages.js";
 import { ObjectCache, type ObjectCacheSettings } from "../../storage/object-cache/object-cache.js";
 import { objectCacheObserver } from "../../metrics/object-cache-metrics.js";
+import { tableCopyObserver } from "../../metrics/table-copy-metrics.js";
 import type { StorageOptions } from "../../storage/storage-options.js";
 import { openStore } from "../../store/open-store.js";
 import type { Store } from "../../store/store.js";
@@ -67,19 +69,22 @@ export function defaultDataLocation(root: string): string {
 export async function openLocalRoot(root: string, options: LocalRootOptions = {}): Promise<LocalRoot> {
   const dir = path.resolve(root);
   const dataLocation = normalizeLocation(options.data ?? defaultDataLocation(dir));
-  const storages = new Storages(options.objectCache ? new ObjectCache(options.objectCache, objectCacheObserver) : undefined);
+  const objectCache = options.objectCache ? new ObjectCache(options.objectCache, objectCacheObserver) : undefined;
+  const storages = new Storages(objectCache);
   await storages.configure(dataLocation, options.storageOptions ?? {});
   await storages.for(dir).preparePrefix(dir);
   const store = await openStore(options.store, path.join(dir, metadataFileName));
   // Every engine method observes its latency; `call` is the funnel of the native calls the
   // engine's modules make directly.
-  const timedEngine = withTimedMethods(new Engine({ storages, commitAttempts: options.commitAttempts }), engineCallDuration, new Set(["close"]));
+  const copies = objectCache?.enabled && objectCache.copyBytes > 0 ? await TableCopies.open({ dir: path.join(objectCache.settings.dir, "tables"), maxBytes: objectCache.copyBytes }, storages, tableCopyObserver) : undefined;
+  const timedEngine = withTimedMethods(new Engine({ storages, commitAttempts: options.commitAttempts, copies }), engineCallDuration, new Set(["close"]));
   const engine = withSpans(timedEngine, "engine.", {}, "internal", untracedEngineMethods);
   let closed = false;
   const close = async () => {
     if (closed) return;
     closed = true;
     engine.close();
+    await copies?.close();
     await storages.close();
     await store.close();
   };

@@ -6,6 +6,7 @@
  * version (this server, a Python or Rust client) left the same record.
  */
 import type { Storages } from "../../storage/storages.js";
+import { fieldsOf, manifestMessage } from "./lance-proto.js";
 
 /** The operation behind a version, and a short detail where Lance records one cheaply. */
 export interface VersionOperation {
@@ -37,56 +38,6 @@ const manifestTransactionFile = 12;
 /** `Restore.version` and `Delete.predicate`, the details worth showing. */
 const restoreVersion = 1;
 const deletePredicate = 3;
-/** A Lance file ends with the metadata's position (u64), the format version (2 × u16) and "LANC". */
-const footerLength = 16;
-
-type Field = { number: number; value: bigint | Buffer };
-
-function readVarint(bytes: Buffer, at: number): [bigint, number] {
-  let value = 0n;
-  let shift = 0n;
-  for (let i = at; i < bytes.length; i++) {
-    value |= BigInt(bytes[i]! & 0x7f) << shift;
-    if ((bytes[i]! & 0x80) === 0) return [value, i + 1];
-    shift += 7n;
-  }
-  throw new Error("truncated varint");
-}
-
-/** The top-level fields of a protobuf message: varints and length-delimited bytes (fixed widths skipped). */
-function fieldsOf(bytes: Buffer): Field[] {
-  const fields: Field[] = [];
-  let at = 0;
-  while (at < bytes.length) {
-    const [key, next] = readVarint(bytes, at);
-    at = next;
-    const number = Number(key >> 3n);
-    const wire = Number(key & 7n);
-    if (wire === 0) {
-      const [value, after] = readVarint(bytes, at);
-      fields.push({ number, value });
-      at = after;
-    } else if (wire === 2) {
-      const [length, after] = readVarint(bytes, at);
-      const end = after + Number(length);
-      if (end > bytes.length) throw new Error("truncated field");
-      fields.push({ number, value: bytes.subarray(after, end) });
-      at = end;
-    } else if (wire === 1) at += 8;
-    else if (wire === 5) at += 4;
-    else throw new Error(`unsupported wire type ${wire}`);
-  }
-  return fields;
-}
-
-/** The manifest's protobuf message, found through the file's footer. */
-function manifestMessage(file: Buffer): Buffer {
-  if (file.length < footerLength) throw new Error("not a Lance manifest");
-  const position = Number(file.readBigUInt64LE(file.length - footerLength));
-  const length = file.readUInt32LE(position);
-  return file.subarray(position + 4, position + 4 + length);
-}
-
 function detailOf(operation: string, message: Buffer): string | undefined {
   const fields = fieldsOf(message);
   if (operation === "Restore") {

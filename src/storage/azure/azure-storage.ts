@@ -103,6 +103,15 @@ export class AzureStorage implements TableStorage {
     return undefinedWhenMissing((await this.blob(location)).downloadToBuffer(info.size - count, count, this.within()), isMissing);
   }
 
+  async readRange(location: string, offset: number, length: number): Promise<Buffer | undefined> {
+    // `download`, not `downloadToBuffer`: the latter fails a range that runs past the object's end.
+    const answer = await undefinedWhenMissing((await this.blob(location)).download(offset, length, this.within()), isMissing);
+    if (!answer?.readableStreamBody) return answer && Buffer.alloc(0);
+    const chunks: Buffer[] = [];
+    for await (const chunk of answer.readableStreamBody) chunks.push(Buffer.from(chunk as Uint8Array));
+    return Buffer.concat(chunks);
+  }
+
   async list(prefix: string): Promise<ListedEntry[]> {
     const { container, name } = parseAzureLocation(prefix);
     const under = name === "" ? "" : `${name}/`;

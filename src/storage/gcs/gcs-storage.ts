@@ -185,6 +185,11 @@ export class GcsStorage implements TableStorage {
     }
   }
 
+  async readRange(location: string, offset: number, length: number): Promise<Buffer | undefined> {
+    const found = await undefinedWhenMissing((await this.file(location)).download({ start: offset, end: offset + length - 1 }), isMissing);
+    return found?.[0];
+  }
+
   async list(prefix: string): Promise<ListedEntry[]> {
     const { bucket, name } = parseGcsLocation(prefix);
     const under = name === "" ? "" : `${name}/`;

@@ -56,6 +56,18 @@ export class LocalStorage implements TableStorage {
     }
   }
 
+  async readRange(location: string, offset: number, length: number): Promise<Buffer | undefined> {
+    const handle = await orUndefined(open(location, "r"));
+    if (!handle) return undefined;
+    try {
+      const bytes = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(bytes, 0, length, offset);
+      return bytes.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  }
+
   async list(prefix: string): Promise<ListedEntry[]> {
     const entries = (await orUndefined(readdir(prefix, { withFileTypes: true }))) ?? [];
     // Links are neither: a table's files are never links, so one is not followed.

@@ -21,8 +21,13 @@ export type { StoreUsage };
 export interface ObjectCacheSettings {
   /** The folder holding the blocks; kept across restarts. */
   dir: string;
-  /** The bound on the blocks' bytes on disk; 0 turns the cache off. */
+  /** The bound on the cache's bytes on disk, blocks and local copies of tables together; 0 turns the cache off. */
   maxBytes: number;
+  /**
+   * The part of `maxBytes` given to local copies of whole tables (default half; 0 keeps blocks
+   * only, never more than `maxBytes`); the blocks get the rest.
+   */
+  copyBytes?: number;
   /** Bytes per block (default 256 KiB): a miss fetches whole aligned blocks. */
   blockSize?: number;
 }
@@ -73,9 +78,14 @@ export class ObjectCache {
     return this.settings.maxBytes > 0;
   }
 
+  /** The bytes given to local copies of tables: 0 when the cache is off. */
+  get copyBytes(): number {
+    return Math.min(this.settings.maxBytes, Math.max(0, this.settings.copyBytes ?? Math.floor(this.settings.maxBytes / 2)));
+  }
+
   /** The block cache, opened (its index rebuilt from disk) when the first root needs it. */
   blockCache(): Promise<BlockCache> {
-    this.blocks ??= BlockCache.open(this.settings.dir, this.settings.maxBytes, this.settings.blockSize ?? defaultBlockSize, this.observer);
+    this.blocks ??= BlockCache.open(this.settings.dir, this.settings.maxBytes - this.copyBytes, this.settings.blockSize ?? defaultBlockSize, this.observer);
     return this.blocks;
   }
 

@@ -95,6 +95,13 @@ export class S3Storage implements TableStorage {
     return found ? Buffer.from((await found.Body?.transformToByteArray()) ?? []) : undefined;
   }
 
+  async readRange(location: string, offset: number, length: number): Promise<Buffer | undefined> {
+    const { sdk, client } = await this.connected();
+    const range = `bytes=${offset}-${offset + length - 1}`;
+    const found = await undefinedWhenMissing(client.send(new sdk.GetObjectCommand({ ...this.address(location), Range: range })), isMissingObject);
+    return found ? Buffer.from((await found.Body?.transformToByteArray()) ?? []) : undefined;
+  }
+
   async list(prefix: string): Promise<ListedEntry[]> {
     const { sdk, client } = await this.connected();
     const { Bucket, Key } = this.address(prefix);

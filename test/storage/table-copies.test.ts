@@ -1,0 +1,148 @@
+// Local copies of object-store tables: Azurite behind a proxy that records every request the
+// store receives, a server whose object cache keeps whole copies of small tables, and queries
+// that must answer exactly what the store holds, from the copy once it holds the version read.
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { readdirSync, rmSync, statSync, truncateSync } from "node:fs";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { arrowStream, readArrow } from "../helpers/arrow.js";
+import { sharedAzurite } from "../helpers/test-backend.js";
+import { azuriteAccount } from "../helpers/azurite.js";
+import { type LatencyProxy, startLatencyProxy } from "../helpers/latency-proxy.js";
+import { type TestServer, expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
+
+const interval = { read_consistency_interval_ms: 60_000 };
+
+/** The ids a query answers, sorted, and where the answer was read from. */
+async function idsOf(response: Response): Promise<{ ids: number[]; from: string | null }> {
+  assert.equal(response.status, 200, await response.clone().text());
+  const from = response.headers.get("x-quiver-read-from");
+  return { ids: (await readArrow(response)).toArray().map((row) => Number(row.id)).sort((a, b) => a - b), from };
+}
+
+/** Queries until a local copy answers (the copy is made in the background after a read); its answer. */
+async function untilFromCopy(run: () => Promise<Response>): Promise<{ ids: number[]; from: string | null }> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const answer = await idsOf(await run());
+    if (answer.from === "local-copy" || Date.now() > deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Every file under `dir`, relative. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+}
+
+describe("local copies of tables on an Azure data location", () => {
+  let store: LatencyProxy;
+  let server: TestServer;
+  let root: string;
+  let data: string;
+  let storageOptions: Record<string, string>;
+  const cacheDir = () => path.join(root, "object-cache");
+  const copiesDir = () => path.join(cacheDir(), "tables");
+
+  const start = async (copyBytes = 64 * 1024 * 1024) =>
+    startTestServer({ root, keepRoot: true, data, storageOptions, objectCache: { dir: cacheDir(), maxBytes: 128 * 1024 * 1024, copyBytes } });
+
+  before(async () => {
+    const azurite = await sharedAzurite();
+    store = await startLatencyProxy(`http://127.0.0.1:${azurite.port}`);
+    root = tempRoot("quiver-copies-");
+    data = `az://c${randomUUID().replaceAll("-", "").slice(0, 20)}/data`;
+    storageOptions = { ...azurite.storageOptions, azure_endpoint: `${store.origin}/${azuriteAccount}` };
+    server = await start();
+    await expectJson(await server.post("/v1/admin/databases/default/settings", interval));
+    await expectJson(await server.post("/v1/namespace/lake/create", {}));
+  });
+
+  after(async () => {
+    await server.close();
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const create = async (table: string, count: number) => {
+    const ids = Int32Array.from({ length: count }, (_, i) => i);
+    await expectJson(await server.upload(`/v1/table/${table}/create`, arrowStream({ id: ids, score: Float64Array.from(ids, (id) => id * 1.5) })));
+  };
+  const query = (table: string, filter: string) => () => server.post(`/v1/table/${table}/query`, { k: 100, vector: null, filter, columns: ["id", "score"] });
+
+  test("QueryTable once a local copy holds the version read → x-quiver-read-from: local-copy, the same rows, and no request reaches the store", async () => {
+    await create("lake$warm", 2000);
+    const first = await idsOf(await query("lake$warm", "id IN (7, 1500)")());
+    assert.deepEqual(first.ids, [7, 1500]);
+    assert.equal(first.from, "object-store", "the first read finds no copy yet");
+    const copied = await untilFromCopy(query("lake$warm", "id IN (7, 1500)"));
+    assert.equal(copied.from, "local-copy");
+    assert.deepEqual(copied.ids, [7, 1500]);
+    store.reset();
+    const warm = await server.post("/v1/table/lake$warm/query", { k: 100, vector: null, filter: "id < 3", columns: ["id"] });
+    assert.deepEqual((await idsOf(warm)).ids, [0, 1, 2]);
+    assert.equal(warm.headers.get("x-quiver-store-requests"), "0");
+    assert.deepEqual(store.requests, [], "a warm query from the copy sends nothing to the store");
+    assert.deepEqual(await expectJson(await server.post("/v1/table/lake$warm/count_rows", { predicate: "id >= 1000" })), 1000);
+  });
+
+  test("InsertIntoTable after the table was copied → the next query sees the new rows at once, and the copy catches up to the new version", async () => {
+    await create("lake$moving", 100);
+    await untilFromCopy(query("lake$moving", "id >= 98"));
+    await expectJson(await server.upload("/v1/table/lake$moving/insert", arrowStream({ id: Int32Array.from([500, 501]), score: Float64Array.from([1, 2]) })));
+    const fresh = await idsOf(await query("lake$moving", "id >= 98")());
+    assert.deepEqual(fresh.ids, [98, 99, 500, 501], "the write is seen by the very next read");
+    const caughtUp = await untilFromCopy(query("lake$moving", "id >= 98"));
+    assert.equal(caughtUp.from, "local-copy");
+    assert.deepEqual(caughtUp.ids, [98, 99, 500, 501]);
+    await expectJson(await server.post("/v1/table/lake$moving/delete", { predicate: "id = 500" }));
+    assert.deepEqual((await idsOf(await query("lake$moving", "id >= 98")())).ids, [98, 99, 501]);
+    assert.deepEqual((await untilFromCopy(query("lake$moving", "id >= 98"))).ids, [98, 99, 501]);
+  });
+
+  test("a table larger than half the copies' bound is not copied: its queries keep reading the store, correctly", async () => {
+    await server.close();
+    server = await start(64 * 1024);
+    await create("lake$large", 20_000);
+    for (let i = 0; i < 3; i++) {
+      const answer = await idsOf(await query("lake$large", "id IN (3, 19999)")());
+      assert.deepEqual(answer.ids, [3, 19999]);
+      assert.equal(answer.from, "object-store");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const metrics = await (await server.get("/metrics")).text();
+    assert.match(metrics, /quiver_table_copy_skips_total\{reason="too-large"\} [1-9]/);
+  });
+
+  test("a restart keeps the copies: the first query after it reads the copy; a copy with a truncated file is dropped and the table read from the store", async () => {
+    await server.close();
+    server = await start();
+    const restarted = await idsOf(await query("lake$warm", "id IN (7, 1500)")());
+    assert.deepEqual(restarted.ids, [7, 1500]);
+    assert.equal(restarted.from, "local-copy", "the copy made before the restart answers");
+    await server.close();
+    // Cut a data file of every copy short, as a disk that lost its tail would.
+    for (const file of filesUnder(copiesDir()).filter((name) => name.includes(`${path.sep}data${path.sep}`))) {
+      const full = path.join(copiesDir(), file);
+      truncateSync(full, Math.floor(statSync(full).size / 2));
+    }
+    server = await start();
+    const dropped = await idsOf(await query("lake$warm", "id IN (7, 1500)")());
+    assert.equal(dropped.from, "object-store", "the damaged copy is not read");
+    assert.deepEqual(dropped.ids, [7, 1500]);
+    assert.deepEqual((await untilFromCopy(query("lake$warm", "id IN (7, 1500)"))).ids, [7, 1500], "a new copy is made from the store");
+  });
+
+  test("DropTable, then CreateTable of the same name → queries read the new table's rows, never the old copy's", async () => {
+    await create("lake$again", 50);
+    await untilFromCopy(query("lake$again", "id < 1000"));
+    await expectJson(await server.post("/v1/table/lake$again/drop", {}));
+    const ids = Int32Array.from([900, 901, 902]);
+    await expectJson(await server.upload("/v1/table/lake$again/create", arrowStream({ id: ids, score: Float64Array.from([1, 2, 3]) })));
+    assert.deepEqual((await idsOf(await query("lake$again", "id < 1000")())).ids, [900, 901, 902]);
+    assert.deepEqual((await untilFromCopy(query("lake$again", "id < 1000"))).ids, [900, 901, 902]);
+  });
+});
