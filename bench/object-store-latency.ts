@@ -8,7 +8,7 @@
  * queries take turns with the local folder's, query by query, and its ratios are to those.
  * Run `npm run build && node dist/bench/object-store-latency.js [rows=100000] [dim=64] [queries=60]`;
  * `QUIVER_BENCH_DELAYS` (milliseconds, comma-separated), `QUIVER_BENCH_SIDES` (`uncached`,
- * `cached`, `cached-interval`) and `QUIVER_BENCH_COMPACT=1` (both tables compacted first) narrow it.
+ * `blocks`, `blocks-interval`, `cached`, `cached-interval`) and `QUIVER_BENCH_COMPACT=1` (both tables compacted first) narrow it.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -117,6 +117,18 @@ async function loop(sides: readonly ((i: number) => Promise<unknown>)[], queries
   return times.map((sideTimes) => ({ ...percentiles(sideTimes), requestsPerQuery: (proxy?.requests.length ?? 0) / queries, kinds }));
 }
 
+/** Waits until a local copy of the bench table answers its queries: the warm state of a table the cache copies. */
+async function untilCopied(server: Server): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${server.url}/v1/table/bench/query`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ k: 1, vector: null, filter: "id = 0", columns: ["id"] }) });
+    await response.arrayBuffer();
+    if (response.headers.get("x-quiver-read-from") === "local-copy") return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("no local copy of the bench table answered within two minutes");
+}
+
 /** The local folder alone: its first vector search after a start, and its warm queries. */
 async function measureLocal(server: Server, rows: number, dim: number, queries: number): Promise<LatencySide> {
   const db = await connect(server);
@@ -129,11 +141,12 @@ async function measureLocal(server: Server, rows: number, dim: number, queries: 
 }
 
 /** An object-store side, its warm queries taking turns with the local folder's. */
-async function measureRemote(label: string, server: Server, local: Server, proxy: LatencyProxy, rows: number, dim: number, queries: number): Promise<LatencySide> {
+async function measureRemote(label: string, server: Server, local: Server, proxy: LatencyProxy, rows: number, dim: number, queries: number, copies: boolean): Promise<LatencySide> {
   const [remoteDb, localDb] = await Promise.all([connect(server), connect(local)]);
   const remoteTable = queriesOn(await remoteDb.openTable("bench"), rows, dim);
   const localTable = queriesOn(await localDb.openTable("bench"), rows, dim);
   const first = await firstSearch(remoteTable, proxy);
+  if (copies) await untilCopied(server);
   const timings = {} as Record<QueryKind, Timing>;
   const baseline = {} as Record<QueryKind, Timing>;
   for (const kind of queryKinds) {
@@ -160,14 +173,18 @@ async function createTable(server: Server, rows: number, dim: number): Promise<v
 }
 
 /**
- * The sides measured on the object store: without the cache, with it, and with it and a read
- * consistency interval (reads answer from the kept table without listing the store's versions
- * within it; by default every read lists them, to see commits made around Quiver at once).
+ * The sides measured on the object store: without the cache; with its blocks only (every read
+ * through its proxy); with the whole cache (a local copy of the table, read as a local folder once
+ * made); each cached side also with a read consistency interval (reads answer from the kept table
+ * without listing the store's versions within it; by default every read lists them, to see
+ * commits made around Quiver at once).
  */
-const variants: readonly { name: string; cached: boolean; intervalMs: number | null }[] = [
-  { name: "uncached", cached: false, intervalMs: null },
-  { name: "cached", cached: true, intervalMs: null },
-  { name: "cached-interval", cached: true, intervalMs: 1000 },
+const variants: readonly { name: string; cached: boolean; copies: boolean; intervalMs: number | null }[] = [
+  { name: "uncached", cached: false, copies: false, intervalMs: null },
+  { name: "blocks", cached: true, copies: false, intervalMs: null },
+  { name: "blocks-interval", cached: true, copies: false, intervalMs: 1000 },
+  { name: "cached", cached: true, copies: true, intervalMs: null },
+  { name: "cached-interval", cached: true, copies: true, intervalMs: 1000 },
 ];
 
 /** The sides named in `QUIVER_BENCH_SIDES` (comma-separated variant names), or `fallback` (all of them). */
@@ -237,12 +254,13 @@ export async function measureObjectStoreLatency(rows = 100_000, dim = 64, querie
 
     const remote: LatencySide[] = [];
     for (const delay of chosenDelays(delays)) {
-      for (const { cached, intervalMs } of chosenVariants(sides)) {
+      for (const { cached, copies, intervalMs } of chosenVariants(sides)) {
         proxy.delayMs = delay;
-        const server = await serve(remoteRoot, { ...remoteConfig, objectCache: { dir: cacheDir, maxBytes: cached ? 10 * 1024 ** 3 : 0 } });
+        const server = await serve(remoteRoot, { ...remoteConfig, objectCache: { dir: cacheDir, maxBytes: cached ? 10 * 1024 ** 3 : 0, ...(copies ? {} : { copyBytes: 0 }) } });
         await setReadConsistency(server, intervalMs);
         const freshness = intervalMs === null ? "" : `, read consistency ${intervalMs / 1000} s`;
-        remote.push(await measureRemote(`Azurite +${delay} ms, cache ${cached ? "on" : "off"}${freshness}`, server, local, proxy, rows, dim, queries));
+        const cache = !cached ? "off" : copies ? "on" : "blocks only";
+        remote.push(await measureRemote(`Azurite +${delay} ms, cache ${cache}${freshness}`, server, local, proxy, rows, dim, queries, copies));
         await server.close();
       }
     }

@@ -140,6 +140,11 @@ function runPass({ backend, store, files, concurrency }: Pass, { postgresUrl, po
 const [postgres, azurite] = await Promise.all([startPostgres(), startAzurite()]);
 const shared: Shared = { postgresUrl: postgres.url, postgresTemplate: await createMigratedTemplate(postgres.url), azuriteEndpoint: azurite.endpoint };
 let failed = false;
-for (const pass of passes) if (!(await runPass(pass, shared))) failed = true;
+// `QUIVER_TEST_PASSES=azure-sqlite` (names `<backend>-<store>`, comma-separated) runs only those passes.
+const chosen = process.env.QUIVER_TEST_PASSES?.split(",").map((name) => name.trim()).filter(Boolean);
+for (const pass of passes) {
+  if (chosen?.length && !chosen.includes(`${pass.backend}-${pass.store}`)) continue;
+  if (!(await runPass(pass, shared))) failed = true;
+}
 await Promise.all([postgres.stop(), azurite.stop()]);
 process.exitCode = failed ? 1 : 0;

@@ -66,6 +66,9 @@ export interface EngineOptions {
   copies?: TableCopies | undefined;
 }
 
+/** How a read of a local copy fails when the copy, not the request, is at fault. */
+const copyFailureKinds = new Set(["data-file-missing", "dataset-not-found", "version-not-found", "unavailable", "unexpected"]);
+
 /** Tables opened from local copies kept at once; the least recently used is let go first. */
 const maxCopyHandles = 256;
 
@@ -197,20 +200,36 @@ export class Engine {
    * exactly the version that read is at, that version opened from the copy (read as a local
    * folder). Only for the newest version of main of an object-store table the caller names.
    */
-  async queryTable(location: string, ref: TableRef = {}): Promise<{ table: NativeTable; fromCopy: boolean }> {
+  async queryTable(location: string, ref: TableRef = {}): Promise<{ table: NativeTable; copy?: string }> {
     const table = await this.readTable(location, ref);
     const pinned = (ref.version !== undefined && ref.version !== null) || Boolean(ref.tag) || Boolean(ref.branch);
-    if (!this.copies || pinned || ref.tableId === undefined || !isUri(location)) return { table, fromCopy: false };
+    if (!this.copies || pinned || ref.tableId === undefined || !isUri(location)) return { table };
     const version = await this.call(() => table.version());
     const folder = this.copies.at(normalizeLocation(location), ref.tableId, version);
-    if (folder === undefined) return { table, fromCopy: false };
+    if (folder === undefined) return { table };
     const database = ref.database ?? this.databaseAt(location);
     try {
-      return { table: await this.copyAt(folder, version, database, this.storages.credentialGeneration(location)), fromCopy: true };
+      return { table: await this.copyAt(folder, version, database, this.storages.credentialGeneration(location)), copy: folder };
     } catch {
       // A copy that cannot be opened (its files removed under it) leaves the read to the store.
-      this.forgetCopy(folder);
-      return { table, fromCopy: false };
+      this.distrustCopy(folder);
+      return { table };
+    }
+  }
+
+  /**
+   * Runs `read` on what `queryTable` returned; when that was a local copy (`copy`, its folder) and
+   * the read failed the way a damaged or removed file fails, the copy is let go and `readStore`
+   * answers from the store. A client's mistake (a bad filter, an unknown column) fails as it is.
+   */
+  async readWithFallback<T>(copy: string | undefined, read: () => Promise<T>, readStore: () => Promise<T>): Promise<{ value: T; fromCopy: boolean }> {
+    if (copy === undefined) return { value: await read(), fromCopy: false };
+    try {
+      return { value: await read(), fromCopy: true };
+    } catch (error) {
+      if (!copyFailureKinds.has(classifyEngineError(error).kind)) throw error;
+      this.distrustCopy(copy);
+      return { value: await readStore(), fromCopy: false };
     }
   }
 
@@ -241,6 +260,12 @@ export class Engine {
       kept.version = version;
     }
     return table;
+  }
+
+  /** Lets go of the copy at `folder`, found damaged: the next read of its table starts a new one. */
+  private distrustCopy(folder: string): void {
+    this.forgetCopy(folder);
+    this.copies?.distrust(folder);
   }
 
   /** Lets go of the tables opened from the copy at `folder`. */

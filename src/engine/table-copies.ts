@@ -38,12 +38,22 @@ export interface TableCopiesObserver {
   /** A copy was removed to stay under the bound. */
   evicted(): void;
   /** A try to copy a table was given up: `reason` says why. */
-  skipped(reason: "too-large" | "other-locations" | "failed"): void;
+  skipped(reason: SkipReason): void;
   /** The copies now held and their bytes. */
   holding(copies: number, bytes: number): void;
 }
 
 const silent: TableCopiesObserver = { copied: () => undefined, read: () => undefined, evicted: () => undefined, skipped: () => undefined, holding: () => undefined };
+
+/** Why a table is not copied: too large for the bound, reading other locations' files, holding a name not safe as a local path, or a try that failed. */
+export type SkipReason = "too-large" | "other-locations" | "unsafe-name" | "failed";
+
+/**
+ * A name as Lance writes them (letters, digits, `_`, `-`, `.`, `=`), never `.` or `..`: anything
+ * else listed under a table (written there by someone other than Lance) could name a path
+ * outside the copy's folder.
+ */
+const safeSegment = /^(?!\.{1,2}$)[A-Za-z0-9_.=-]+$/;
 
 /** The folders of a table whose files are never rewritten under the same name. */
 const copiedFolders = ["data", "_deletions", "_indices"];
@@ -195,6 +205,9 @@ export class TableCopies {
     if (!manifest) throw new Error(`no manifest of version ${version} at ${copy.location}`);
     if (readsOtherLocations(manifest.bytes)) return this.skip(copy, "other-locations");
     const listed = await this.filesOf(storage, copy.location);
+    // Lance never writes such a name, so a version cannot need the file; but the table is left to
+    // the store rather than copied without a file someone put there.
+    if (listed === "unsafe") return this.skip(copy, "unsafe-name");
     const missing = await this.sizesOf(storage, copy.location, [...listed].filter((file) => !copy.files.has(file)));
     const kept = [...copy.files].filter(([file]) => listed.has(file)).reduce((sum, [, size]) => sum + size, 0);
     const needed = [...missing.values()].reduce((sum, size) => sum + size, 0) + manifest.bytes.length;
@@ -235,7 +248,7 @@ export class TableCopies {
   }
 
   /** Gives up on copying `copy` for a while; what it held is let go (it cannot follow the table). */
-  private skip(copy: Copy, reason: "too-large" | "other-locations"): void {
+  private skip(copy: Copy, reason: SkipReason): void {
     this.observer.skipped(reason);
     copy.retryAt = Date.now() + skipDelayMs;
     if (copy.bytes === 0 && copy.version === undefined) return;
@@ -253,18 +266,24 @@ export class TableCopies {
     return undefined;
   }
 
-  /** Every file under the table's copied folders, relative to the table's folder. */
-  private async filesOf(storage: TableStorage, location: string): Promise<Set<string>> {
+  /**
+   * Every file under the table's copied folders, relative to the table's folder; "unsafe" when a
+   * name there is not one Lance writes (it is neither listed into nor copied).
+   */
+  private async filesOf(storage: TableStorage, location: string): Promise<Set<string> | "unsafe"> {
     const files = new Set<string>();
+    let unsafe = false;
     const walk = async (relative: string): Promise<void> => {
       for (const entry of await storage.list(joinLocation(location, relative))) {
+        if (!safeSegment.test(entry.name)) unsafe = true;
+        if (unsafe) return;
         const child = `${relative}/${entry.name}`;
         if (entry.kind === "prefix") await walk(child);
         else files.add(child);
       }
     };
     for (const folder of copiedFolders) await walk(folder);
-    return files;
+    return unsafe ? "unsafe" : files;
   }
 
   /** The sizes of `files` (relative to `location`); a file gone since it was listed is left out. */
@@ -365,6 +384,11 @@ export class TableCopies {
       await rm(path.join(this.settings.dir, name), { recursive: true, force: true });
     }
     this.observer.holding(this.copies.size, this.bytes);
+  }
+
+  /** Lets go of the copy at `folder`, which a read found damaged: the next read of its table starts a new one. */
+  distrust(folder: string): void {
+    for (const copy of [...this.copies.values()]) if (copy.folder === folder) this.remove(copy);
   }
 
   /** Lets go of every copy of a table at `location` (its data is being removed). */

@@ -147,7 +147,8 @@ export interface QueryResult {
 const maxBatchRows = 8192;
 
 /**
- * Runs a query. The first batch is fetched before returning, so a bad filter or an unknown
+ * Runs a query, on a local copy of the table when one holds the version read (the store when the
+ * copy fails it). The first batch is fetched before returning, so a bad filter or an unknown
  * column fails here and never after the response has started; while the answer may go on, the
  * second is fetched too, so the store reads counted for an answer of up to two batches are all of
  * its reads.
@@ -156,34 +157,44 @@ function runQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySp
   return inSpan("engine.query", { "quiver.table.location": location }, async () => {
     const stopMeter = engine.storages.meterEngineReads(location);
     try {
-      const { table, fromCopy } = await engine.queryTable(location, ref);
-      const query = await engine.call(() => buildQuery(table, spec));
-      // Two native calls at once: each is a round trip to the engine's threads.
-      const [version, iterator] = await engine.call(() => Promise.all([table.version(), query.execute(maxBatchRows)]));
-      const first = (await engine.call(() => iterator.next())) ?? (await engine.call(() => query.outputSchema()));
-      // A first batch already holding the whole limit is the whole answer (with one query vector:
-      // several get `limit` rows each), which spares asking the engine for an end it has reached.
-      const complete = spec.limit !== undefined && spec.vectors.length <= 1 && rowsOfIpcFile(first) >= spec.limit;
-      const second = complete ? null : await engine.call(() => iterator.next());
-      let peeked = second !== null;
-      const next = second === null ? async () => null : async () => {
-        if (!peeked) return engine.call(() => iterator.next());
-        peeked = false;
-        return second;
-      };
+      const { table, copy } = await engine.queryTable(location, ref);
+      const { value, fromCopy } = await engine.readWithFallback(copy, () => startQuery(engine, table, spec), async () => startQuery(engine, await engine.readTable(location, ref), spec));
       const usage = stopMeter?.();
-      return { version, chunks: mergeIpcFiles(first, next), storeUsage: usage && { ...usage, readFrom: fromCopy ? "local-copy" : "object-store" } };
+      return { ...value, storeUsage: usage && { ...usage, readFrom: fromCopy ? "local-copy" : "object-store" } };
     } finally {
       stopMeter?.();
     }
   });
 }
 
+/** Starts `spec` on `table`: its version, and its answer with the first batches fetched. */
+async function startQuery(engine: Engine, table: NativeTable, spec: QuerySpec): Promise<{ version: number; chunks: AsyncIterable<Buffer> }> {
+  const query = await engine.call(() => buildQuery(table, spec));
+  // Two native calls at once: each is a round trip to the engine's threads.
+  const [version, iterator] = await engine.call(() => Promise.all([table.version(), query.execute(maxBatchRows)]));
+  const first = (await engine.call(() => iterator.next())) ?? (await engine.call(() => query.outputSchema()));
+  // A first batch already holding the whole limit is the whole answer (with one query vector:
+  // several get `limit` rows each), which spares asking the engine for an end it has reached.
+  const complete = spec.limit !== undefined && spec.vectors.length <= 1 && rowsOfIpcFile(first) >= spec.limit;
+  const second = complete ? null : await engine.call(() => iterator.next());
+  let peeked = second !== null;
+  const next = second === null ? async () => null : async () => {
+    if (!peeked) return engine.call(() => iterator.next());
+    peeked = false;
+    return second;
+  };
+  return { version, chunks: mergeIpcFiles(first, next) };
+}
+
 /** Rows matching `predicate` (all rows without one). */
 function countRows(engine: Engine, location: string, ref: TableRef, predicate?: string | null): Promise<number> {
   return inSpan("engine.countRows", { "quiver.table.location": location }, async () => {
-    const { table } = await engine.queryTable(location, ref);
-    return engine.call(() => table.countRows(predicate ?? null));
+    const { table, copy } = await engine.queryTable(location, ref);
+    const counted = await engine.readWithFallback(copy, () => engine.call(() => table.countRows(predicate ?? null)), async () => {
+      const remote = await engine.readTable(location, ref);
+      return engine.call(() => remote.countRows(predicate ?? null));
+    });
+    return counted.value;
   });
 }
 

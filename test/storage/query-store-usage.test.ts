@@ -35,7 +35,8 @@ describe("store usage of a query on an Azure data location", () => {
       root,
       data: `az://${container}/data`,
       storageOptions: { ...azurite.storageOptions, azure_endpoint: `${store.origin}/${azuriteAccount}` },
-      objectCache: { dir: path.join(root, "object-cache"), maxBytes: 64 * 1024 * 1024 },
+      // Blocks only: a local copy of the table would answer without the proxy counting anything.
+      objectCache: { dir: path.join(root, "object-cache"), maxBytes: 64 * 1024 * 1024, copyBytes: 0 },
     });
     // Within a minute a read answers from the table it holds: a warm query needs the store for nothing.
     await expectJson(await server.post("/v1/admin/databases/default/settings", { read_consistency_interval_ms: 60_000 }));
@@ -72,6 +73,7 @@ describe("store usage of a query on an Azure data location", () => {
     assert.equal(response.status, 200, await response.clone().text());
     await response.arrayBuffer();
     assert.deepEqual(store.requests, [], "the warm query reached the store for nothing");
+    assert.equal(response.headers.get("x-quiver-read-from"), "object-store", "read through the proxy, not from a local copy");
     const usage = usageOf(response);
     assert.equal(usage.requests, 0);
     assert.equal(usage.bytes, 0);

@@ -3,11 +3,11 @@
 // that must answer exactly what the store holds, from the copy once it holds the version read.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { readdirSync, rmSync, statSync, truncateSync } from "node:fs";
+import { readFileSync, readdirSync, rmSync, statSync, truncateSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { arrowStream, readArrow } from "../helpers/arrow.js";
-import { sharedAzurite } from "../helpers/test-backend.js";
+import { sharedAzurite, testStorages } from "../helpers/test-backend.js";
 import { azuriteAccount } from "../helpers/azurite.js";
 import { type LatencyProxy, startLatencyProxy } from "../helpers/latency-proxy.js";
 import { type TestServer, expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
@@ -29,6 +29,31 @@ async function untilFromCopy(run: () => Promise<Response>): Promise<{ ids: numbe
     if (answer.from === "local-copy" || Date.now() > deadline) return answer;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The count of `quiver_table_copy_skips_total` for `reason` in the server's metrics. */
+async function skips(server: TestServer, reason: string): Promise<number> {
+  const text = await (await server.get("/metrics")).text();
+  return Number(new RegExp(`quiver_table_copy_skips_total\\{reason="${reason}"\\} (\\d+)`).exec(text)?.[1] ?? Number.NaN);
+}
+
+/** Queries until the count of skips for `reason` passes `before`: the background copy gave up. */
+async function untilSkipped(server: TestServer, reason: string, before: number, run: () => Promise<Response>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while ((await skips(server, reason)) <= before) {
+    assert.ok(Date.now() < deadline, `no copy was given up for ${reason}`);
+    assert.equal((await idsOf(await run())).from, "object-store");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The folder of the copy of the table at `location`, from the copies' state files. */
+function copyFolderOf(dir: string, location: string): string {
+  for (const name of readdirSync(dir).filter((entry) => entry.endsWith(".json"))) {
+    const state = JSON.parse(readFileSync(path.join(dir, name), "utf8")) as { location: string; folder: string };
+    if (state.location === location) return path.join(dir, state.folder);
+  }
+  throw new Error(`no copy of ${location}`);
 }
 
 /** Every file under `dir`, relative. */
@@ -101,6 +126,28 @@ describe("local copies of tables on an Azure data location", () => {
     await expectJson(await server.post("/v1/table/lake$moving/delete", { predicate: "id = 500" }));
     assert.deepEqual((await idsOf(await query("lake$moving", "id >= 98")())).ids, [98, 99, 501]);
     assert.deepEqual((await untilFromCopy(query("lake$moving", "id >= 98"))).ids, [98, 99, 501]);
+  });
+
+  test("a copy whose data files are removed while the server runs → the query answers from the store, the same rows, and a new copy is made", async () => {
+    await create("lake$damaged", 300);
+    await untilFromCopy(query("lake$damaged", "id IN (1, 299)"));
+    const folder = copyFolderOf(copiesDir(), (await expectJson(await server.post("/v1/table/lake$damaged/describe", {}))).location);
+    for (const file of filesUnder(path.join(folder, "data"))) rmSync(path.join(folder, "data", file));
+    const answer = await idsOf(await query("lake$damaged", "id IN (1, 299)")());
+    assert.deepEqual(answer.ids, [1, 299]);
+    assert.equal(answer.from, "object-store");
+    assert.deepEqual(await expectJson(await server.post("/v1/table/lake$damaged/count_rows", { predicate: "id >= 100" })), 200);
+    assert.deepEqual((await untilFromCopy(query("lake$damaged", "id IN (1, 299)"))).ids, [1, 299]);
+  });
+
+  test("an object under a table's data folder whose name Lance never writes → the table is not copied; its queries read the store", async () => {
+    await create("lake$odd", 30);
+    const { location } = await expectJson(await server.post("/v1/table/lake$odd/describe", {}));
+    await testStorages.configure(data, storageOptions);
+    await testStorages.for(location).put(`${location}/data/not a lance file`, Buffer.from("x"));
+    const before = await skips(server, "unsafe-name");
+    await untilSkipped(server, "unsafe-name", before, query("lake$odd", "id < 2"));
+    assert.deepEqual((await idsOf(await query("lake$odd", "id < 2")())).ids, [0, 1]);
   });
 
   test("a table larger than half the copies' bound is not copied: its queries keep reading the store, correctly", async () => {
