@@ -44,6 +44,12 @@ export interface LatencySide {
   firstVectorMs: number;
   firstVectorRequests: number;
   /**
+   * For a side with local copies: by how long after its first query a copy of the table answered
+   * (looked at after the warm-up queries, then every 100 ms; a copy left on disk by an earlier
+   * side answers at the first look).
+   */
+  copyReadyMs?: number;
+  /**
    * The local folder's timings in the same loops, its queries taking turns with this side's, so
    * a change in the machine's load weighs on both: what this side's ratios are taken against.
    */
@@ -117,13 +123,16 @@ async function loop(sides: readonly ((i: number) => Promise<unknown>)[], queries
   return times.map((sideTimes) => ({ ...percentiles(sideTimes), requestsPerQuery: (proxy?.requests.length ?? 0) / queries, kinds }));
 }
 
-/** Waits until a local copy of the bench table answers its queries: the warm state of a table the cache copies. */
-async function untilCopied(server: Server): Promise<void> {
+/**
+ * Waits until a local copy of the bench table answers its queries (the warm state of a table the
+ * cache copies); returns how long after `since` it did.
+ */
+async function untilCopied(server: Server, since: number): Promise<number> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     const response = await fetch(`${server.url}/v1/table/bench/query`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ k: 1, vector: null, filter: "id = 0", columns: ["id"] }) });
     await response.arrayBuffer();
-    if (response.headers.get("x-quiver-read-from") === "local-copy") return;
+    if (response.headers.get("x-quiver-read-from") === "local-copy") return performance.now() - since;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error("no local copy of the bench table answered within two minutes");
@@ -145,8 +154,9 @@ async function measureRemote(label: string, server: Server, local: Server, proxy
   const [remoteDb, localDb] = await Promise.all([connect(server), connect(local)]);
   const remoteTable = queriesOn(await remoteDb.openTable("bench"), rows, dim);
   const localTable = queriesOn(await localDb.openTable("bench"), rows, dim);
+  const started = performance.now();
   const first = await firstSearch(remoteTable, proxy);
-  if (copies) await untilCopied(server);
+  const copyReadyMs = copies ? await untilCopied(server, started) : undefined;
   const timings = {} as Record<QueryKind, Timing>;
   const baseline = {} as Record<QueryKind, Timing>;
   for (const kind of queryKinds) {
@@ -157,7 +167,7 @@ async function measureRemote(label: string, server: Server, local: Server, proxy
   }
   remoteDb.close();
   localDb.close();
-  return { label, ...timings, ...first, baseline };
+  return { label, ...timings, ...first, baseline, ...(copyReadyMs === undefined ? {} : { copyReadyMs }) };
 }
 
 /** Creates the bench table (uploads of 10,000 rows, then an IVF_PQ index on the vectors and a BTREE on `id`) through `server`. */
@@ -288,7 +298,8 @@ export function latencyTable(figures: ObjectStoreLatencyFigures): string {
   for (const side of [figures.local, ...figures.remote]) {
     const base = side.baseline ?? { point: side.point, vector: side.vector, filtered: side.filtered };
     const requests = side === figures.local ? "–" : [side.point, side.vector, side.filtered].map((timing) => `${timing.requestsPerQuery.toFixed(1)} (${kinds(timing)})`).join("; ");
-    const first = side === figures.local ? `${f(side.firstVectorMs)} ms` : `${f(side.firstVectorMs)} ms, ${side.firstVectorRequests} requests`;
+    const copied = side.copyReadyMs === undefined ? "" : `; copy answering within ${f(side.copyReadyMs)} ms`;
+    const first = side === figures.local ? `${f(side.firstVectorMs)} ms` : `${f(side.firstVectorMs)} ms, ${side.firstVectorRequests} requests${copied}`;
     lines.push(`| ${side.label} | ${cell(side.point, base.point)} | ${cell(side.vector, base.vector)} | ${cell(side.filtered, base.filtered)} | ${requests} | ${first} |`);
   }
   return lines.join("\n");

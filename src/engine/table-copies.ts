@@ -45,8 +45,11 @@ export interface TableCopiesObserver {
 
 const silent: TableCopiesObserver = { copied: () => undefined, read: () => undefined, evicted: () => undefined, skipped: () => undefined, holding: () => undefined };
 
-/** Why a table is not copied: too large for the bound, reading other locations' files, holding a name not safe as a local path, or a try that failed. */
-export type SkipReason = "too-large" | "other-locations" | "unsafe-name" | "failed";
+/**
+ * Why a table is not copied (now): too large for the bound, reading other locations' files,
+ * holding a name not safe as a local path, a try that failed, or a copy a read found damaged.
+ */
+export type SkipReason = "too-large" | "other-locations" | "unsafe-name" | "failed" | "damaged";
 
 /**
  * A name as Lance writes them (letters, digits, `_`, `-`, `.`, `=`), never `.` or `..`: anything
@@ -96,12 +99,16 @@ interface Copy {
   /** The version whose files are all in the folder; undefined until the first copy completes. */
   version: number | undefined;
   manifest: string | undefined;
+  /** The manifest before `manifest`, kept one version longer for reads that were told of it just before the copy moved on. */
+  earlierManifest: string | undefined;
   files: Map<string, number>;
   bytes: number;
   lastRead: number;
   copying: Promise<void> | undefined;
   /** No copy is started before this time (after a failure, or a table not to copy). */
   retryAt: number;
+  /** When a read last found the copy damaged: a second time soon after, copying waits. */
+  distrustedAt: number | undefined;
 }
 
 /** The key of the copy of the table `tableId` at `location`: a table re-created at a location gets a copy of its own. */
@@ -161,7 +168,7 @@ export class TableCopies {
     const key = keyOf(location, tableId);
     let copy = this.copies.get(key);
     if (!copy) {
-      copy = { key, folder: this.newFolder(key), location, tableId, version: undefined, manifest: undefined, files: new Map(), bytes: 0, lastRead: 0, copying: undefined, retryAt: 0 };
+      copy = { key, folder: this.newFolder(key), location, tableId, version: undefined, manifest: undefined, earlierManifest: undefined, files: new Map(), bytes: 0, lastRead: 0, copying: undefined, retryAt: 0, distrustedAt: undefined };
       this.copies.set(key, copy);
     }
     copy.lastRead = Date.now();
@@ -230,7 +237,8 @@ export class TableCopies {
     );
     await writeAside(path.join(folder, "_versions", manifest.name), manifest.bytes);
     copied += manifest.bytes.length;
-    const previousManifest = copy.manifest;
+    const dropped = copy.earlierManifest;
+    if (copy.manifest !== manifest.name) copy.earlierManifest = copy.manifest;
     copy.version = version;
     copy.manifest = manifest.name;
     // Files the store no longer holds (removed by a cleanup of old versions) are no version's the copy serves.
@@ -242,18 +250,18 @@ export class TableCopies {
       await rm(path.join(folder, file), { force: true });
     }
     await this.saveState(copy);
-    if (previousManifest !== undefined && previousManifest !== manifest.name) await rm(path.join(folder, "_versions", previousManifest), { force: true });
+    if (dropped !== undefined && dropped !== manifest.name && dropped !== copy.earlierManifest) await rm(path.join(folder, "_versions", dropped), { force: true });
     this.observer.copied(copied);
     this.observer.holding(this.copies.size, this.bytes);
   }
 
   /** Gives up on copying `copy` for a while; what it held is let go (it cannot follow the table). */
-  private skip(copy: Copy, reason: SkipReason): void {
+  private skip(copy: Copy, reason: SkipReason, retryAt = Date.now() + skipDelayMs): void {
     this.observer.skipped(reason);
-    copy.retryAt = Date.now() + skipDelayMs;
+    copy.retryAt = retryAt;
     if (copy.bytes === 0 && copy.version === undefined) return;
     this.discard(copy.key, copy.folder, copy.bytes);
-    Object.assign(copy, { folder: this.newFolder(copy.key), version: undefined, manifest: undefined, files: new Map(), bytes: 0 });
+    Object.assign(copy, { folder: this.newFolder(copy.key), version: undefined, manifest: undefined, earlierManifest: undefined, files: new Map(), bytes: 0 });
   }
 
   /** The manifest of `version` under either naming scheme, or undefined when there is none. */
@@ -375,7 +383,7 @@ export class TableCopies {
       }
       await removeBeyond(folder, new Set([...files.keys(), `_versions/${state.manifest}`]));
       const bytes = [...files.values()].reduce((sum, size) => sum + size, 0);
-      this.copies.set(key, { key, folder, location: state.location, tableId: state.tableId, version: state.version, manifest: state.manifest, files, bytes, lastRead: 0, copying: undefined, retryAt: 0 });
+      this.copies.set(key, { key, folder, location: state.location, tableId: state.tableId, version: state.version, manifest: state.manifest, earlierManifest: undefined, files, bytes, lastRead: 0, copying: undefined, retryAt: 0, distrustedAt: undefined });
       this.bytes += bytes;
     }
     // Folders no state names are copies that never completed, or were being removed.
@@ -386,9 +394,18 @@ export class TableCopies {
     this.observer.holding(this.copies.size, this.bytes);
   }
 
-  /** Lets go of the copy at `folder`, which a read found damaged: the next read of its table starts a new one. */
+  /**
+   * Lets go of the copy at `folder`, which a read found damaged: the next read of its table
+   * starts a new one, unless this copy was found damaged before within the last minutes (a table
+   * the copies cannot serve, then, for a while).
+   */
   distrust(folder: string): void {
-    for (const copy of [...this.copies.values()]) if (copy.folder === folder) this.remove(copy);
+    const copy = [...this.copies.values()].find((candidate) => candidate.folder === folder);
+    if (!copy) return;
+    const now = Date.now();
+    const again = copy.distrustedAt !== undefined && now - copy.distrustedAt < skipDelayMs;
+    copy.distrustedAt = now;
+    this.skip(copy, "damaged", again ? now + skipDelayMs : now);
   }
 
   /** Lets go of every copy of a table at `location` (its data is being removed). */

@@ -5,14 +5,14 @@
  */
 import { counter, gauge } from "./metric-families.js";
 
-const skipReasons = ["too-large", "other-locations", "unsafe-name", "failed"] as const;
+const skipReasons = ["too-large", "other-locations", "unsafe-name", "failed", "damaged"] as const;
 
 export const tableCopies = gauge("quiver_table_copies", "Local copies of object-store tables held for reads");
 export const tableCopyBytes = gauge("quiver_table_copy_bytes", "Bytes on disk of the local copies of object-store tables");
 export const tableCopyReads = counter("quiver_table_copy_reads_total", "Queries and counts answered from a local copy of an object-store table instead of the store");
 export const tableCopyFetchedBytes = counter("quiver_table_copy_fetched_bytes_total", "Bytes fetched from object stores to make or update local copies of tables");
 export const tableCopyEvictions = counter("quiver_table_copy_evictions_total", "Local copies of tables removed to stay under their bound");
-export const tableCopySkips = counter("quiver_table_copy_skips_total", "Tries to copy a table given up, by reason: too-large, other-locations (the table reads files of other locations), unsafe-name (a file name Lance never writes), failed", ["reason"]);
+export const tableCopySkips = counter("quiver_table_copy_skips_total", "Tries to copy a table given up, by reason: too-large, other-locations (the table reads files of other locations), unsafe-name (a file name Lance never writes), failed, damaged (a read found the copy damaged)", ["reason"]);
 
 for (const reason of skipReasons) tableCopySkips.inc({ reason }, 0);
 
