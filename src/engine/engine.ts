@@ -19,7 +19,7 @@ import { SchemaEvolution } from "./schema-evolution.js";
 import { TableQueries } from "./table-query.js";
 import { TableWrites } from "./table-writes.js";
 import { ViewIO } from "./view-io.js";
-import type { TableCopies } from "./table-copies.js";
+import type { TableCopies } from "../storage/object-cache/table-copies.js";
 import { isInsideLocation, isUri, normalizeLocation } from "../storage/locations.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import type { Storages } from "../storage/storages.js";
@@ -66,8 +66,8 @@ export interface EngineOptions {
   copies?: TableCopies | undefined;
 }
 
-/** How a read of a local copy fails when the copy, not the request, is at fault. */
-const copyFailureKinds = new Set(["data-file-missing", "dataset-not-found", "version-not-found", "unavailable", "unexpected"]);
+/** How a read fails when the request is at fault: never a reason to doubt a local copy. */
+const clientMistakeKinds = new Set(["invalid-input", "column-not-found", "schema-mismatch", "index-not-found"]);
 
 /** Tables opened from local copies kept at once; the least recently used is let go first. */
 const maxCopyHandles = 256;
@@ -103,8 +103,10 @@ export class Engine {
   private readonly copies: TableCopies | undefined;
   /** Connections to the copies' folder, by database and credential generation: each in its database's session. */
   private readonly copyConnections = new Map<string, Promise<NativeConnection>>();
-  /** Tables opened from local copies, by session and folder, with the version each is at. */
-  private readonly copyHandles = new Map<string, { table: Promise<NativeTable>; folder: string; version: number | undefined }>();
+  /** Tables opened from local copies, by session, folder and version. */
+  private readonly copyHandles = new Map<string, { table: Promise<NativeTable>; folder: string }>();
+  /** For each kept handle of the store, the copy and version it last found still the store's (`folder@version`). */
+  private readonly checkedCopies = new WeakMap<NativeTable, string>();
   /** The last snapshot described through each table handle, for as long as the handle lives. */
   private readonly snapshots = new WeakMap<NativeTable, TableSnapshot>();
   readonly commitAttempts: number;
@@ -198,55 +200,80 @@ export class Engine {
   /**
    * A table to run a query or a count on: `readTable`'s, or, when a local copy of the table holds
    * exactly the version that read is at, that version opened from the copy (read as a local
-   * folder). Only for the newest version of main of an object-store table the caller names.
+   * folder). Only for the newest version of main of an object-store table the caller names. The
+   * first time a kept handle reads a version from a copy, the copy's manifest is checked against
+   * the store's (one request): a table written again from scratch under the same id reuses
+   * version numbers.
    */
   async queryTable(location: string, ref: TableRef = {}): Promise<{ table: NativeTable; copy?: string }> {
     const table = await this.readTable(location, ref);
     const pinned = (ref.version !== undefined && ref.version !== null) || Boolean(ref.tag) || Boolean(ref.branch);
-    if (!this.copies || pinned || ref.tableId === undefined || !isUri(location)) return { table };
+    const copies = this.copies;
+    if (!copies || pinned || ref.tableId === undefined || !isUri(location)) return { table };
     const version = await this.call(() => table.version());
-    const folder = this.copies.at(normalizeLocation(location), ref.tableId, version);
-    if (folder === undefined) return { table };
-    const database = ref.database ?? this.databaseAt(location);
+    const normalized = normalizeLocation(location);
+    const hit = copies.at(normalized, ref.tableId, version);
+    if (hit === undefined) return { table };
     try {
-      return { table: await this.copyAt(folder, version, database, this.storages.credentialGeneration(location)), copy: folder };
+      const checked = `${hit.folder}@${version}`;
+      if (this.checkedCopies.get(table) !== checked) {
+        if (!(await copies.stillTheStores(normalized, hit))) {
+          this.distrustCopy(hit.folder);
+          return { table };
+        }
+        this.checkedCopies.set(table, checked);
+      }
+      const database = ref.database ?? this.databaseAt(location);
+      return { table: await this.copyAt(hit.folder, version, database, this.storages.credentialGeneration(location)), copy: hit.folder };
     } catch {
-      // A copy that cannot be opened (its files removed under it) leaves the read to the store.
-      this.distrustCopy(folder);
+      // A copy that cannot be checked or opened now (the store down, too many open files) leaves
+      // this read to the store, which says what is wrong if anything is.
       return { table };
     }
   }
 
   /**
-   * Runs `read` on what `queryTable` returned; when that was a local copy (`copy`, its folder) and
-   * the read failed the way a damaged or removed file fails, the copy is let go and `readStore`
-   * answers from the store. A client's mistake (a bad filter, an unknown column) fails as it is.
+   * Runs `read` on what `queryTable` returned. When that was a local copy (`copy`, its folder) and
+   * the read failed other than the way a client's mistake fails, `readStore` answers from the
+   * store; only when it succeeds there is the copy at fault, and let go. A client's mistake (a
+   * bad filter, an unknown column) fails as it is.
    */
   async readWithFallback<T>(copy: string | undefined, read: () => Promise<T>, readStore: () => Promise<T>): Promise<{ value: T; fromCopy: boolean }> {
     if (copy === undefined) return { value: await read(), fromCopy: false };
     try {
       return { value: await read(), fromCopy: true };
     } catch (error) {
-      if (!copyFailureKinds.has(classifyEngineError(error).kind)) throw error;
+      if (clientMistakeKinds.has(classifyEngineError(error).kind)) throw error;
+      const value = await readStore();
       this.distrustCopy(copy);
-      return { value: await readStore(), fromCopy: false };
+      return { value, fromCopy: false };
     }
   }
 
-  /** The table in the copy at `folder`, at `version`, opened in the session of `database` under credential `generation`. */
+  /**
+   * The table in the copy at `folder` at `version`, opened in the session of `database` under
+   * credential `generation`: one handle per version, never moved to another (reads told of
+   * different versions at once each get their own).
+   */
   private async copyAt(folder: string, version: number, database: string, generation: number): Promise<NativeTable> {
     const session = `${database}\u0000${generation}`;
-    const key = `${session}\u0000${folder}`;
+    const key = `${session}\u0000${folder}\u0000${version}`;
     let kept = this.copyHandles.get(key);
     if (kept) this.copyHandles.delete(key);
     else {
-      let connection = this.copyConnections.get(session);
-      if (!connection) {
-        connection = native.Connection.new((this.copies as TableCopies).dir, { session: this.sessionOf(database, generation) });
-        this.copyConnections.set(session, connection);
-      }
-      const opened = connection.then((open) => open.openTable(path.basename(folder, ".lance"), [], null));
-      kept = { table: opened, folder, version: undefined };
+      const connection = this.copyConnection(database, generation);
+      const opened = connection.then(async (open) => {
+        const table = await open.openTable(path.basename(folder, ".lance"), [], null);
+        if ((await table.version()) !== version) await table.checkout(version);
+        return table;
+      });
+      kept = { table: opened, folder };
+      const entry = kept;
+      opened.catch(() => {
+        if (this.copyHandles.get(key) === entry) this.copyHandles.delete(key);
+      });
+      // The handles of the copy's other versions are done with once a newer one is opened.
+      for (const [other, handle] of this.copyHandles) if (handle.folder === folder && other.startsWith(`${session}\u0000`)) this.copyHandles.delete(other);
     }
     // Most recently used last: the map's order is the eviction order.
     this.copyHandles.set(key, kept);
@@ -254,12 +281,25 @@ export class Engine {
       if (this.copyHandles.size <= maxCopyHandles) break;
       this.copyHandles.delete(oldest);
     }
-    const table = await kept.table;
-    if (kept.version !== version) {
-      await table.checkout(version);
-      kept.version = version;
+    return kept.table;
+  }
+
+  /** The connection to the copies' folder in the session of `database` under credential `generation`; older generations' are closed. */
+  private copyConnection(database: string, generation: number): Promise<NativeConnection> {
+    const session = `${database}\u0000${generation}`;
+    const found = this.copyConnections.get(session);
+    if (found) return found;
+    for (const [other, connection] of this.copyConnections) {
+      if (!other.startsWith(`${database}\u0000`)) continue;
+      closeLater(connection);
+      this.copyConnections.delete(other);
     }
-    return table;
+    const connection = native.Connection.new((this.copies as TableCopies).dir, { session: this.sessionOf(database, generation) });
+    this.copyConnections.set(session, connection);
+    connection.catch(() => {
+      if (this.copyConnections.get(session) === connection) this.copyConnections.delete(session);
+    });
+    return connection;
   }
 
   /** Lets go of the copy at `folder`, found damaged: the next read of its table starts a new one. */
@@ -432,5 +472,6 @@ export type { DecodedUpload } from "./arrow-ipc.js";
 // The engine's vocabulary that needs no engine: names and checks the catalog validates requests with.
 export { type ChunkerSpec, chunkerImplementationVersion, chunkerNames, validateChunkerSpec } from "./chunkers.js";
 export { parseFieldPath } from "./field-paths.js";
+export { lanceCopyFormat } from "./table-copy-format.js";
 export { indexTypes, specIndexType } from "./indexes.js";
 export { decodeIpcSchema, diffSortedIds, sameTypeFamily, sourceRowIdColumn } from "./view-io.js";

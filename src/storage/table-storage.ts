@@ -17,6 +17,13 @@ export interface ObjectInfo {
 export interface ListedEntry {
   name: string;
   kind: "object" | "prefix";
+  /** An object's size, where the listing says it (object stores do; a local folder's listing does not). */
+  size?: number;
+}
+
+/** `{ size }` when a listing gave a usable size, else nothing: spread into a listed entry. */
+export function sizeOf(size: number | undefined): { size?: number } {
+  return size !== undefined && Number.isSafeInteger(size) && size >= 0 ? { size } : {};
 }
 
 export interface TableStorage {

@@ -14,8 +14,12 @@ import { type TestServer, expectJson, startTestServer, tempRoot } from "../helpe
 
 const rowsFrom = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: from + i, label: `row ${from + i}` }));
 
-/** Listings the store answered since the proxy was last reset: what a look for the newest version costs. */
-const listings = (proxy: LatencyProxy) => proxy.requests.filter((request) => request.query.get("comp") === "list").length;
+/**
+ * Listings of a `_versions/` folder the store answered since the proxy was last reset: what a look
+ * for the newest version costs. (The object cache's copying of a table in the background lists its
+ * data folders, which is no look for a version.)
+ */
+const listings = (proxy: LatencyProxy) => proxy.requests.filter((request) => request.query.get("comp") === "list" && (request.query.get("prefix") ?? "").includes("_versions")).length;
 
 async function idsOf(table: lancedb.Table, filter?: string): Promise<number[]> {
   const query = filter ? table.query().where(filter) : table.query();

@@ -4,8 +4,8 @@
  * commands and the `dir` client all open a root through here, so they agree on its layout.
  */
 import path from "node:path";
-import { Engine } from "../../engine/engine.js";
-import { TableCopies } from "../../engine/table-copies.js";
+import { Engine, lanceCopyFormat } from "../../engine/engine.js";
+import { TableCopies } from "../../storage/object-cache/table-copies.js";
 import { engineCallDuration } from "../../metrics/metrics.js";
 import { withTimedMethods } from "../../metrics/timed.js";
 import { normalizeLocation } from "../../storage/locations.js";
@@ -76,7 +76,7 @@ export async function openLocalRoot(root: string, options: LocalRootOptions = {}
   const store = await openStore(options.store, path.join(dir, metadataFileName));
   // Every engine method observes its latency; `call` is the funnel of the native calls the
   // engine's modules make directly.
-  const copies = objectCache?.enabled && objectCache.copyBytes > 0 ? await TableCopies.open({ dir: path.join(objectCache.settings.dir, "tables"), maxBytes: objectCache.copyBytes }, storages, tableCopyObserver) : undefined;
+  const copies = objectCache?.enabled && objectCache.copyBytes > 0 ? await TableCopies.open({ dir: path.join(objectCache.settings.dir, "tables"), maxBytes: objectCache.copyBytes }, storages, lanceCopyFormat, tableCopyObserver) : undefined;
   const timedEngine = withTimedMethods(new Engine({ storages, commitAttempts: options.commitAttempts, copies }), engineCallDuration, new Set(["close"]));
   const engine = withSpans(timedEngine, "engine.", {}, "internal", untracedEngineMethods);
   let closed = false;

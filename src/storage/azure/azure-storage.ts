@@ -7,7 +7,7 @@
  * folders should not pay.
  */
 import type { BlobServiceClient, ContainerClient } from "@azure/storage-blob";
-import type { ListedEntry, ObjectInfo, TableStorage } from "../table-storage.js";
+import { type ListedEntry, type ObjectInfo, type TableStorage, sizeOf } from "../table-storage.js";
 import { splitBucketLocation } from "../locations.js";
 import { undefinedWhenMissing } from "../missing-objects.js";
 import { attemptTimeoutOf, requestTimeoutOf, storeRequestAttempts } from "../store-timeout.js";
@@ -119,7 +119,8 @@ export class AzureStorage implements TableStorage {
     try {
       for await (const item of (await this.container(container)).listBlobsByHierarchy("/", { prefix: under, ...this.within() })) {
         const relative = item.name.slice(under.length).replace(/\/$/, "");
-        if (relative !== "") entries.push({ name: relative, kind: item.kind === "prefix" ? "prefix" : "object" });
+        if (relative === "") continue;
+        entries.push(item.kind === "prefix" ? { name: relative, kind: "prefix" } : { name: relative, kind: "object", ...sizeOf(item.properties.contentLength) });
       }
     } catch (error) {
       if (statusOf(error) === 404) return [];

@@ -10,7 +10,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Bucket, File, FileMetadata, Storage } from "@google-cloud/storage";
 import type { StorageOptions } from "../storage-options.js";
-import type { ListedEntry, ObjectInfo, TableStorage } from "../table-storage.js";
+import { type ListedEntry, type ObjectInfo, type TableStorage, sizeOf } from "../table-storage.js";
 import { splitBucketLocation } from "../locations.js";
 import { undefinedWhenMissing } from "../missing-objects.js";
 import { attemptTimeoutOf, requestTimeoutOf, storeRequestAttempts } from "../store-timeout.js";
@@ -194,16 +194,16 @@ export class GcsStorage implements TableStorage {
     const { bucket, name } = parseGcsLocation(prefix);
     const under = name === "" ? "" : `${name}/`;
     const entries: ListedEntry[] = [];
-    const add = (full: string, kind: ListedEntry["kind"]) => {
+    const add = (full: string, kind: ListedEntry["kind"], size?: string | number) => {
       const relative = full.slice(under.length).replace(/\/$/, "");
-      if (relative !== "") entries.push({ name: relative, kind });
+      if (relative !== "") entries.push({ name: relative, kind, ...sizeOf(size === undefined ? undefined : Number(size)) });
     };
     // Page by page: with automatic paging the SDK keeps the objects but drops the prefixes.
     let pageToken: string | undefined;
     try {
       do {
         const [files, , response] = await (await this.bucket(bucket)).getFiles({ prefix: under, delimiter: "/", autoPaginate: false, pageToken });
-        for (const file of files) add(file.name, "object");
+        for (const file of files) add(file.name, "object", file.metadata.size);
         const page = (response ?? {}) as { prefixes?: string[]; nextPageToken?: string };
         for (const sub of page.prefixes ?? []) add(sub, "prefix");
         pageToken = page.nextPageToken;

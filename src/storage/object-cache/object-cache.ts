@@ -25,7 +25,7 @@ export interface ObjectCacheSettings {
   maxBytes: number;
   /**
    * The part of `maxBytes` given to local copies of whole tables (default half; 0 keeps blocks
-   * only, never more than `maxBytes`); the blocks get the rest.
+   * only; at most three quarters); the blocks get the rest.
    */
   copyBytes?: number;
   /** Bytes per block (default 256 KiB): a miss fetches whole aligned blocks. */
@@ -78,9 +78,13 @@ export class ObjectCache {
     return this.settings.maxBytes > 0;
   }
 
-  /** The bytes given to local copies of tables: 0 when the cache is off. */
+  /**
+   * The bytes given to local copies of tables: 0 when the cache is off, at most three quarters of
+   * the bound (the blocks always keep a quarter: reads of tables not copied need them).
+   */
   get copyBytes(): number {
-    return Math.min(this.settings.maxBytes, Math.max(0, this.settings.copyBytes ?? Math.floor(this.settings.maxBytes / 2)));
+    const asked = this.settings.copyBytes ?? Math.floor(this.settings.maxBytes / 2);
+    return Math.min(Math.floor((this.settings.maxBytes * 3) / 4), Math.max(0, asked));
   }
 
   /** The block cache, opened (its index rebuilt from disk) when the first root needs it. */

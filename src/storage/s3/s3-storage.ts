@@ -8,7 +8,7 @@
  */
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { StorageOptions } from "../storage-options.js";
-import type { ListedEntry, ObjectInfo, TableStorage } from "../table-storage.js";
+import { type ListedEntry, type ObjectInfo, type TableStorage, sizeOf } from "../table-storage.js";
 import { parseS3Location, type S3Settings, s3SettingsOf } from "./s3-options.js";
 import { undefinedWhenMissing } from "../missing-objects.js";
 import { storeRequestAttempts } from "../store-timeout.js";
@@ -112,10 +112,10 @@ export class S3Storage implements TableStorage {
         const name = (Prefix ?? "").slice(under.length).replace(/\/$/, "");
         if (name !== "") entries.push({ name, kind: "prefix" });
       }
-      for (const { Key: key } of page.Contents ?? []) {
+      for (const { Key: key, Size: size } of page.Contents ?? []) {
         // A zero-length `folder/` marker some tools write is the prefix itself, not an entry in it.
         const name = (key ?? "").slice(under.length);
-        if (name !== "") entries.push({ name, kind: "object" });
+        if (name !== "") entries.push({ name, kind: "object", ...sizeOf(size) });
       }
     }
     return entries;
