@@ -117,7 +117,7 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
         placeholder: "SIZE",
         shownDefault: "10GiB",
       }),
-      setting("cache_copy_size", { type: "size", min: 0 }, "the part of --cache-size given to whole local copies of object-store tables, which queries read as local folders (a table is copied when it fits in half of it); the rest holds blocks; 0 keeps blocks only", {
+      setting("cache_copy_size", { type: "size", min: 0 }, "the part of --cache-size given to whole local copies of object-store tables, which queries read as local folders (a table is copied when it fits in half of it), at most three quarters; the rest holds blocks; 0 keeps blocks only", {
         placeholder: "SIZE",
         shownDefault: "half of --cache-size",
       }),

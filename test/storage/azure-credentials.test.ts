@@ -64,7 +64,7 @@ describe("minted SAS tokens against Azurite (container scope)", () => {
 
     assert.deepEqual(await reader.read(manifest), Buffer.from("original"));
     assert.equal((await reader.head(manifest))?.size, "original".length);
-    assert.deepEqual(await reader.list(`${table}/_versions`), [{ name: "1.manifest", kind: "object" }]);
+    assert.deepEqual(await reader.list(`${table}/_versions`), [{ name: "1.manifest", kind: "object", size: "original".length }]);
 
     assert.equal(await statusOfFailure(reader.put(manifest, Buffer.from("overwritten"))), 403);
     assert.equal(await statusOfFailure(reader.putIfAbsent(`${table}/_versions/2.manifest`, Buffer.from("new"))), 403);

@@ -88,7 +88,7 @@ test("put → a simple upload without a precondition", async () => {
   assert.deepEqual(uploadParts(upload).content, Buffer.from("{}"));
 });
 
-test("list → delimiter '/' and the prefix as a folder, every page followed; objects and prefixes relative to it", async () => {
+test("list → delimiter '/' and the prefix as a folder, every page followed; objects (with their sizes) and prefixes relative to it", async () => {
   server.answer = (request) =>
     request.query.get("pageToken") === null
       ? { status: 200, body: { kind: "storage#objects", items: [objectResource("db/t.lance/a.json")], prefixes: ["db/t.lance/data/"], nextPageToken: "page-2" } }
@@ -98,8 +98,8 @@ test("list → delimiter '/' and the prefix as a folder, every page followed; ob
     [...entries].sort((a, b) => a.name.localeCompare(b.name)),
     [
       { name: "_versions", kind: "prefix" },
-      { name: "a.json", kind: "object" },
-      { name: "b.json", kind: "object" },
+      { name: "a.json", kind: "object", size: 2 },
+      { name: "b.json", kind: "object", size: 2 },
       { name: "data", kind: "prefix" },
     ],
   );
