@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync, readdirSync, rmSync, statSync, truncateSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import * as lancedb from "@lancedb/lancedb";
 import { arrowStream, readArrow } from "../helpers/arrow.js";
 import { sharedAzurite, testStorages } from "../helpers/test-backend.js";
 import { azuriteAccount } from "../helpers/azurite.js";
@@ -181,6 +182,24 @@ describe("local copies of tables on an Azure data location", () => {
     assert.equal(dropped.from, "object-store", "the damaged copy is not read");
     assert.deepEqual(dropped.ids, [7, 1500]);
     assert.deepEqual((await untilFromCopy(query("lake$warm", "id IN (7, 1500)"))).ids, [7, 1500], "a new copy is made from the store");
+  });
+
+  test("a table written again from scratch at its location under the same id → after a restart, queries read the new rows, not the copy of the old ones", async () => {
+    await create("lake$rewritten", 10);
+    await untilFromCopy(query("lake$rewritten", "id >= 0"));
+    const { location } = await expectJson(await server.post("/v1/table/lake$rewritten/describe", {}));
+    await server.close();
+    // Version 1 again, other rows: what the copy holds as version 1 is no longer the store's.
+    await testStorages.configure(data, storageOptions);
+    await testStorages.for(location).deletePrefix(location);
+    const slash = String(location).lastIndexOf("/");
+    const direct = await lancedb.connect(String(location).slice(0, slash), { storageOptions });
+    await direct.createTable(String(location).slice(slash + 1, -".lance".length), [{ id: 100, score: 1 }, { id: 101, score: 2 }]);
+    direct.close();
+    server = await start();
+    const answer = await idsOf(await query("lake$rewritten", "id >= 0")());
+    assert.deepEqual(answer.ids, [100, 101]);
+    assert.equal(answer.from, "object-store");
   });
 
   test("DropTable, then CreateTable of the same name → queries read the new table's rows, never the old copy's", async () => {
