@@ -38,6 +38,12 @@ async function skips(server: TestServer, reason: string): Promise<number> {
   return Number(new RegExp(`quiver_table_copy_skips_total\\{reason="${reason}"\\} (\\d+)`).exec(text)?.[1] ?? Number.NaN);
 }
 
+/** A metric's value (one without labels) in the server's metrics. */
+async function metric(server: TestServer, name: string): Promise<number> {
+  const text = await (await server.get("/metrics")).text();
+  return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);
+}
+
 /** Queries until the count of skips for `reason` passes `before`: the background copy gave up. */
 async function untilSkipped(server: TestServer, reason: string, before: number, run: () => Promise<Response>): Promise<void> {
   const deadline = Date.now() + 15_000;
@@ -210,5 +216,26 @@ describe("local copies of tables on an Azure data location", () => {
     await expectJson(await server.upload("/v1/table/lake$again/create", arrowStream({ id: ids, score: Float64Array.from([1, 2, 3]) })));
     assert.deepEqual((await idsOf(await query("lake$again", "id < 1000")())).ids, [900, 901, 902]);
     assert.deepEqual((await untilFromCopy(query("lake$again", "id < 1000"))).ids, [900, 901, 902]);
+  });
+
+  test("copies past their bound → the least recently read are removed: the copies stay within it, and every table still answers its rows", async () => {
+    await create("lake$first", 500);
+    await untilFromCopy(query("lake$first", "id IN (1, 499)"));
+    const { location } = await expectJson(await server.post("/v1/table/lake$first/describe", {}));
+    const state = JSON.parse(readFileSync(`${copyFolderOf(copiesDir(), location)}`.replace(/-[0-9a-f]+\.lance$/, ".json"), "utf8")) as { files: Record<string, number> };
+    const size = Object.values(state.files).reduce((sum, bytes) => sum + Math.max(bytes, 4096), 0);
+    // Room for two such tables, not three; each fits in half of it.
+    const bound = Math.floor(size * 2.5);
+    await server.close();
+    server = await start(bound);
+    const evictionsBefore = await metric(server, "quiver_table_copy_evictions_total");
+    for (const name of ["second", "third"]) {
+      await create(`lake$${name}`, 500);
+      const copied = await untilFromCopy(query(`lake$${name}`, "id IN (1, 499)"));
+      assert.deepEqual(copied, { ids: [1, 499], from: "local-copy" }, `lake$${name} is copied, room made for it`);
+    }
+    assert.ok((await metric(server, "quiver_table_copy_bytes")) <= bound, "the copies' bytes stay within the bound");
+    assert.ok((await metric(server, "quiver_table_copy_evictions_total")) > evictionsBefore, "copies were removed to make room");
+    for (const name of ["first", "second", "third"]) assert.deepEqual((await idsOf(await query(`lake$${name}`, "id IN (1, 499)")())).ids, [1, 499]);
   });
 });
