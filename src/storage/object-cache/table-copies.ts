@@ -7,9 +7,9 @@
  * caller decides the version as it always does), and only when every file of that version is in
  * place: the manifest is copied last, and the copy's state names it only after that.
  *
- * A copy is made in the background after a read of a version it does not hold yet, by copying the
- * files the table's folder has and the copy lacks (later versions copy only what they added), and
- * is kept across restarts. What a table format may be copied, and where its manifests are, the
+ * A copy is made in the background once reads have asked for a version it does not hold for a
+ * second, by copying the files the table's folder has and the copy lacks (later versions copy only
+ * what they added), and is kept across restarts. What a table format may be copied, and where its manifests are, the
  * engine says (`CopiedTableFormat`): this module knows only files. Tables larger than half the
  * copies' bound are not copied; the least recently read copies are removed to stay under it.
  */
@@ -89,6 +89,12 @@ const maxRetryDelayMs = 30 * 60_000;
 const skipDelayMs = 10 * 60_000;
 /** How long a removed copy's files stay on disk for reads already under way. */
 const removalGraceMs = 30_000;
+/**
+ * How long reads must have asked for a version before it is copied: a table whose versions follow
+ * each other faster (written while read) is read through the proxy instead of copied again and
+ * again, and a table read once is not copied at all.
+ */
+const settleMs = 1000;
 /** Tables remembered without a copy (never copied, not to copy) at most: beyond, the oldest are forgotten. */
 const maxRemembered = 10_000;
 
@@ -131,6 +137,9 @@ interface Copy {
   /** What the files count against the bound. */
   bytes: number;
   lastRead: number;
+  /** The newest version reads asked for, and when they first did: what the settling is measured from. */
+  askedVersion: number | undefined;
+  askedSince: number;
   copying: Promise<void> | undefined;
   run: CopyRun | undefined;
   /** No copy is started before this time (after a failure, or a table not to copy). */
@@ -220,11 +229,16 @@ export class TableCopies {
     const key = keyOf(location, tableId);
     let copy = this.copies.get(key);
     if (!copy) {
-      copy = { key, folder: this.newFolder(key), location, tableId, version: undefined, manifest: undefined, manifestTag: undefined, earlierManifest: undefined, files: new Map(), bytes: 0, lastRead: 0, copying: undefined, run: undefined, retryAt: 0, failures: 0, distrustedAt: undefined };
+      copy = { key, folder: this.newFolder(key), location, tableId, version: undefined, manifest: undefined, manifestTag: undefined, earlierManifest: undefined, files: new Map(), bytes: 0, lastRead: 0, askedVersion: undefined, askedSince: 0, copying: undefined, run: undefined, retryAt: 0, failures: 0, distrustedAt: undefined };
       this.copies.set(key, copy);
       this.forgetBeyondBound();
     }
-    copy.lastRead = Date.now();
+    const now = Date.now();
+    copy.lastRead = now;
+    if (copy.askedVersion === undefined || version > copy.askedVersion) {
+      copy.askedVersion = version;
+      copy.askedSince = now;
+    }
     if (copy.version === version && copy.manifestTag !== undefined) {
       this.observer.read();
       return { folder: copy.folder, manifestTag: copy.manifestTag };
@@ -232,7 +246,8 @@ export class TableCopies {
     // A read of an older version than the copy's (a replica that has not heard of a commit yet)
     // reads the store: the copy only moves forward.
     const behind = copy.version === undefined || version > copy.version;
-    if (behind && copy.copying === undefined && Date.now() >= copy.retryAt) this.start(copy, version);
+    const settled = version === copy.askedVersion && now - copy.askedSince >= settleMs;
+    if (behind && settled && copy.copying === undefined && now >= copy.retryAt) this.start(copy, version);
     return undefined;
   }
 
@@ -566,7 +581,7 @@ export class TableCopies {
         continue;
       }
       await removeBeyond(folder, new Set(Object.keys(state.files)));
-      const copy: Copy = { key, folder, location: state.location, tableId: state.tableId, version: state.version, manifest: state.manifest, manifestTag: state.manifestTag, earlierManifest: undefined, files: new Map(), bytes: 0, lastRead: 0, copying: undefined, run: undefined, retryAt: 0, failures: 0, distrustedAt: undefined };
+      const copy: Copy = { key, folder, location: state.location, tableId: state.tableId, version: state.version, manifest: state.manifest, manifestTag: state.manifestTag, earlierManifest: undefined, files: new Map(), bytes: 0, lastRead: 0, askedVersion: undefined, askedSince: 0, copying: undefined, run: undefined, retryAt: 0, failures: 0, distrustedAt: undefined };
       for (const [file, size] of Object.entries(state.files)) this.record(copy, file, size);
       this.copies.set(key, copy);
     }
