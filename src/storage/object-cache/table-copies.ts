@@ -14,11 +14,12 @@
  * copies' bound are not copied; the least recently read copies are removed to stay under it.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { joinLocation } from "../locations.js";
 import type { Storages } from "../storages.js";
 import type { TableStorage } from "../table-storage.js";
+import { type CopyState, allThere, readState, removeBeyond, safeSegment, writeAside } from "./copy-files.js";
 
 /** Where copies live and how many bytes they may take. */
 export interface TableCopiesSettings {
@@ -69,8 +70,6 @@ export interface TableCopiesObserver {
 
 const silent: TableCopiesObserver = { copied: () => undefined, read: () => undefined, evicted: () => undefined, skipped: () => undefined, holding: () => undefined };
 
-/** A name as table formats write them (letters, digits, `_`, `-`, `.`, `=`), never `.` or `..`. */
-const safeSegment = /^(?!\.{1,2}$)[A-Za-z0-9_.=-]{1,200}$/;
 /** What a file counts against the bound at least: empty files still take an inode and a state entry. */
 const minimumFileBytes = 4096;
 /** Files a copy may hold at most. */
@@ -97,19 +96,6 @@ const removalGraceMs = 30_000;
 const settleMs = 1000;
 /** Tables remembered without a copy (never copied, not to copy) at most: beyond, the oldest are forgotten. */
 const maxRemembered = 10_000;
-
-/** What a copy's state file says: the version complete in the folder, and every file it holds with its size. */
-interface CopyState {
-  /** The copy's folder, a name in the copies' folder. */
-  folder: string;
-  location: string;
-  tableId: string;
-  version: number;
-  /** The version's manifest, relative to the table's folder, with the store's ETag and size of it. */
-  manifest: string;
-  manifestTag: string;
-  files: Record<string, number>;
-}
 
 /** A copy being made: stopped when the copy is let go, so nothing it does afterwards is recorded. */
 interface CopyRun {
@@ -600,42 +586,4 @@ export class TableCopies {
     for (const copy of this.copies.values()) if (copy.run) copy.run.stopped = true;
     await Promise.all(under);
   }
-}
-
-async function readState(file: string): Promise<CopyState | undefined> {
-  try {
-    const state = JSON.parse(await readFile(file, "utf8")) as CopyState;
-    const fields = [state.folder, state.location, state.tableId, state.manifest, state.manifestTag];
-    return fields.every((field) => typeof field === "string") && Number.isInteger(state.version) && typeof state.files === "object" && state.files !== null ? state : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether every file of `files` (relative path → size) is in `folder` at its size. */
-async function allThere(folder: string, files: Record<string, number>): Promise<boolean> {
-  for (const [file, size] of Object.entries(files)) {
-    if (file.split("/").some((segment) => !safeSegment.test(segment))) return false;
-    const found = await stat(path.join(folder, file)).catch(() => undefined);
-    if (found?.size !== size) return false;
-  }
-  return true;
-}
-
-/** Removes every file under `folder` that `keep` (paths relative to it, with `/`) does not name. */
-async function removeBeyond(folder: string, keep: Set<string>): Promise<void> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const relative = path.relative(folder, path.join(entry.parentPath, entry.name)).split(path.sep).join("/");
-    if (!keep.has(relative)) await rm(path.join(folder, relative), { force: true });
-  }
-}
-
-/** Writes `bytes` to `file` through a file beside it, so a crash leaves the old file or the new one. */
-async function writeAside(file: string, bytes: Buffer): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const aside = `${file}.part-${randomBytes(6).toString("hex")}`;
-  await writeFile(aside, bytes, { flush: true });
-  await rename(aside, file);
 }
