@@ -5,6 +5,7 @@
  * other locations (base paths of shallow clones and multi-base tables, external row-id and
  * row-version files) or naming a data file that is not a plain name in the copied `data/`.
  */
+import { safeSegment } from "../storage/object-cache/copy-files.js";
 import type { CopiedTableFormat } from "../storage/object-cache/table-copies.js";
 import { type Field, fieldsOf, manifestMessage } from "./table-files/lance-proto.js";
 import { manifestFileName } from "./table-files/manifests.js";
@@ -25,9 +26,6 @@ const deletionType = 1;
 const deletionReadVersion = 2;
 const deletionId = 3;
 
-/** A data file's name as Lance writes it: one plain segment. */
-const plainName = /^(?!\.{1,2}$)[A-Za-z0-9_.=-]{1,200}$/;
-
 const numberOf = (fields: Field[], number: number): bigint => {
   const value = fields.find((field) => field.number === number)?.value;
   return typeof value === "bigint" ? value : 0n;
@@ -40,7 +38,8 @@ function fragmentRefusal(fragment: Field[], files: ReadonlySet<string>): "other-
   for (const dataFile of bytesOf(fragment, fragmentFiles).map(fieldsOf)) {
     if (dataFile.some((field) => field.number === baseId)) return "other-locations";
     const name = bytesOf(dataFile, dataFilePath)[0]?.toString("utf8") ?? "";
-    if (!plainName.test(name)) return "unsafe-name";
+    // One plain segment, as Lance writes a data file's name.
+    if (!safeSegment.test(name)) return "unsafe-name";
     if (!files.has(`data/${name}`)) throw new Error(`data file ${name} is not in the table's folder`);
   }
   const deletion = bytesOf(fragment, fragmentDeletionFile)[0];
