@@ -198,14 +198,32 @@ export class Engine {
   }
 
   /**
-   * A table to run a query or a count on: `readTable`'s, or, when a local copy of the table holds
-   * exactly the version that read is at, that version opened from the copy (read as a local
-   * folder). Only for the newest version of main of an object-store table the caller names. The
-   * first time a kept handle reads a version from a copy, the copy's manifest is checked against
-   * the store's (one request): a table written again from scratch under the same id reuses
-   * version numbers.
+   * Runs `read` (a query or a count) on the table `readTable` gives, or, when a local copy of the
+   * table holds exactly the version that read is at, on that version opened from the copy (read
+   * as a local folder). When the copy fails it other than the way a client's mistake fails (a bad
+   * filter, an unknown column), `read` runs again on the store's table; only when it succeeds
+   * there is the copy at fault, and let go.
    */
-  async queryTable(location: string, ref: TableRef = {}): Promise<{ table: NativeTable; copy?: string }> {
+  async readOnCopyOrStore<T>(location: string, ref: TableRef, read: (table: NativeTable) => Promise<T>): Promise<{ value: T; fromCopy: boolean }> {
+    const { table, copy } = await this.copyOrStoreTable(location, ref);
+    if (copy === undefined) return { value: await read(table), fromCopy: false };
+    try {
+      return { value: await read(table), fromCopy: true };
+    } catch (error) {
+      if (clientMistakeKinds.has(classifyEngineError(error).kind)) throw error;
+      const value = await read(await this.readTable(location, ref));
+      this.distrustCopy(copy);
+      return { value, fromCopy: false };
+    }
+  }
+
+  /**
+   * `readTable`'s table, or the same version from a local copy (`copy`, its folder). Only for the
+   * newest version of main of an object-store table the caller names. The first time a kept
+   * handle reads a version from a copy, the copy's manifest is checked against the store's (one
+   * request): a table written again from scratch under the same id reuses version numbers.
+   */
+  private async copyOrStoreTable(location: string, ref: TableRef): Promise<{ table: NativeTable; copy?: string }> {
     const table = await this.readTable(location, ref);
     const pinned = (ref.version !== undefined && ref.version !== null) || Boolean(ref.tag) || Boolean(ref.branch);
     const copies = this.copies;
@@ -229,24 +247,6 @@ export class Engine {
       // A copy that cannot be checked or opened now (the store down, too many open files) leaves
       // this read to the store, which says what is wrong if anything is.
       return { table };
-    }
-  }
-
-  /**
-   * Runs `read` on what `queryTable` returned. When that was a local copy (`copy`, its folder) and
-   * the read failed other than the way a client's mistake fails, `readStore` answers from the
-   * store; only when it succeeds there is the copy at fault, and let go. A client's mistake (a
-   * bad filter, an unknown column) fails as it is.
-   */
-  async readWithFallback<T>(copy: string | undefined, read: () => Promise<T>, readStore: () => Promise<T>): Promise<{ value: T; fromCopy: boolean }> {
-    if (copy === undefined) return { value: await read(), fromCopy: false };
-    try {
-      return { value: await read(), fromCopy: true };
-    } catch (error) {
-      if (clientMistakeKinds.has(classifyEngineError(error).kind)) throw error;
-      const value = await readStore();
-      this.distrustCopy(copy);
-      return { value, fromCopy: false };
     }
   }
 

@@ -157,8 +157,7 @@ function runQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySp
   return inSpan("engine.query", { "quiver.table.location": location }, async () => {
     const stopMeter = engine.storages.meterEngineReads(location);
     try {
-      const { table, copy } = await engine.queryTable(location, ref);
-      const { value, fromCopy } = await engine.readWithFallback(copy, () => startQuery(engine, table, spec), async () => startQuery(engine, await engine.readTable(location, ref), spec));
+      const { value, fromCopy } = await engine.readOnCopyOrStore(location, ref, (table) => startQuery(engine, table, spec));
       const usage = stopMeter?.();
       return { ...value, storeUsage: usage && { ...usage, readFrom: fromCopy ? "local-copy" : "object-store" } };
     } finally {
@@ -189,12 +188,8 @@ async function startQuery(engine: Engine, table: NativeTable, spec: QuerySpec): 
 /** Rows matching `predicate` (all rows without one). */
 function countRows(engine: Engine, location: string, ref: TableRef, predicate?: string | null): Promise<number> {
   return inSpan("engine.countRows", { "quiver.table.location": location }, async () => {
-    const { table, copy } = await engine.queryTable(location, ref);
-    const counted = await engine.readWithFallback(copy, () => engine.call(() => table.countRows(predicate ?? null)), async () => {
-      const remote = await engine.readTable(location, ref);
-      return engine.call(() => remote.countRows(predicate ?? null));
-    });
-    return counted.value;
+    const { value } = await engine.readOnCopyOrStore(location, ref, (table) => engine.call(() => table.countRows(predicate ?? null)));
+    return value;
   });
 }
 

@@ -138,7 +138,8 @@ interface Copy {
 /** A copy holding the version a read asked for. */
 export interface CopyHit {
   folder: string;
-  /** The store's ETag and size of the version's manifest when it was copied. */
+  /** The version's manifest, relative to the table's folder, and the store's ETag and size of it when it was copied. */
+  manifest: string;
   manifestTag: string;
 }
 
@@ -225,9 +226,9 @@ export class TableCopies {
       copy.askedVersion = version;
       copy.askedSince = now;
     }
-    if (copy.version === version && copy.manifestTag !== undefined) {
+    if (copy.version === version && copy.manifest !== undefined && copy.manifestTag !== undefined) {
       this.observer.read();
-      return { folder: copy.folder, manifestTag: copy.manifestTag };
+      return { folder: copy.folder, manifest: copy.manifest, manifestTag: copy.manifestTag };
     }
     // A read of an older version than the copy's (a replica that has not heard of a commit yet)
     // reads the store: the copy only moves forward.
@@ -526,9 +527,7 @@ export class TableCopies {
    * catalog id, reuses version numbers with other files. One request to the store.
    */
   async stillTheStores(location: string, hit: CopyHit): Promise<boolean> {
-    const copy = [...this.copies.values()].find((candidate) => candidate.folder === hit.folder);
-    if (!copy?.manifest) return false;
-    const info = await this.storages.for(location).head(joinLocation(location, copy.manifest));
+    const info = await this.storages.for(location).head(joinLocation(location, hit.manifest));
     return info !== undefined && `${info.eTag}:${info.size}` === hit.manifestTag;
   }
 
