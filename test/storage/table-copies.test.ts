@@ -11,6 +11,7 @@ import { arrowStream, readArrow } from "../helpers/arrow.js";
 import { sharedAzurite, testStorages } from "../helpers/test-backend.js";
 import { azuriteAccount } from "../helpers/azurite.js";
 import { type LatencyProxy, startLatencyProxy } from "../helpers/latency-proxy.js";
+import { parsePrometheusText, sumOf } from "../helpers/prometheus-text.js";
 import { type TestServer, expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
 
 const interval = { read_consistency_interval_ms: 60_000 };
@@ -32,17 +33,15 @@ async function untilFromCopy(run: () => Promise<Response>): Promise<{ ids: numbe
   }
 }
 
-/** The count of `quiver_table_copy_skips_total` for `reason` in the server's metrics. */
-async function skips(server: TestServer, reason: string): Promise<number> {
-  const text = await (await server.get("/metrics")).text();
-  return Number(new RegExp(`quiver_table_copy_skips_total\\{reason="${reason}"\\} (\\d+)`).exec(text)?.[1] ?? Number.NaN);
+/** A metric's value in the server's metrics (the sum of its samples with `labels`); fails when it has none. */
+async function metric(server: TestServer, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const { samples } = parsePrometheusText(await (await server.get("/metrics")).text());
+  assert.ok(samples.some((sample) => sample.name === name), `${name} is in the metrics`);
+  return sumOf(samples, name, labels);
 }
 
-/** A metric's value (one without labels) in the server's metrics. */
-async function metric(server: TestServer, name: string): Promise<number> {
-  const text = await (await server.get("/metrics")).text();
-  return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);
-}
+/** The count of `quiver_table_copy_skips_total` for `reason`. */
+const skips = (server: TestServer, reason: string) => metric(server, "quiver_table_copy_skips_total", { reason });
 
 /** Queries until the count of skips for `reason` passes `before`: the background copy gave up. */
 async function untilSkipped(server: TestServer, reason: string, before: number, run: () => Promise<Response>): Promise<void> {
