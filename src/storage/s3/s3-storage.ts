@@ -89,10 +89,7 @@ export class S3Storage implements TableStorage {
     if (!info) return undefined;
     const count = Math.min(length, info.size);
     if (count <= 0) return Buffer.alloc(0);
-    const { sdk, client } = await this.connected();
-    const range = `bytes=${info.size - count}-${info.size - 1}`;
-    const found = await undefinedWhenMissing(client.send(new sdk.GetObjectCommand({ ...this.address(location), Range: range })), isMissingObject);
-    return found ? Buffer.from((await found.Body?.transformToByteArray()) ?? []) : undefined;
+    return this.readRange(location, info.size - count, count);
   }
 
   async readRange(location: string, offset: number, length: number): Promise<Buffer | undefined> {
