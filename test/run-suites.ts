@@ -19,7 +19,7 @@ import { createMigratedTemplate, startPostgres } from "./helpers/postgres.js";
 const testRoot = path.dirname(fileURLToPath(import.meta.url));
 
 /** The table-operation tests: everything that creates, writes, reads or versions tables. */
-const objectStoreSuites = ["server/tables.test.js", "server/namespaces.test.js", "server/read-freshness.test.js", "data/", "versions/", "views/", "jobs/", "compat/", "ops/table-maintenance.test.js"];
+const objectStoreSuites = ["server/tables.test.js", "server/namespaces.test.js", "server/read-freshness.test.js", "server/traversal-walk.test.js", "server/storage-names.test.js", "data/", "versions/", "views/", "jobs/", "compat/", "ops/table-maintenance.test.js"];
 
 /**
  * The files that take longest (the summary's slowest files), started first: a pass that starts a
@@ -78,6 +78,13 @@ const storeIndependent = [
   "jobs/job-store.test.js",
 ];
 
+/**
+ * Files of the HTTP suites whose outcome the metadata store cannot change: what becomes a storage
+ * path is checked before the store is asked, so they run on both storage backends, not again on
+ * PostgreSQL.
+ */
+const storageOnly = ["server/traversal-walk.test.js", "server/storage-names.test.js"];
+
 const under = (suites: string[]) => (file: string) => suites.some((suite) => path.relative(testRoot, file).startsWith(suite));
 
 /**
@@ -88,7 +95,7 @@ const under = (suites: string[]) => (file: string) => suites.some((suite) => pat
 const passes: Pass[] = [
   { backend: "local", store: "sqlite", files: testFiles(), concurrency: 3 },
   { backend: "azure", store: "sqlite", files: testFiles().filter((file) => under(objectStoreSuites)(file) && !under(storeIndependent)(file)), concurrency: 2 },
-  { backend: "local", store: "postgres", files: testFiles().filter((file) => under(postgresSuites)(file) && !under(storeIndependent)(file)), concurrency: 2 },
+  { backend: "local", store: "postgres", files: testFiles().filter((file) => under(postgresSuites)(file) && !under(storeIndependent)(file) && !under(storageOnly)(file)), concurrency: 2 },
 ];
 
 interface Pass {

@@ -20,7 +20,7 @@ export async function discardTableData(scope: CatalogScope, locations: readonly 
   }
   for (const location of [...locations, ...released]) {
     try {
-      await scope.engine.removeTableData(location);
+      await scope.engine.removeTableData(location, scope.database.storageRoot);
     } catch {
       // Left for an operator: the folder no longer belongs to any table.
     }

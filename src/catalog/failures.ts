@@ -11,6 +11,7 @@ import { StorageUnavailable } from "../storage/storage-errors.js";
 
 const codeByKind: Record<EngineErrorKind, ErrorCodeValue> = {
   "dataset-not-found": ErrorCode.TableNotFound,
+  "dataset-exists": ErrorCode.TableAlreadyExists,
   "version-not-found": ErrorCode.TableVersionNotFound,
   "tag-not-found": ErrorCode.TableTagNotFound,
   "tag-exists": ErrorCode.TableTagAlreadyExists,

@@ -6,32 +6,46 @@
 import type { EngineErrorKind } from "../engine/engine-errors.js";
 import type { TableFiles, TableRef } from "../engine/engine.js";
 import type { TableRow } from "../store/schema.js";
-import { CatalogError, invalidInput } from "../model/catalog-error.js";
+import { CatalogError } from "../model/catalog-error.js";
+import { type BranchName, type TagName, pathName } from "../model/path-names.js";
 import { tableLabel } from "./identifiers.js";
 import { declaredOnly } from "./table-lookup.js";
 
-const refNamePattern = /^[A-Za-z0-9_.-]+$/;
-
-/** Refuses a tag or branch name Quiver would not store safely (it names a file under `_refs/`). */
-export function validateRefName(name: string, what: "tag" | "branch"): void {
-  if (!refNamePattern.test(name) || name === "." || name === ".." || name.length > 256) {
-    throw invalidInput(`${what} name '${name}' may contain only letters, digits, '_', '-' and '.'`);
-  }
+/** A tag name as a request sent it, checked (it names a file under `_refs/tags/`). Throws 13. */
+export function tagName(name: unknown, field = "tag"): TagName {
+  return pathName("tag", name, field);
 }
 
-/** Store key of a branch: "" for main (absent, null, "" or "main"). */
-export function branchKey(branch: string | null | undefined): string {
+/** A branch name as a request sent it, checked (it names `_refs/branches/<name>.json` and `tree/<name>/`). Throws 13. */
+export function branchName(name: unknown, field = "branch"): BranchName {
+  return pathName("branch", name, field);
+}
+
+/** A branch a request may name: its checked name, or null when it names none. Throws 13. */
+export function optionalBranch(name: string | null | undefined, field = "branch"): BranchName | null {
+  return name ? branchName(name, field) : null;
+}
+
+/** A tag a request may name: its checked name, or null when it names none. Throws 13. */
+export function optionalTag(name: string | null | undefined, field = "tag"): TagName | null {
+  return name ? tagName(name, field) : null;
+}
+
+/** Store key of a branch: "" for main (absent, null, "" or "main"), else the checked name. Throws 13. */
+export function branchKey(branch: string | null | undefined): BranchKey {
   if (branch == null || branch === "" || branch === "main") return "";
-  validateRefName(branch, "branch");
-  return branch;
+  return branchName(branch);
 }
+
+/** A branch as the store keys it: "" for main. */
+export type BranchKey = BranchName | "";
 
 export function branchLabel(branch: string): string {
   return branch === "" ? "main" : `'${branch}'`;
 }
 
 /** Throws TableBranchNotFound (22) unless the branch is main or exists. */
-export async function requireBranch(files: TableFiles, table: TableRow, branch: string): Promise<void> {
+export async function requireBranch(files: TableFiles, table: TableRow, branch: BranchKey): Promise<void> {
   if (branch === "") return;
   if (!(await files.refs.branch(table.location, branch))) {
     throw CatalogError.of("TableBranchNotFound", `${subjectOf(table)} has no branch '${branch}'`);
@@ -47,8 +61,9 @@ export interface VersionedRequest {
   branch?: string | null;
 }
 
+/** The engine's ref of a request: its version and branch, the branch name checked (13). */
 export function refOf(request: VersionedRequest): TableRef {
-  return { version: request.version ?? null, branch: request.branch || null };
+  return { version: request.version ?? null, branch: optionalBranch(request.branch) };
 }
 
 /**

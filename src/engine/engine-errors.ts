@@ -8,6 +8,8 @@ export { ArrowDecodeError } from "./arrow-decode-error.js";
 
 export type EngineErrorKind =
   | "dataset-not-found"
+  /** A dataset was created at the location meanwhile (two creates of one table raced). */
+  | "dataset-exists"
   | "version-not-found"
   | "tag-not-found"
   | "tag-exists"
@@ -101,6 +103,7 @@ const patterns: [RegExp, EngineErrorKind][] = [
   [/branch .*already exists/i, "branch-exists"],
   [/index .*(not found|does not exist)/i, "index-not-found"],
   [/index .*already exists/i, "index-exists"],
+  [/\btable '[^']*' already exists|dataset already exists/i, "dataset-exists"],
   [/(column|field) .*(not found|does not exist)|no field named|schema error: .*not found|cannot find column/i, "column-not-found"],
   [/(was not found|dataset .*not found|not found.*dataset|no such file|does not exist)/i, "dataset-not-found"],
   [/schema (mismatch|is not compatible|does not match)|append with different schema|incompatible schema|cannot cast|unable to cast/i, "schema-mismatch"],

@@ -2,6 +2,7 @@
  * @module The engine: the only code that touches Lance. Tables are addressed by location (an
  * absolute directory path ending in `.lance`); the catalog decides locations.
  */
+import type { BranchName, TagName } from "../model/path-names.js";
 import path from "node:path";
 import type { JsonArrowSchema } from "../model/schema-json.js";
 import { type DecodedUpload, readingUpload, schemaOfIpcFile } from "./arrow-ipc.js";
@@ -26,8 +27,8 @@ import type { Storages } from "../storage/storages.js";
 
 export interface TableRef {
   version?: number | null | undefined;
-  tag?: string | null | undefined;
-  branch?: string | null | undefined;
+  tag?: TagName | null | undefined;
+  branch?: BranchName | null | undefined;
   /**
    * The catalog's id of the table, for reads: a kept handle opened for another table at the same
    * location (dropped, then re-created there, perhaps by another replica) is not used for it.
@@ -314,7 +315,7 @@ export class Engine {
   }
 
   /** Opens the newest version of `branch` on a connection that checks for newer ones only when asked. */
-  private async openLatest(location: string, branch: string | null, session: string): Promise<NativeTable> {
+  private async openLatest(location: string, branch: BranchName | null, session: string): Promise<NativeTable> {
     if (!(await this.datasetExists(location))) throw new EngineError("dataset-not-found", `no Lance dataset at ${location}`);
     const { dir, name } = splitLocation(location);
     const database = session.slice(0, session.indexOf("\u0000"));
@@ -354,7 +355,7 @@ export class Engine {
    * source's `version` or `tag` (latest when neither) that reads the source's data files in
    * place. Returns the clone's version.
    */
-  async shallowClone(location: string, source: string, from: { version?: number | null; tag?: string | null }, database?: string): Promise<number> {
+  async shallowClone(location: string, source: string, from: { version?: number | null; tag?: TagName | null }, database?: string): Promise<number> {
     const { dir, name } = splitLocation(location);
     this.handles.noteWrite(location);
     const connection = await this.connection(dir, database ?? this.databaseAt(location));
@@ -363,18 +364,21 @@ export class Engine {
   }
 
   /** Makes `version` the newest version of the branch; returns the version it committed. */
-  async restoreTable(location: string, version: number, branch?: string | null, database?: string): Promise<number> {
+  async restoreTable(location: string, version: number, branch?: BranchName | null, database?: string): Promise<number> {
     this.handles.noteWrite(location);
     const table = await this.openTable(location, { version, branch, database });
     await this.call(() => table.restore());
     return this.call(() => table.version());
   }
 
-  /** Deletes everything stored at `location`. */
-  async removeTableData(location: string): Promise<void> {
+  /**
+   * Deletes everything stored at `location`, which must lie inside `storageRoot` (the database's),
+   * else nothing is deleted (`DeletionOutsideScope`).
+   */
+  async removeTableData(location: string, storageRoot: string): Promise<void> {
     this.handles.forget(location);
     if (isUri(location)) this.copies?.forget(normalizeLocation(location));
-    await this.storages.for(location).deletePrefix(location);
+    await this.storages.for(location).deletePrefix(location, storageRoot);
   }
 
   /**

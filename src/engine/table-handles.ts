@@ -14,6 +14,7 @@
  * credentials) is seen as the caller's freshness says, and a read costs no more opening than the
  * query itself.
  */
+import type { BranchName } from "../model/path-names.js";
 import { classifyEngineError } from "./engine-errors.js";
 import type { NativeTable } from "./lance-native.js";
 
@@ -77,7 +78,7 @@ export class TableHandles {
   private readonly idleMs: number;
 
   constructor(
-    private readonly open: (location: string, branch: string | null, session: string) => Promise<NativeTable>,
+    private readonly open: (location: string, branch: BranchName | null, session: string) => Promise<NativeTable>,
     options: TableHandlesOptions = {},
   ) {
     this.capacity = options.capacity ?? 256;
@@ -89,7 +90,7 @@ export class TableHandles {
    * the catalog's id of the table, keeps a handle of another table once at this location from
    * serving. `session` separates handles that must never be shared (tenants, credentials).
    */
-  async latest(location: string, branch: string | null, tableId?: string, freshness: ReadFreshness = lookEveryRead, session = ""): Promise<NativeTable> {
+  async latest(location: string, branch: BranchName | null, tableId?: string, freshness: ReadFreshness = lookEveryRead, session = ""): Promise<NativeTable> {
     const key = `${session}\u0000${location}\u0000${branch ?? ""}`;
     const now = Date.now();
     const found = this.kept.get(key);

@@ -109,6 +109,12 @@ export const MultipartWriteQuery = Type.Object({
   upload_id: Type.Optional(Type.String({ minLength: 1 })),
 });
 
+/** CreateMultipartWrite's query: the upload id is what it answers, so it takes none. */
+export const CreateMultipartWriteQuery = Type.Object({
+  ...delimiterField,
+  branch: Type.Optional(Type.String({ minLength: 1 })),
+});
+
 export const CreateMultipartWriteRequest = RequestModel("CreateMultipartWriteRequest", {
   branch: Type.Optional(Nullable(Type.String())),
 });

@@ -33,8 +33,18 @@ export function schemeOf(location: string): string | undefined {
   return isUri(location) ? (/^([a-z][a-z0-9+.-]*):/i.exec(location) as RegExpExecArray)[1]?.toLowerCase() : undefined;
 }
 
-/** `location` with `parts` appended, in the location's own syntax. */
+/**
+ * `location` with `parts` appended, in the location's own syntax. A part is a name or a relative
+ * path of names; one that could climb out of `location` (a `.` or `..` segment, a backslash, a
+ * control character, a leading `/`) throws instead: names from callers come checked
+ * (`model/path-names.ts`), so reaching this is a defect, not a request to honour.
+ */
 export function joinLocation(location: string, ...parts: string[]): string {
+  for (const part of parts) {
+    if (part.startsWith("/") || forbiddenCharacter.test(part) || part.split("/").some((segment) => segment === "." || segment === "..")) {
+      throw new Error(`refusing to join ${JSON.stringify(part)} to '${location}': it is not a relative path of names`);
+    }
+  }
   return isUri(location) ? [location.replace(/\/+$/, ""), ...parts].join("/") : path.join(location, ...parts);
 }
 
@@ -80,6 +90,23 @@ export function isInsideLocation(root: string, candidate: string): boolean {
   if (rootParts.base !== parts.base) return false;
   const prefix = rootParts.path === "/" ? "/" : `${rootParts.path}/`;
   return parts.path !== rootParts.path && parts.path.startsWith(prefix);
+}
+
+/** A deletion that would reach outside the place it belongs to: a defect in Quiver, never a client's doing. */
+export class DeletionOutsideScope extends Error {}
+
+/**
+ * Refuses (`DeletionOutsideScope`) to delete `target` unless it lies strictly inside `scope`: the
+ * table, the database's storage root or the data location the deletion belongs to. Every
+ * `TableStorage.deletePrefix` asks this first, so no value that reached a path unchecked can make
+ * a deletion leave its table or database.
+ */
+export function assertDeletableInside(scope: string, target: string): void {
+  const normalized = normalizeLocation(target);
+  // A target not already in its one spelling (a `..`, a doubled `/`) may mean another place to the store than to this check.
+  if (normalized !== target.replace(/\/+$/, "") || !isInsideLocation(normalizeLocation(scope), normalized)) {
+    throw new DeletionOutsideScope(`refusing to delete '${target}': it does not lie inside '${scope}'`);
+  }
 }
 
 /** The root of `location`'s store: `scheme://bucket` for a URI, `/` for a local path. */

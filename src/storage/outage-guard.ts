@@ -35,7 +35,7 @@ export function guardStorage(storage: TableStorage): TableStorage {
     putIfAbsent: (location, bytes) => guarded("put", () => storage.putIfAbsent(location, bytes)),
     ...(copyIfAbsent ? { copyIfAbsent: (source: string, location: string) => guarded("copy", () => copyIfAbsent(source, location)) } : {}),
     delete: (location) => guarded("delete", () => storage.delete(location)),
-    deletePrefix: (prefix) => guarded("delete", () => storage.deletePrefix(prefix)),
+    deletePrefix: (prefix, scope) => guarded("delete", () => storage.deletePrefix(prefix, scope)),
     newestChange: (prefix) => guarded("list", () => storage.newestChange(prefix)),
     preparePrefix: (prefix) => guarded("prepare", () => storage.preparePrefix(prefix)),
     canonical: (location) => storage.canonical(location),

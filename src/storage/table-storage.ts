@@ -56,8 +56,12 @@ export interface TableStorage {
   copyIfAbsent?(source: string, location: string): Promise<"created" | "exists" | "missing">;
   /** Deletes an object; a missing one is fine. */
   delete(location: string): Promise<void>;
-  /** Deletes every object under `prefix`; nothing there is fine. */
-  deletePrefix(prefix: string): Promise<void>;
+  /**
+   * Deletes every object under `prefix`, which must lie strictly inside `scope` (the table,
+   * database or data location it belongs to) in its one spelling, else throws
+   * `DeletionOutsideScope` and deletes nothing (`assertDeletableInside`). Nothing there is fine.
+   */
+  deletePrefix(prefix: string, scope: string): Promise<void>;
   /** The newest modification time of anything under `prefix`, or undefined when it is empty. */
   newestChange(prefix: string): Promise<number | undefined>;
   /** Makes `prefix` ready to hold objects (a folder is created; object stores need nothing). */

@@ -41,7 +41,7 @@ test("a table at an az:// location: create, append and count through Lance; its 
   assert.equal(await engine.query.count(location, {}), 5);
   assert.equal(await engine.query.count(location, {}, "id > 3"), 2);
   assert.deepEqual((await engine.files.manifests.list(location, "")).map((name) => name.version), [1, 2]);
-  await engine.removeTableData(location);
+  await engine.removeTableData(location, root);
   assert.equal(await engine.datasetExists(location), false);
   assert.deepEqual(await storages.for(location).list(location), []);
 });

@@ -144,7 +144,7 @@ test("deletePrefix → a flat listing of the prefix as a folder, then a DELETE p
     request.method === "GET"
       ? { status: 200, body: { kind: "storage#objects", items: [objectResource("db/t.lance/a.json"), objectResource("db/t.lance/data/b.lance")] } }
       : { status: 204 };
-  await storage.deletePrefix("gs://lake/db/t.lance");
+  await storage.deletePrefix("gs://lake/db/t.lance", "gs://lake/db");
   const [listing, ...deletes] = server.requests as [RecordedRequest, ...RecordedRequest[]];
   assert.equal(listing.query.get("prefix"), "db/t.lance/", "a sibling sharing the name's beginning (t.lance-other) is not listed");
   assert.equal(listing.query.get("delimiter"), null);

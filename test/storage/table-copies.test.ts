@@ -190,7 +190,7 @@ describe("local copies of tables on an Azure data location", () => {
     await server.close();
     // Version 1 again, other rows: what the copy holds as version 1 is no longer the store's.
     await testStorages.configure(data, storageOptions);
-    await testStorages.for(location).deletePrefix(location);
+    await testStorages.for(location).deletePrefix(location, data);
     const slash = String(location).lastIndexOf("/");
     const direct = await lancedb.connect(String(location).slice(0, slash), { storageOptions });
     await direct.createTable(String(location).slice(slash + 1, -".lance".length), [{ id: 100, score: 1 }, { id: 101, score: 2 }]);

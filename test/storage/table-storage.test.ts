@@ -10,7 +10,7 @@ import path from "node:path";
 import { after, describe, test } from "node:test";
 import { honoursConditionalCreates, probeFolderName } from "../../src/storage/conditional-create-probe.js";
 import { LocalStorage } from "../../src/storage/local/local-storage.js";
-import { joinLocation, normalizeLocation } from "../../src/storage/locations.js";
+import { DeletionOutsideScope, joinLocation, normalizeLocation } from "../../src/storage/locations.js";
 import { Storages } from "../../src/storage/storages.js";
 import type { TableStorage } from "../../src/storage/table-storage.js";
 import { storageBackendsUnderTest } from "../helpers/storage-backends.js";
@@ -98,10 +98,24 @@ for (const backend of storageBackendsUnderTest()) {
       await storage.put(joinLocation(root, "t.lance-other", "keep.json"), Buffer.from("{}"));
       const newest = await storage.newestChange(table);
       assert.ok(newest !== undefined && Math.abs(Date.now() - newest) < 60_000, `newest change ${newest}`);
-      await storage.deletePrefix(table);
+      await storage.deletePrefix(table, root);
       assert.equal(await storage.newestChange(table), undefined);
       assert.deepEqual(await storage.list(table), []);
       assert.ok(await storage.head(joinLocation(root, "t.lance-other", "keep.json")), "a sibling sharing the name's beginning is kept");
+    });
+
+    test(named("deletePrefix outside its scope, or spelled with '..' or doubled '/' → DeletionOutsideScope, and nothing is deleted"), async () => {
+      const { storage, root } = await open();
+      const table = joinLocation(root, "t.lance");
+      const neighbour = joinLocation(root, "u.lance");
+      await storage.put(joinLocation(table, "data", "a.lance"), Buffer.from("a"));
+      await storage.put(joinLocation(neighbour, "data", "b.lance"), Buffer.from("b"));
+      const escapes = [neighbour, root, table, `${table}/_uploads/../../u.lance`, `${table}/_uploads/../..`, `${table}//data`];
+      for (const target of escapes) {
+        await assert.rejects(storage.deletePrefix(target, table), DeletionOutsideScope, `deleting '${target}' within '${table}'`);
+      }
+      assert.ok(await storage.head(joinLocation(table, "data", "a.lance")), "the table's own file is kept");
+      assert.ok(await storage.head(joinLocation(neighbour, "data", "b.lance")), "the neighbouring table's file is kept");
     });
   });
 }

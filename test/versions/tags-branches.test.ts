@@ -7,6 +7,7 @@ import { ipcStreamToFile } from "../../src/engine/arrow-ipc.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
 import { declaredTable, tableWithVersions, versionNumbers } from "./fixtures.js";
+import { pathName } from "../../src/model/path-names.js";
 
 test("tags", async (t) => {
   const server = await startTestServer();
@@ -95,7 +96,7 @@ test("branches", async (t) => {
   });
 
   await t.test("versions on a branch are its own; writes there are invisible on main", async () => {
-    const table = await server.runtime.engine.openTable(location, { branch: "dev" });
+    const table = await server.runtime.engine.openTable(location, { branch: pathName("branch", "dev") });
     await table.add((await ipcStreamToFile(arrowStream({ id: Int32Array.from([100, 101]) }))).file, "append");
     assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/t/version/list?branch=dev"))), [2, 3]);
     assert.deepEqual(versionNumbers(await expectJson(await server.post("/v1/table/t/version/list"))), [1, 2, 3]);

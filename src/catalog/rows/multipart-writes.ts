@@ -26,11 +26,12 @@ import type {
   InsertIntoTableResponse,
 } from "../../model/data.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
+import { type UploadId, isPathName, pathName } from "../../model/path-names.js";
 import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { tableLabel } from "../identifiers.js";
 import { loadTable } from "../table-lookup.js";
-import { refOf, refOverrides } from "../table-refs.js";
+import { optionalBranch, refOf, refOverrides } from "../table-refs.js";
 import type { ArrowStreamBody } from "../catalog-operations.js";
 import { recordCommittedWrite } from "../transaction-records.js";
 
@@ -39,11 +40,12 @@ export const multipartWriteTtlMs = 24 * 60 * 60 * 1000;
 /** The folder under a table's location that holds the staged parts of its uploads. */
 export const uploadsFolder = "_uploads";
 
-const lockOf = (uploadId: string) => `multipart-write:${uploadId}`;
-const uploadFolderOf = (location: string, uploadId: string) => joinLocation(location, uploadsFolder, uploadId);
+const lockOf = (uploadId: UploadId) => `multipart-write:${uploadId}`;
+const uploadFolderOf = (location: string, uploadId: UploadId) => joinLocation(location, uploadsFolder, uploadId);
 
-/** CreateMultipartWrite: opens an upload on the table (and branch). Throws 1, 4. */
+/** CreateMultipartWrite: opens an upload on the table (and branch). Throws 1, 4, 13 (a branch name not valid). */
 export async function createMultipartWrite(scope: CatalogScope, request: WithId<CreateMultipartWriteRequest>): Promise<CreateMultipartWriteResponse> {
+  const branch = optionalBranch(request.branch);
   const table = await loadTable(scope, request.id);
   await expireMultipartWrites(scope).catch(() => undefined);
   const now = Date.now();
@@ -51,7 +53,7 @@ export async function createMultipartWrite(scope: CatalogScope, request: WithId<
     upload_id: randomUUID(),
     database: scope.database.name,
     table_id: table.id,
-    branch: request.branch || null,
+    branch,
     overwrite: 0,
     state: "open",
     base_version: null,
@@ -74,16 +76,16 @@ export async function stageMultipartPart(
   request: { id: string[]; upload_id: string; upload_part_id?: string | null; branch?: string | null; overwrite: boolean },
   body: ArrowStreamBody,
 ): Promise<InsertIntoTableResponse> {
-  const partId = request.upload_part_id || randomUUID();
-  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(partId)) throw invalidInput("upload_part_id may use only letters, digits, '_', '.' and '-' (at most 128)");
+  const uploadId = requireUploadId(request.upload_id);
+  const partId = request.upload_part_id ? pathName("upload_part_id", request.upload_part_id) : pathName("upload_part_id", randomUUID());
   const table = await loadTable(scope, request.id);
-  const write = await openUpload(scope, table, request.upload_id, request.branch);
+  await openUpload(scope, table, uploadId, request.branch);
   const upload = await translating(tableLabel(request.id), () => ipcStreamToFile(body));
-  const object = joinLocation(uploadFolderOf(table.location, write.upload_id), `${partId}.arrow`);
+  const object = joinLocation(uploadFolderOf(table.location, uploadId), `${partId}.arrow`);
   await scope.storages.for(object).put(object, upload.file);
   const now = Date.now();
-  await scope.store.rows.putMultipartPart({ upload_id: write.upload_id, part_id: partId, object, num_rows: upload.numRows, bytes: upload.file.length, created_at: now });
-  await scope.store.rows.updateMultipartWrite(write.upload_id, { expires_at: now + multipartWriteTtlMs, ...(request.overwrite ? { overwrite: 1 } : {}) });
+  await scope.store.rows.putMultipartPart({ upload_id: uploadId, part_id: partId, object, num_rows: upload.numRows, bytes: upload.file.length, created_at: now });
+  await scope.store.rows.updateMultipartWrite(uploadId, { expires_at: now + multipartWriteTtlMs, ...(request.overwrite ? { overwrite: 1 } : {}) });
   return { num_inserted_rows: upload.numRows };
 }
 
@@ -133,17 +135,15 @@ export async function completeMultipartWrite(scope: CatalogScope, request: WithI
 
 /**
  * AbortMultipartWrite: deletes the staged parts and forgets the upload. Aborting an upload that
- * is unknown (already aborted or expired) is fine; one already committed is refused (19).
+ * is unknown (already aborted or expired) is fine and deletes nothing: only an upload the store
+ * records has files; one already committed is refused (19). Throws 1, 4, 13, 19.
  */
 export async function abortMultipartWrite(scope: CatalogScope, request: WithId<AbortMultipartWriteRequest>): Promise<AbortMultipartWriteResponse> {
   const uploadId = requireUploadId(request.upload_id);
   const table = await loadTable(scope, request.id);
   return scope.store.withLock(lockOf(uploadId), async () => {
     const write = await scope.store.rows.findMultipartWrite(uploadId);
-    if (!write) {
-      await removeStagedParts(scope, table.location, uploadId);
-      return {};
-    }
+    if (!write) return {};
     if (write.table_id !== table.id) throw unknownUpload(uploadId);
     if (write.state === "committed") throw CatalogError.of("InvalidTableState", `upload '${uploadId}' is already committed as version ${write.version}`);
     // A completion cut short may have committed: only a completion may decide that.
@@ -168,10 +168,13 @@ export async function expireMultipartWrites(scope: Pick<CatalogScope, "store" | 
   for (const write of expired) {
     // Under the upload's lock no completion is running: one left `completing` was cut short, and
     // past its time its rows are either committed already or given up with the rest.
-    const done = await scope.store.tryWithLock(lockOf(write.upload_id), async () => {
+    // A record whose id is not of the form Quiver issues names no folder of its own.
+    const uploadId = write.upload_id;
+    if (!isPathName("upload_id", uploadId)) continue;
+    const done = await scope.store.tryWithLock(lockOf(uploadId), async () => {
       const table = await scope.store.rows.findTableById(write.table_id);
-      if (table) await removeStagedParts(scope, table.location, write.upload_id);
-      await scope.store.rows.deleteMultipartWrite(write.upload_id);
+      if (table) await removeStagedParts(scope, table.location, uploadId);
+      await scope.store.rows.deleteMultipartWrite(uploadId);
       return true;
     });
     if (done) removed += 1;
@@ -186,23 +189,24 @@ export async function stagedMultipartBytes(scope: CatalogScope, uploadId: string
   return parts.reduce((sum, part) => sum + part.bytes, 0);
 }
 
-function requireUploadId(uploadId: string | null | undefined): string {
+/** The request's upload id, checked to be of the form Quiver issues. Throws 13. */
+function requireUploadId(uploadId: string | null | undefined): UploadId {
   if (!uploadId) throw invalidInput("upload_id is required");
-  return uploadId;
+  return pathName("upload_id", uploadId);
 }
 
 function unknownUpload(uploadId: string): CatalogError {
   return invalidInput(`upload '${uploadId}' is not an open multipart write of this table (it was completed, aborted or has expired)`);
 }
 
-async function findUpload(scope: CatalogScope, table: TableRow, uploadId: string, branch: string | null | undefined): Promise<MultipartWriteRow> {
+async function findUpload(scope: CatalogScope, table: TableRow, uploadId: UploadId, branch: string | null | undefined): Promise<MultipartWriteRow> {
   const write = await scope.store.rows.findMultipartWrite(uploadId);
   if (!write || write.table_id !== table.id) throw unknownUpload(uploadId);
   if ((write.branch ?? null) !== (branch || null)) throw invalidInput(`upload '${uploadId}' writes to ${write.branch ? `branch '${write.branch}'` : "main"}; send its requests with that branch`);
   return write;
 }
 
-async function openUpload(scope: CatalogScope, table: TableRow, uploadId: string, branch: string | null | undefined): Promise<MultipartWriteRow> {
+async function openUpload(scope: CatalogScope, table: TableRow, uploadId: UploadId, branch: string | null | undefined): Promise<MultipartWriteRow> {
   const write = await findUpload(scope, table, uploadId, branch);
   if (write.state !== "open") throw CatalogError.of("InvalidTableState", `upload '${uploadId}' is ${write.state === "committed" ? "already committed" : "being completed"}; it takes no more parts`);
   return write;
@@ -238,7 +242,7 @@ async function mergedParts(scope: CatalogScope, parts: MultipartPartRow[]): Prom
  */
 async function findFinishedCommit(scope: CatalogScope, table: TableRow, write: MultipartWriteRow, numRows: number): Promise<number | undefined> {
   if (write.base_version === null) return undefined;
-  const ref = { branch: write.branch };
+  const ref = { branch: optionalBranch(write.branch) };
   const latest = await scope.engine.describeTable(table.location, ref);
   for (let version = write.base_version + 1; version <= latest.version; version++) {
     const now = await scope.engine.describeTable(table.location, { ...ref, version });
@@ -248,7 +252,7 @@ async function findFinishedCommit(scope: CatalogScope, table: TableRow, write: M
   return undefined;
 }
 
-async function removeStagedParts(scope: Pick<CatalogScope, "storages">, location: string, uploadId: string): Promise<void> {
+async function removeStagedParts(scope: Pick<CatalogScope, "storages">, location: string, uploadId: UploadId): Promise<void> {
   const folder = uploadFolderOf(location, uploadId);
-  await scope.storages.for(folder).deletePrefix(folder);
+  await scope.storages.for(folder).deletePrefix(folder, location);
 }

@@ -4,11 +4,12 @@
  * own catalog.
  */
 import type { Storages } from "../../storage/storages.js";
+import { DeletionOutsideScope, normalizeLocation, parentLocation } from "../../storage/locations.js";
 import { redactedOptionsOf } from "../../storage/storage-options.js";
 import type { Store } from "../../store/store.js";
 import { CatalogError } from "../../model/catalog-error.js";
 import type { DatabaseInfo } from "../catalog-scope.js";
-import { toDatabaseInfo } from "../database-info.js";
+import { hasOwnLocation, toDatabaseInfo } from "../database-info.js";
 import { type CreateDatabaseOptions, announceDatabaseChange, checkedReadConsistency, ensureDatabase } from "./database-registry.js";
 import { validateName } from "../identifiers.js";
 import { recordChange } from "../change-events.js";
@@ -68,7 +69,7 @@ export async function listDatabases(store: Store, dataLocation: string, visible:
  * when it does not exist. Tables registered from outside the storage root keep their files.
  */
 export async function dropDatabase(storages: Storages, store: Store, dataLocation: string, name: string, options: { cascade?: boolean } = {}): Promise<DatabaseInfo> {
-  const info = await store.transaction(async (tx) => {
+  const { info, ownRoot } = await store.transaction(async (tx) => {
     const row = await tx.findDatabase(name);
     if (!row) throw CatalogError.of("NamespaceNotFound", `database '${name}' does not exist`);
     if (!options.cascade) {
@@ -81,10 +82,16 @@ export async function dropDatabase(storages: Storages, store: Store, dataLocatio
     // Child rows go through ON DELETE CASCADE in the same statement.
     await tx.deleteDatabase(name);
     await recordChange(tx, { kind: "database.dropped", database: name, data: { cascade: options.cascade ?? false } });
-    return toDatabaseInfo(row, dataLocation);
+    return { info: toDatabaseInfo(row, dataLocation), ownRoot: hasOwnLocation(row) };
   });
   await announceDatabaseChange(store, name);
-  // finalize: the rows are gone, so nothing can reach these files any more.
-  await storages.for(info.storageRoot).deletePrefix(info.storageRoot);
+  // finalize: the rows are gone, so nothing can reach these files any more. A root of its own
+  // is deleted within its parent, so a root that is a whole bucket or `/` is never deleted.
+  const scope = ownRoot ? parentLocation(info.storageRoot) : normalizeLocation(dataLocation);
+  try {
+    await storages.for(info.storageRoot).deletePrefix(info.storageRoot, scope);
+  } catch (error) {
+    if (!(error instanceof DeletionOutsideScope)) throw error;
+  }
   return info;
 }

@@ -14,6 +14,7 @@ import type { CreateIndexJobParams, DropIndexJobParams } from "./queue-index-job
 import { dropTableIndex, createTableIndex, listTableIndices } from "./table-indexes.js";
 import type { JobContext, JobHandler } from "../jobs/job-handler.js";
 import { PermanentJobError } from "../jobs/job-handler.js";
+import { optionalBranch } from "../table-refs.js";
 
 interface IndexJobState {
   existed_before?: boolean;
@@ -82,7 +83,7 @@ async function hasIndex(ctx: JobContext, id: string[], branch: string | null, na
 async function versionOf(ctx: JobContext, branch: string | null): Promise<number> {
   const table = await ctx.scope.store.rows.findTableById(ctx.job.target);
   if (!table) return 0;
-  return (await ctx.scope.engine.describeTable(table.location, { branch })).version;
+  return (await ctx.scope.engine.describeTable(table.location, { branch: optionalBranch(branch) })).version;
 }
 
 async function resultOf(ctx: JobContext, params: CreateIndexJobParams, outcome: string): Promise<Record<string, unknown>> {

@@ -11,6 +11,7 @@ import { tableLabel, namespaceIdOfKey, splitTableId } from "../identifiers.js";
 import { newTableLocation, resolveClientLocation } from "../table-locations.js";
 import { declaredOnly, findTable, requireNoNamespaceNamed } from "../table-lookup.js";
 import { recordCloneSource } from "../shared-table-data.js";
+import { optionalTag } from "../table-refs.js";
 import { alreadyExists, creatingTable, insertTableRow } from "./table-creation.js";
 
 function droppedWhileCloned(sourceSubject: string): CatalogError {
@@ -32,6 +33,7 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
     throw CatalogError.of("Unsupported", "deep clone (is_shallow false) is not supported: this server's Lance engine makes only shallow clones, which read the source's data files in place");
   }
   if (request.source_version != null && request.source_tag != null) throw invalidInput("give source_version or source_tag, not both");
+  const sourceTag = optionalTag(request.source_tag, "source_tag");
   if (!capabilitiesOf(scope.database.storageRoot)?.shallowClone) {
     // Lance's clone opens the source by URI without the connection's storage options, so it cannot reach a store that needs them.
     throw CatalogError.of("Unsupported", "clone is not available for tables on an object store: this server's Lance engine cannot open the source there with the database's storage options");
@@ -52,16 +54,16 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
     // write: the clone first at a fresh location, then the row; a lost race removes the clone.
     const placed = newTableLocation(scope.database);
     const version = await translating(sourceSubject, () =>
-      scope.engine.shallowClone(placed.location, source.location, { version: request.source_version, tag: request.source_tag }),
+      scope.engine.shallowClone(placed.location, source.location, { version: request.source_version, tag: sourceTag }),
     ).catch(async (error: unknown) => {
-      await scope.engine.removeTableData(placed.location);
+      await scope.engine.removeTableData(placed.location, scope.database.storageRoot);
       // A drop that removed the source's files while the engine read them answers as the drop did.
       if ((await scope.store.rows.findTableByLocation(database, sourceLocation))?.id !== source.id) throw droppedWhileCloned(sourceSubject);
       throw error;
     });
     try {
       // What the clone reads: the tag's branch and version, or the version of main it was made from.
-      const tagged = request.source_tag ? await scope.engine.files.refs.tag(source.location, request.source_tag) : undefined;
+      const tagged = sourceTag ? await scope.engine.files.refs.tag(source.location, sourceTag) : undefined;
       const from = { branch: tagged?.branch ?? "", version: tagged?.version ?? version };
       await creatingTable(scope, id, async (tx) => {
         // The source's row, locked: a drop of it either committed before (the clone fails) or waits and then sees the clone's reference.
@@ -71,7 +73,7 @@ export async function cloneTable(scope: CatalogScope, request: WithId<CloneTable
         await recordCloneSource(tx, placed.id, current, from);
       });
     } catch (error) {
-      await scope.engine.removeTableData(placed.location);
+      await scope.engine.removeTableData(placed.location, scope.database.storageRoot);
       throw error;
     }
     return { location: placed.location, version };

@@ -13,7 +13,7 @@ import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { tableLabel, splitTableId } from "../identifiers.js";
 import { declaredOnly, requireTable } from "../table-lookup.js";
-import { refOf, refOverrides, requireBranch } from "../table-refs.js";
+import { optionalBranch, optionalTag, refOf, refOverrides, requireBranch } from "../table-refs.js";
 
 /**
  * DescribeTable: location, properties and storage options always; version, schema (Lance type
@@ -63,13 +63,14 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
 /** The snapshot `request` selects, or "declared-only" while the table has no data. */
 async function snapshotOf(scope: CatalogScope, row: TableRow, request: DescribeTableRequest): Promise<TableSnapshot | "declared-only"> {
   const { engine } = scope;
-  if (request.branch) {
+  const branch = optionalBranch(request.branch);
+  if (branch) {
     // A declared-only table has no branches either: 19 before 22.
     if (!(await engine.datasetExists(row.location))) return "declared-only";
-    await requireBranch(engine.files, row, request.branch);
+    await requireBranch(engine.files, row, branch);
   }
   try {
-    return await engine.describeTable(row.location, readRefOf(scope, row, { version: request.version, tag: request.tag, branch: request.branch }));
+    return await engine.describeTable(row.location, readRefOf(scope, row, { version: request.version, tag: optionalTag(request.tag), branch }));
   } catch (error) {
     if (error instanceof EngineError && error.kind === "dataset-not-found") return "declared-only";
     throw error;

@@ -64,7 +64,7 @@ export async function sweepOrphanedTableFolders(store: Store, engine: Engine, op
         // Read the rows again just before deleting: a create may have committed its row since.
         const claimed = (await store.rows.findTableByLocation(database.name, location)) ?? (await store.rows.findTableBelowLocation(database.name, location));
         if (claimed) continue;
-        await engine.removeTableData(location);
+        await engine.removeTableData(location, storageRoot);
         removed.push(location);
       } catch (error) {
         options.onError?.(location, error);

@@ -151,10 +151,15 @@ export async function createTable(
         insertTableRow(tx, scope, id, { id: placed.id, location: placed.location, managed: true, properties, storageOptions, headVersion: version }),
       );
     } catch (error) {
-      await scope.engine.removeTableData(placed.location);
+      await scope.engine.removeTableData(placed.location, scope.database.storageRoot);
       throw error;
     }
     return { location: placed.location, version, storage_options: storageOptions, properties };
+    // Two creates filling one declared table race to Lance's create: the loser's is the answer to a table that exists.
+  }, {
+    get "dataset-exists"() {
+      return alreadyExists(id);
+    },
   });
 }
 

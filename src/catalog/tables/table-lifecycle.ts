@@ -21,7 +21,7 @@ import { discardTableData } from "../discard-table-data.js";
 import { removeDroppedRows } from "./dropped-tables.js";
 import { requireNamespace } from "../namespace-lookup.js";
 import { requireNoNamespaceNamed, requireTable } from "../table-lookup.js";
-import { refOf, refOverrides, requireBranch } from "../table-refs.js";
+import { optionalBranch, refOf, refOverrides, requireBranch } from "../table-refs.js";
 import { recordCommittedWrite } from "../transaction-records.js";
 import { translating } from "../failures.js";
 import { recordChange } from "../change-events.js";
@@ -124,8 +124,9 @@ export async function restoreTable(scope: CatalogScope, request: WithId<RestoreT
   const subject = tableLabel(request.id);
   return translating(subject, async () => {
     const row = await requireTable(scope.store.rows, scope.database.name, request.id);
-    if (request.branch) await requireBranch(scope.engine.files, row, request.branch);
-    const version = await scope.engine.restoreTable(row.location, request.version, request.branch);
+    const branch = optionalBranch(request.branch);
+    if (branch) await requireBranch(scope.engine.files, row, branch);
+    const version = await scope.engine.restoreTable(row.location, request.version, branch);
     return { version, ...(await recordCommittedWrite(scope, "RestoreTable", request.id, version, request.branch)) };
   }, refOverrides(subject, refOf(request)));
 }

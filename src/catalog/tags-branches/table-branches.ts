@@ -21,7 +21,7 @@ import { translating } from "../failures.js";
 import { tableLabel, namespaceIdOfKey } from "../identifiers.js";
 import { readersOfBranch } from "../shared-table-data.js";
 import { requireTable } from "../table-lookup.js";
-import { branchKey, branchLabel, requireBranch, validateRefName } from "../table-refs.js";
+import { branchKey, branchLabel, branchName, requireBranch } from "../table-refs.js";
 import { recordTransaction } from "../transaction-records.js";
 import { refPage } from "./ref-pages.js";
 
@@ -47,15 +47,15 @@ export async function listTableBranches(scope: CatalogScope, request: WithId<Lis
  */
 export async function createTableBranch(scope: CatalogScope, request: WithId<CreateTableBranchRequest>): Promise<CreateTableBranchResponse> {
   // validate
-  validateRefName(request.name, "branch");
-  if (branchKey(request.name) === "") throw invalidInput("'main' is the main branch and cannot be created");
+  const name = branchName(request.name, "branch name");
+  if (branchKey(name) === "") throw invalidInput("'main' is the main branch and cannot be created");
   const source = branchKey(request.from_branch);
   const subject = tableLabel(request.id);
   return translating(subject, async () => {
     // load
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
     // decide
-    if (await scope.engine.files.refs.branch(table.location, request.name)) {
+    if (await scope.engine.files.refs.branch(table.location, name)) {
       throw CatalogError.of("TableBranchAlreadyExists", `${subject} already has a branch '${request.name}'`);
     }
     await requireBranch(scope.engine.files, table, source);
@@ -65,7 +65,7 @@ export async function createTableBranch(scope: CatalogScope, request: WithId<Cre
       throw CatalogError.of("TableVersionNotFound", `${subject} has no version ${request.from_version} on branch ${branchLabel(source)}`);
     }
     // write
-    await scope.engine.refs.createBranch(table.location, request.name, source || null, request.from_version ?? null);
+    await scope.engine.refs.createBranch(table.location, name, source || null, request.from_version ?? null);
     const transactionId = await scope.store.transaction((tx) =>
       recordTransaction(tx, scope.database.name, "CreateTableBranch", {
         table: request.id.join("$"),

@@ -21,7 +21,7 @@ import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { tableLabel } from "../identifiers.js";
 import { requireTable } from "../table-lookup.js";
-import { branchKey, branchLabel, requireBranch, validateRefName } from "../table-refs.js";
+import { type BranchKey, branchKey, branchLabel, requireBranch, tagName } from "../table-refs.js";
 import { recordTransaction } from "../transaction-records.js";
 import { refPage } from "./ref-pages.js";
 
@@ -50,17 +50,17 @@ export async function listTableTags(scope: CatalogScope, request: WithId<ListTab
 
 /** GetTableTagVersion: the tag's version and its branch's name, `main` for the main branch. Throws 1, 4, 8. */
 export async function getTableTagVersion(scope: CatalogScope, request: WithId<GetTableTagVersionRequest>): Promise<GetTableTagVersionResponse> {
-  validateRefName(request.tag, "tag");
+  const name = tagName(request.tag);
   return translating(tableLabel(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
-    const tag = await scope.engine.files.refs.tag(table.location, request.tag);
+    const tag = await scope.engine.files.refs.tag(table.location, name);
     if (!tag) throw tagNotFound(request.id, request.tag);
     return { version: tag.version, branch: tag.branch || "main" };
   });
 }
 
 /** Loads the table and checks that it has data and that the branch exists. */
-async function loadTagTarget(scope: CatalogScope, id: string[], branchName: string | null | undefined): Promise<{ table: TableRow; branch: string }> {
+async function loadTagTarget(scope: CatalogScope, id: string[], branchName: string | null | undefined): Promise<{ table: TableRow; branch: BranchKey }> {
   const table = await requireTable(scope.store.rows, scope.database.name, id);
   const branch = branchKey(branchName);
   await requireBranch(scope.engine.files, table, branch);
@@ -77,16 +77,16 @@ function versionNotFound(id: readonly string[], version: number, branch: string)
  */
 export async function createTableTag(scope: CatalogScope, request: WithId<CreateTableTagRequest>): Promise<CreateTableTagResponse> {
   // validate
-  validateRefName(request.tag, "tag");
+  const name = tagName(request.tag);
   validateTagVersion(request.version);
   const subject = tableLabel(request.id);
   return translating(subject, async () => {
     // load + decide
     const { table, branch } = await loadTagTarget(scope, request.id, request.branch);
-    if (await scope.engine.files.refs.tag(table.location, request.tag)) throw CatalogError.of("TableTagAlreadyExists", `${subject} already has a tag '${request.tag}'`);
+    if (await scope.engine.files.refs.tag(table.location, name)) throw CatalogError.of("TableTagAlreadyExists", `${subject} already has a tag '${request.tag}'`);
     if (!(await scope.engine.datasetExists(table.location))) throw versionNotFound(request.id, request.version, branch);
     // write
-    await scope.engine.refs.createTag(table.location, request.tag, request.version, branch || null);
+    await scope.engine.refs.createTag(table.location, name, request.version, branch || null);
     return { transaction_id: await record(scope, "CreateTableTag", request.id, { tag: request.tag, version: String(request.version) }) };
   }, {
     "version-not-found": versionNotFound(request.id, request.version, branchKey(request.branch)),
@@ -97,12 +97,12 @@ export async function createTableTag(scope: CatalogScope, request: WithId<Create
 
 /** UpdateTableTag: re-points an existing tag. Throws 1, 4, 8, 11, 13, 22. */
 export async function updateTableTag(scope: CatalogScope, request: WithId<UpdateTableTagRequest>): Promise<UpdateTableTagResponse> {
-  validateRefName(request.tag, "tag");
+  const name = tagName(request.tag);
   validateTagVersion(request.version);
   return translating(tableLabel(request.id), async () => {
     const { table, branch } = await loadTagTarget(scope, request.id, request.branch);
-    if (!(await scope.engine.files.refs.tag(table.location, request.tag))) throw tagNotFound(request.id, request.tag);
-    await scope.engine.refs.updateTag(table.location, request.tag, request.version, branch || null);
+    if (!(await scope.engine.files.refs.tag(table.location, name))) throw tagNotFound(request.id, request.tag);
+    await scope.engine.refs.updateTag(table.location, name, request.version, branch || null);
     return { transaction_id: await record(scope, "UpdateTableTag", request.id, { tag: request.tag, version: String(request.version) }) };
   }, {
     "version-not-found": versionNotFound(request.id, request.version, branchKey(request.branch)),
@@ -112,11 +112,11 @@ export async function updateTableTag(scope: CatalogScope, request: WithId<Update
 
 /** DeleteTableTag: removes the tag; the version it pointed at stays. Throws 1, 4, 8. */
 export async function deleteTableTag(scope: CatalogScope, request: WithId<DeleteTableTagRequest>): Promise<DeleteTableTagResponse> {
-  validateRefName(request.tag, "tag");
+  const name = tagName(request.tag);
   return translating(tableLabel(request.id), async () => {
     const table = await requireTable(scope.store.rows, scope.database.name, request.id);
-    if (!(await scope.engine.files.refs.tag(table.location, request.tag))) throw tagNotFound(request.id, request.tag);
-    await scope.engine.refs.deleteTag(table.location, request.tag);
+    if (!(await scope.engine.files.refs.tag(table.location, name))) throw tagNotFound(request.id, request.tag);
+    await scope.engine.refs.deleteTag(table.location, name);
     return { transaction_id: await record(scope, "DeleteTableTag", request.id, { tag: request.tag }) };
   }, { "tag-not-found": tagNotFound(request.id, request.tag) });
 }

@@ -28,7 +28,7 @@ import { tableLabel } from "../identifiers.js";
 import { clientLocationUnder } from "../table-locations.js";
 import { requireTable } from "../table-lookup.js";
 import { noteCommitted } from "../table-heads.js";
-import { branchKey, branchLabel, requireBranch, subjectOf } from "../table-refs.js";
+import { type BranchKey, branchKey, branchLabel, requireBranch, subjectOf } from "../table-refs.js";
 import { parseNamingScheme, toTableVersion } from "./version-records.js";
 import { recordChange } from "../change-events.js";
 
@@ -48,7 +48,7 @@ export interface PlannedVersion {
 export const maxManifestBytes = 512 * 1024 * 1024;
 
 /** An entry whose fields are checked, with its branch key and naming scheme parsed once. */
-export type CheckedVersionEntry = VersionEntry & { branchKey: string; scheme: ManifestNamingScheme };
+export type CheckedVersionEntry = VersionEntry & { branchKey: BranchKey; scheme: ManifestNamingScheme };
 
 /** Field checks that need no store: naming scheme and branch name. Throws 13. */
 export function validateVersionEntry(entry: VersionEntry): CheckedVersionEntry {
@@ -169,7 +169,7 @@ async function resolveStagedManifest(storages: Storages, files: TableFiles, tabl
  * the transaction settles it with `settleFirstOfBranch`); any other commit to an unknown branch is
  * refused with 22.
  */
-async function branchTakesCommit(files: TableFiles, table: TableRow, branch: string, staged: string): Promise<boolean> {
+async function branchTakesCommit(files: TableFiles, table: TableRow, branch: BranchKey, staged: string): Promise<boolean> {
   if (branch === "" || (await files.refs.branch(table.location, branch))) return false;
   const inBranchFolder = parentLocation(staged) === normalizeLocation(files.manifests.directory(table.location, branch));
   if (!inBranchFolder || (await files.manifests.list(table.location, branch)).length > 0) await requireBranch(files, table, branch);
@@ -216,7 +216,7 @@ export async function finalizeVersion(files: TableFiles, rows: StoreTx, table: T
   await Promise.all([
     rows.finalizeTableVersion(record.table_id, record.branch, record.version, { manifest_size: final.size, e_tag: final.eTag }),
     staged !== record.manifest_path && files.manifests.isStaged(staged) ? files.manifests.remove(staged) : undefined,
-    files.manifests.raiseVersionHint(table.location, record.branch, record.version),
+    files.manifests.raiseVersionHint(table.location, branchKey(record.branch), record.version),
   ]);
   return final;
 }

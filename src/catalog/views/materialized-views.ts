@@ -130,7 +130,7 @@ export async function createMaterializedView(
       });
       return jobId ? { version, job_id: jobId } : { version };
     } catch (error) {
-      await scope.engine.removeTableData(placed.location);
+      await scope.engine.removeTableData(placed.location, scope.database.storageRoot);
       throw error;
     }
   });

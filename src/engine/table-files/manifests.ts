@@ -7,6 +7,7 @@
 import type { ObjectInfo } from "../../storage/table-storage.js";
 import { joinLocation, locationName, parentLocation } from "../../storage/locations.js";
 import type { Storages } from "../../storage/storages.js";
+import type { BranchName } from "../../model/path-names.js";
 import { StagedManifestMissing } from "../engine-errors.js";
 import { type VersionOperation, readVersionOperation } from "./version-operations.js";
 
@@ -43,11 +44,11 @@ export function parseManifestFileName(name: string): { version: number; scheme: 
 }
 
 /** Directory of a branch's manifests: `_versions/` for main, `tree/<branch>/_versions/` for others. */
-export function versionsDirectory(location: string, branch: string): string {
+export function versionsDirectory(location: string, branch: BranchName | ""): string {
   return branch === "" ? joinLocation(location, "_versions") : joinLocation(location, "tree", branch, "_versions");
 }
 
-export function manifestPath(location: string, branch: string, version: number, scheme: ManifestNamingScheme): string {
+export function manifestPath(location: string, branch: BranchName | "", version: number, scheme: ManifestNamingScheme): string {
   return joinLocation(versionsDirectory(location, branch), manifestFileName(version, scheme));
 }
 
@@ -98,7 +99,7 @@ export class ManifestFiles {
    * Every manifest of one branch by version ascending, from the listing alone (no stat per file,
    * so "latest version" stays cheap on long histories); a missing folder has none.
    */
-  async list(location: string, branch: string): Promise<ManifestName[]> {
+  async list(location: string, branch: BranchName | ""): Promise<ManifestName[]> {
     const directory = versionsDirectory(location, branch);
     const files: ManifestName[] = [];
     for (const entry of await this.storages.for(directory).list(directory)) {
@@ -160,7 +161,7 @@ export class ManifestFiles {
    * Raises Lance's latest-version hint of a branch to `version` when the hint exists and is
    * lower, so readers that trust it find a version the catalog put in place.
    */
-  async raiseVersionHint(location: string, branch: string, version: number): Promise<void> {
+  async raiseVersionHint(location: string, branch: BranchName | "", version: number): Promise<void> {
     const file = joinLocation(versionsDirectory(location, branch), hintFile);
     const storage = this.storages.for(file);
     const text = await storage.read(file);

@@ -6,6 +6,7 @@
  */
 import { joinLocation } from "../../storage/locations.js";
 import type { Storages } from "../../storage/storages.js";
+import { type BranchName, type TagName, isPathName } from "../../model/path-names.js";
 
 type RefKind = "tags" | "branches";
 
@@ -31,18 +32,20 @@ function refsDirectory(location: string, kind: RefKind): string {
   return joinLocation(location, "_refs", kind);
 }
 
-async function readRef(storages: Storages, location: string, kind: RefKind, name: string): Promise<Record<string, unknown> | undefined> {
+async function readRef(storages: Storages, location: string, kind: RefKind, name: TagName | BranchName): Promise<Record<string, unknown> | undefined> {
   const file = joinLocation(refsDirectory(location, kind), `${name}.json`);
   const bytes = await storages.for(file).read(file);
   return bytes && (JSON.parse(bytes.toString("utf8")) as Record<string, unknown>);
 }
 
-async function refNames(storages: Storages, location: string, kind: RefKind): Promise<string[]> {
+/** The refs a listing holds; a file whose name is no valid ref name (not one Lance wrote for Quiver) is skipped. */
+async function refNames(storages: Storages, location: string, kind: RefKind): Promise<Array<TagName | BranchName>> {
   const directory = refsDirectory(location, kind);
   const entries = await storages.for(directory).list(directory);
   return entries
     .filter((entry) => entry.kind === "object" && entry.name.endsWith(".json"))
     .map((entry) => entry.name.slice(0, -".json".length))
+    .filter((name): name is TagName | BranchName => isPathName(kind === "tags" ? "tag" : "branch", name))
     .sort();
 }
 
@@ -71,8 +74,8 @@ function toBranch(name: string, json: Record<string, unknown>): BranchRef {
 export class RefFiles {
   constructor(private readonly storages: Storages) {}
 
-  /** One tag, or undefined. `name` must already be a validated ref name. */
-  tag(location: string, name: string): Promise<TagRef | undefined> {
+  /** One tag, or undefined. */
+  tag(location: string, name: TagName): Promise<TagRef | undefined> {
     return this.one(location, "tags", name, toTag);
   }
 
@@ -81,8 +84,8 @@ export class RefFiles {
     return this.all(location, "tags", toTag);
   }
 
-  /** One branch, or undefined. `name` must already be a validated ref name. */
-  branch(location: string, name: string): Promise<BranchRef | undefined> {
+  /** One branch, or undefined. */
+  branch(location: string, name: BranchName): Promise<BranchRef | undefined> {
     return this.one(location, "branches", name, toBranch);
   }
 
@@ -91,7 +94,7 @@ export class RefFiles {
     return this.all(location, "branches", toBranch);
   }
 
-  private async one<R>(location: string, kind: RefKind, name: string, parse: (name: string, json: Record<string, unknown>) => R): Promise<R | undefined> {
+  private async one<R>(location: string, kind: RefKind, name: TagName | BranchName, parse: (name: string, json: Record<string, unknown>) => R): Promise<R | undefined> {
     const json = await readRef(this.storages, location, kind, name);
     return json ? parse(name, json) : undefined;
   }

@@ -40,7 +40,7 @@ export const dataOperations = {
     path: "/v1/table/{id}/multipart_write/create",
     target: "table",
     body: "none",
-    querySchema: M.MultipartWriteQuery,
+    querySchema: M.CreateMultipartWriteQuery,
     query: ["branch"],
     request: M.CreateMultipartWriteRequest,
     response: json(M.CreateMultipartWriteResponse),

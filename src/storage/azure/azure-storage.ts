@@ -8,7 +8,7 @@
  */
 import type { BlobServiceClient, ContainerClient } from "@azure/storage-blob";
 import { type ListedEntry, type ObjectInfo, type TableStorage, sizeOf } from "../table-storage.js";
-import { splitBucketLocation } from "../locations.js";
+import { assertDeletableInside, splitBucketLocation } from "../locations.js";
 import { undefinedWhenMissing } from "../missing-objects.js";
 import { attemptTimeoutOf, requestTimeoutOf, storeRequestAttempts } from "../store-timeout.js";
 
@@ -148,7 +148,8 @@ export class AzureStorage implements TableStorage {
     await (await this.blob(location)).deleteIfExists(this.within());
   }
 
-  async deletePrefix(prefix: string): Promise<void> {
+  async deletePrefix(prefix: string, scope: string): Promise<void> {
+    assertDeletableInside(scope, prefix);
     const container = await this.container(parseAzureLocation(prefix).container);
     for (const blob of await this.blobsUnder(prefix)) await container.getBlockBlobClient(blob.name).deleteIfExists(this.within());
   }

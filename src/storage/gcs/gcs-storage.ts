@@ -11,7 +11,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { Bucket, File, FileMetadata, Storage } from "@google-cloud/storage";
 import type { StorageOptions } from "../storage-options.js";
 import { type ListedEntry, type ObjectInfo, type TableStorage, sizeOf } from "../table-storage.js";
-import { splitBucketLocation } from "../locations.js";
+import { assertDeletableInside, splitBucketLocation } from "../locations.js";
 import { undefinedWhenMissing } from "../missing-objects.js";
 import { attemptTimeoutOf, requestTimeoutOf, storeRequestAttempts } from "../store-timeout.js";
 
@@ -238,7 +238,8 @@ export class GcsStorage implements TableStorage {
     await (await this.file(location)).delete({ ignoreNotFound: true });
   }
 
-  async deletePrefix(prefix: string): Promise<void> {
+  async deletePrefix(prefix: string, scope: string): Promise<void> {
+    assertDeletableInside(scope, prefix);
     const files = await this.filesUnder(prefix);
     for (let start = 0; start < files.length; start += deleteConcurrency) {
       await Promise.all(files.slice(start, start + deleteConcurrency).map((file) => file.delete({ ignoreNotFound: true })));

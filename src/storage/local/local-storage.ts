@@ -8,6 +8,7 @@ import type { BigIntStats } from "node:fs";
 import { link, lstat, mkdir, open, readFile, readdir, realpath, rename, rm, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ListedEntry, ObjectInfo, TableStorage } from "../table-storage.js";
+import { assertDeletableInside } from "../locations.js";
 
 /**
  * The ETag Lance's object store (Rust `object_store` on local files) gives a file: inode,
@@ -122,7 +123,10 @@ export class LocalStorage implements TableStorage {
     await orUndefined(unlink(location));
   }
 
-  async deletePrefix(prefix: string): Promise<void> {
+  async deletePrefix(prefix: string, scope: string): Promise<void> {
+    assertDeletableInside(scope, prefix);
+    // Through links too: a linked folder on the way must not carry the deletion elsewhere.
+    assertDeletableInside(await this.canonical(scope), await this.canonical(prefix));
     await rm(prefix, { recursive: true, force: true });
   }
 

@@ -10,6 +10,7 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import type { StorageOptions } from "../storage-options.js";
 import { type ListedEntry, type ObjectInfo, type TableStorage, sizeOf } from "../table-storage.js";
 import { parseS3Location, type S3Settings, s3SettingsOf } from "./s3-options.js";
+import { assertDeletableInside } from "../locations.js";
 import { undefinedWhenMissing } from "../missing-objects.js";
 import { storeRequestAttempts } from "../store-timeout.js";
 
@@ -143,7 +144,8 @@ export class S3Storage implements TableStorage {
     await client.send(new sdk.DeleteObjectCommand(this.address(location)));
   }
 
-  async deletePrefix(prefix: string): Promise<void> {
+  async deletePrefix(prefix: string, scope: string): Promise<void> {
+    assertDeletableInside(scope, prefix);
     const { sdk, client } = await this.connected();
     const { Bucket, Key } = this.address(prefix);
     // A listing page holds at most 1,000 keys, which is also the most one DeleteObjects takes.
