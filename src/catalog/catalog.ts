@@ -30,7 +30,7 @@ import {
   prewarmTableIndex,
   prewarmTablePageCache,
 } from "./schema-indexes/table-indexes.js";
-import { storageOptionsForClient } from "./tables/client-storage-options.js";
+import { storageOptionsForClient, storageOptionsForTableAt } from "./tables/client-storage-options.js";
 import { cloneTable } from "./tables/clone-table.js";
 import { describeTable, tableExists } from "./tables/describe-table.js";
 import { listDroppedTables, undropTable } from "./tables/dropped-tables.js";
@@ -148,6 +148,11 @@ export class Catalog {
   /** `answer`'s storage options completed with what a caller with `access` needs to open the table itself. */
   storageOptionsForClient(answer: { location?: string; storage_options?: Record<string, string> }, access: TableAccess, vendCredentials?: boolean | null) {
     return storageOptionsForClient(this.scope, answer, access, vendCredentials);
+  }
+
+  /** The storage options a caller with `access` gets now for the table at `location`; none when no table is there. */
+  storageOptionsForTableAt(location: string, access: TableAccess, vendCredentials?: boolean | null) {
+    return storageOptionsForTableAt(this.scope, location, access, vendCredentials);
   }
 
   /** The bytes the staged parts of an upload take: what completing it holds in memory. */

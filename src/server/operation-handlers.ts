@@ -4,10 +4,7 @@
  * operations whose answer or call genuinely differs have their own handler here.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { roleOn } from "../auth/principal.js";
-import { roleAllows } from "../auth/roles.js";
 import { Catalog } from "../catalog/catalog.js";
-import type { TableAccess } from "../model/table-access.js";
 import type { OperationEntry, OperationName } from "../model/operations/index.js";
 import { arrowBody } from "./catalog-request.js";
 import { principalOf } from "./auth/auth-gate.js";
@@ -17,6 +14,8 @@ import { accepted, runsAsJob } from "./job-switch.js";
 import type { ServerServices } from "./services.js";
 import { storeUsageHeaders } from "./store-usage-headers.js";
 import { holdUploadMemory } from "./upload-memory.js";
+import { storageOptionsVendedAgain, withClientStorageOptions } from "./vended-storage-options.js";
+import type { AnswerSecrets } from "./idempotent-requests.js";
 
 export interface OperationCall {
   name: OperationName;
@@ -67,25 +66,10 @@ function maintenance(task: "compact" | "cleanup" | "optimize_indices"): Operatio
   };
 }
 
-/** What the caller may do with a table's objects itself: writers and admins write, readers read. */
-function tableAccessOf(call: OperationCall): TableAccess {
-  const principal = principalOf(call.http);
-  const role = principal ? roleOn(principal, call.catalog.database.name) : undefined;
-  return roleAllows(role, "write") ? "write" : "read";
-}
-
-type AnswerWithLocation = { location?: string; storage_options?: Record<string, string> };
-
-/** `answer` with what the caller needs to open the table itself (docs/object-storage.md). */
-async function withClientStorageOptions<T extends AnswerWithLocation>(call: OperationCall, answer: T): Promise<T> {
-  const vend = (call.request as { vend_credentials?: boolean | null }).vend_credentials;
-  return { ...answer, storage_options: await call.catalog.storageOptionsForClient(answer, tableAccessOf(call), vend) };
-}
-
 /** The default handler, for an answer carrying a table's location. */
 function completedWithStorageOptions(name: OperationName): OperationHandler {
   const plain = catalogMethodHandler(name);
-  return async (call) => withClientStorageOptions(call, (await plain(call)) as AnswerWithLocation);
+  return async (call) => withClientStorageOptions(call, (await plain(call)) as { location?: string });
 }
 
 export const customHandlers: Partial<Record<OperationName, OperationHandler>> = {
@@ -133,4 +117,15 @@ export const customHandlers: Partial<Record<OperationName, OperationHandler>> = 
   compactTable: maintenance("compact"),
   cleanupTableVersions: maintenance("cleanup"),
   optimizeTableIndices: maintenance("optimize_indices"),
+};
+
+/**
+ * The mutating operations whose answer holds secrets: vended credentials, which a kept
+ * `Idempotency-Key` answer leaves out and its replay vends afresh. (DescribeTable vends too, but
+ * reads keep no answer.)
+ */
+export const answerSecrets: Partial<Record<OperationName, (call: OperationCall) => AnswerSecrets>> = {
+  declareTable: storageOptionsVendedAgain,
+  createTable: storageOptionsVendedAgain,
+  createTableExtended: storageOptionsVendedAgain,
 };

@@ -12,7 +12,7 @@ import { withinDeadline } from "./read-deadline.js";
 import { finishIdempotent, startIdempotent } from "./idempotent-requests.js";
 import { answerConditionally } from "./conditional-reads.js";
 import { defaultDelimiter, parsePathId, reconcileBodyId } from "./identifiers.js";
-import { type OperationHandler, catalogMethodHandler, customHandlers } from "./operation-handlers.js";
+import { type OperationHandler, answerSecrets, catalogMethodHandler, customHandlers } from "./operation-handlers.js";
 import type { ServerServices } from "./services.js";
 import { limitedUpload, refuseDeclaredOversize, uploadErrorOr } from "./upload-limit.js";
 import { budgetErrorOr, budgetedUpload } from "./upload-memory.js";
@@ -78,11 +78,13 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
       const id = jsonBody && "id" in params ? reconcileBodyId(pathId, body.id) : pathId;
       const request = catalogRequestOf(entry, { id, delimiter, body, query, params });
       if (entry.body === "arrow") http.body = budgetedUpload(services.uploadMemory, http, limitedUpload(http, arrowBody(http.body), services.maxUploadBytes));
-      if (await startIdempotent(http, reply, entry, catalog, services)) return reply;
+      const call = { name, entry, catalog, request, id, delimiter, body, query, http, reply, services };
+      const idempotent = { mutating: entry.access !== "read", body: entry.body, database: catalog.database.name, secrets: answerSecrets[name]?.(call) };
+      if (await startIdempotent(http, reply, idempotent, services)) return reply;
       const answer = async () => {
         let result: unknown;
         try {
-          result = await handler({ name, entry, catalog, request, id, delimiter, body, query, http, reply, services });
+          result = await handler(call);
         } catch (error) {
           throw budgetErrorOr(http, uploadErrorOr(http, error));
         }

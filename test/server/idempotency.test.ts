@@ -194,3 +194,73 @@ test("A claim whose server died mid-request (its lease ran out) → the retry ru
   await expectJson(await post(server.url, "/v1/namespace/lapsed/create", {}, { "idempotency-key": "lapsed" }));
   await expectJson(await post(server.url, "/v1/namespace/lapsed/create", {}, { "idempotency-key": "lapsed" }));
 });
+
+/** The principal an API key `qk_<id>_<secret>` authenticates as. */
+function principalOfKey(key: string): string {
+  return `api-key:${key.split("_")[1]}`;
+}
+
+test("CreateApiKey retried with one Idempotency-Key → one key; the retry answers 409 code 14 naming it, the kept answer holds no secret; another body → 422 code 13", async () => {
+  const guarded = await startAuthServer();
+  try {
+    const admin = await apiKey(guarded, "default", "admin");
+    const route = "/v1/admin/databases/default/api-keys";
+    const headers = { "x-api-key": admin, "idempotency-key": "new-key" };
+    const created = await expectJson<{ key_id: string; api_key: string }>(await post(guarded.url, route, { role: "read", description: "nightly export" }, headers), 201);
+    for (let retry = 0; retry < 2; retry += 1) {
+      const replayed = await expectError(await post(guarded.url, route, { role: "read", description: "nightly export" }, headers), 409, 14);
+      assert.match(replayed.error, new RegExp(`'${created.key_id}'.*shown only`));
+      assert.ok(!JSON.stringify(replayed).includes(created.api_key));
+    }
+    await expectError(await post(guarded.url, route, { role: "write", description: "nightly export" }, headers), 422, 13);
+
+    const listed = await expectJson<{ api_keys: { key_id: string; description: string }[] }>(await fetch(guarded.url + route, { headers: { "x-api-key": admin } }));
+    assert.deepEqual(listed.api_keys.filter((key) => key.description === "nightly export").map((key) => key.key_id), [created.key_id]);
+    await expectJson(await fetch(`${guarded.url}/v1/namespace/list`, { headers: { "x-api-key": created.api_key } }));
+
+    const kept = await guarded.runtime.store.rows.findIdempotencyKey({ database: "default", principal: principalOfKey(admin), key: "new-key" });
+    assert.equal(kept?.status, 201);
+    const keptBody = Buffer.from(kept?.body ?? "", "base64").toString();
+    assert.equal(JSON.parse(keptBody).key_id, created.key_id);
+    assert.ok(!keptBody.includes(created.api_key.split("_")[2]), "the kept answer holds no part of the secret");
+  } finally {
+    await guarded.close();
+  }
+});
+
+test("CreateOAuthClient and CreateDeploymentApiKey retried with one Idempotency-Key → one of each; each retry answers 409 code 14", async () => {
+  const guarded = await startAuthServer();
+  try {
+    const admin = await apiKey(guarded, null, "admin");
+    const headers = { "x-api-key": admin, "idempotency-key": "once" };
+    const clients = "/v1/admin/databases/default/oauth-clients";
+    const client = await expectJson<{ client_id: string }>(await post(guarded.url, clients, { role: "read" }, headers), 201);
+    assert.match((await expectError(await post(guarded.url, clients, { role: "read" }, headers), 409, 14)).error, new RegExp(`'${client.client_id}'`));
+    const listedClients = await expectJson<{ clients: unknown[] }>(await fetch(guarded.url + clients, { headers: { "x-api-key": admin } }));
+    assert.equal(listedClients.clients.length, 1);
+
+    const keys = "/v1/admin/api-keys";
+    const other = { "x-api-key": admin, "idempotency-key": "deployment-key" };
+    await expectJson(await post(guarded.url, keys, { role: "read" }, other), 201);
+    await expectError(await post(guarded.url, keys, { role: "read" }, other), 409, 14);
+    const listedKeys = await expectJson<{ api_keys: unknown[] }>(await fetch(guarded.url + keys, { headers: { "x-api-key": admin } }));
+    assert.equal(listedKeys.api_keys.length, 2, "the admin's key and one new key");
+  } finally {
+    await guarded.close();
+  }
+});
+
+test("CreateDatabase retried with one Idempotency-Key → one database, the first 201 answer again", async () => {
+  const guarded = await startAuthServer();
+  try {
+    const admin = await apiKey(guarded, null, "admin");
+    const headers = { "x-api-key": admin, "idempotency-key": "new-db" };
+    const first = await answerOf(await post(guarded.url, "/v1/admin/databases", { name: "tenant" }, headers));
+    assert.equal(first.status, 201, first.body);
+    const again = await post(guarded.url, "/v1/admin/databases", { name: "tenant" }, headers);
+    assert.equal(again.headers.get("idempotent-replayed"), "true");
+    assert.deepEqual(await answerOf(again), first);
+  } finally {
+    await guarded.close();
+  }
+});

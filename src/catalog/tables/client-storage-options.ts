@@ -39,6 +39,18 @@ export async function storageOptionsForClient(
   }
 }
 
+/**
+ * The storage options a caller gets for the table now at `location`, as `storageOptionsForClient`
+ * completes an answer's: what a replayed answer carries instead of the credentials its first
+ * answer had, which are never kept. None when no table of the database is there any more, so that
+ * a replay never hands out access to a dropped table's files.
+ */
+export async function storageOptionsForTableAt(scope: CatalogScope, location: string, access: TableAccess, vendCredentials: boolean | null | undefined): Promise<StorageOptions> {
+  const table = await scope.store.rows.findTableByLocation(scope.database.name, location);
+  if (!table) return {};
+  return storageOptionsForClient(scope, { location, storage_options: table.storage_options }, access, vendCredentials);
+}
+
 /** The storage backend of a location, a label with few values: its URI scheme, or `file`. */
 function backendOf(location: string): string {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(location)?.[1];

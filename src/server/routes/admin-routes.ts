@@ -1,7 +1,8 @@
 /**
  * @module Quiver's admin API (docs/auth.md): databases, API keys, OAuth clients and the audit
  * log. Database creation and removal need a deployment-wide admin; a database's credentials
- * and audit log need admin of that database. Secrets appear only in creation responses.
+ * and audit log need admin of that database. Secrets appear only in creation responses, never in
+ * a retry's (see `OneTimeSecret`).
  */
 import type { FastifyInstance } from "fastify";
 import { listAudit } from "../../auth/audit.js";
@@ -19,6 +20,8 @@ import type { ServerServices } from "../services.js";
 import { adminOperationDefiner } from "./admin-route-kit.js";
 
 const tag = "Admin";
+const apiKeySecret = { field: "api_key", idField: "key_id", noun: "the API key" };
+const clientSecret = { field: "client_secret", idField: "client_id", noun: "the OAuth client" };
 type DatabaseParams = { database: string };
 
 function wireDatabase(info: DatabaseInfo): M.DatabaseInfo {
@@ -94,7 +97,7 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
   );
 
   define<M.CreateCredentialRequest, unknown, DatabaseParams>(
-    { operationId: "CreateApiKey", summary: "Create an API key for a database; the key is shown once", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/api-keys", body: "json", request: M.CreateCredentialRequest, response: json(M.CreateApiKeyResponse), access: "admin", successStatus: 201, scope: "database-admin", audit: true },
+    { operationId: "CreateApiKey", summary: "Create an API key for a database; the key is shown once", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/api-keys", body: "json", request: M.CreateCredentialRequest, response: json(M.CreateApiKeyResponse), access: "admin", successStatus: 201, scope: "database-admin", audit: true, oneTimeSecret: apiKeySecret },
     async ({ params, body }) => apiKeyInfo(await credentials.createApiKey(authStore, { database: params.database, role: body.role, description: body.description })),
   );
 
@@ -109,7 +112,7 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
   );
 
   define<M.CreateCredentialRequest, unknown, unknown>(
-    { operationId: "CreateDeploymentApiKey", summary: "Create a deployment-wide API key (its role holds on every database)", tag, methods: ["POST"], path: "/v1/admin/api-keys", body: "json", request: M.CreateCredentialRequest, response: json(M.CreateApiKeyResponse), access: "admin", successStatus: 201, scope: "deployment-admin", audit: true },
+    { operationId: "CreateDeploymentApiKey", summary: "Create a deployment-wide API key (its role holds on every database)", tag, methods: ["POST"], path: "/v1/admin/api-keys", body: "json", request: M.CreateCredentialRequest, response: json(M.CreateApiKeyResponse), access: "admin", successStatus: 201, scope: "deployment-admin", audit: true, oneTimeSecret: apiKeySecret },
     async ({ body }) => apiKeyInfo(await credentials.createApiKey(authStore, { database: null, role: body.role, description: body.description })),
   );
 
@@ -124,7 +127,7 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
   );
 
   define<M.CreateCredentialRequest, unknown, DatabaseParams>(
-    { operationId: "CreateOAuthClient", summary: "Register an OAuth client for a database; the secret is shown once", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/oauth-clients", body: "json", request: M.CreateCredentialRequest, response: json(M.CreateOAuthClientResponse), access: "admin", successStatus: 201, scope: "database-admin", audit: true },
+    { operationId: "CreateOAuthClient", summary: "Register an OAuth client for a database; the secret is shown once", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/oauth-clients", body: "json", request: M.CreateCredentialRequest, response: json(M.CreateOAuthClientResponse), access: "admin", successStatus: 201, scope: "database-admin", audit: true, oneTimeSecret: clientSecret },
     async ({ params, body }) => {
       const { id: _id, ...created } = await credentials.createOAuthClient(authStore, { database: params.database, role: body.role, description: body.description });
       return created;
