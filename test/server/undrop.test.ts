@@ -269,3 +269,23 @@ test("the purge of a kept drop leaves its folder while a live table lies inside 
   assert.ok(existsSync(nested), "a folder inside a live table's folder is that table's to keep");
   assert.equal(await expectJson(await server.post("/v1/table/around/count_rows", {})), 3);
 });
+
+test("UndropTable of a folder's first drop while a later drop of it is kept, then DropTable again: purging the later drop keeps the folder for the one kept since; UndropTable reads every row", async (t) => {
+  const server = await startTestServer({ dropRetentionMs: 60 * 60 * 1000, dropPurgeIntervalMs: 0 });
+  t.after(() => server.close());
+  const created = await expectJson(await server.upload("/v1/table/t/create", rows()));
+  await expectJson(await server.post("/v1/table/t/drop"));
+  await expectJson(await server.post("/v1/table/again/register", { location: created.location }));
+  await expectJson(await server.post("/v1/table/again/drop"));
+  await expectJson(await server.post("/v1/table/t/undrop", {}));
+  await sleep(20);
+  await expectJson(await server.post("/v1/table/t/drop"));
+  const kept = (await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables;
+  const later = kept.find((entry: any) => entry.name === "again");
+
+  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.parse(later.purge_at));
+  assert.deepEqual((await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables.map((entry: any) => entry.name), ["t"]);
+  assert.ok(existsSync(created.location), "the drop kept since keeps the folder");
+  await expectJson(await server.post("/v1/table/t/undrop", {}));
+  assert.equal(await expectJson(await server.post("/v1/table/t/count_rows", {})), 3);
+});
