@@ -3,7 +3,8 @@
  * JSON lines, or as the Arrow IPC file the server sent (Parquet: `parquet-export.js`), handed to
  * the browser as a download.
  * In CSV a null is an empty field and an empty string a quoted empty one, so the two stay apart;
- * lists and structs are their JSON text.
+ * lists and structs are their JSON text; text a spreadsheet would run as a formula is written as
+ * text (`'` first, quoted), while numbers of number columns stay numbers.
  */
 
 /** A value as JSON: bigints beyond 2^53 as strings, bytes as hex. */
@@ -20,15 +21,26 @@ export function rowObject(fields, row) {
   return Object.fromEntries(fields.map((field, i) => [field.name, jsonValue(row[i])]));
 }
 
-function csvField(value) {
+/**
+ * Text a spreadsheet opening the file may run as a formula: `=`, `+`, `-` or `@` first, or a tab
+ * or carriage return (which some skip before one). Such text is written with a leading `'`, which
+ * spreadsheets take as "this is text", and quoted (OWASP's advice against CSV injection).
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV field; `numeric`: the column holds numbers, so a number there (even negative) stays a number. */
+function csvField(value, numeric = false) {
   if (value === null || value === undefined) return "";
+  if (numeric && (typeof value === "number" || typeof value === "bigint")) return String(jsonValue(value));
   const text = typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(jsonValue(value)) : String(jsonValue(value));
+  if (FORMULA_START.test(text)) return `"'${text.replaceAll('"', '""')}"`;
   return text === "" || /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** The rows as CSV under a header of the column names; `fields[i].numeric` marks number columns (`arrow-values.js`). */
 export function toCsv(fields, rows) {
   const lines = [fields.map((field) => csvField(field.name)).join(",")];
-  for (const row of rows) lines.push(row.map(csvField).join(","));
+  for (const row of rows) lines.push(row.map((value, i) => csvField(value, fields[i]?.numeric === true)).join(","));
   return `${lines.join("\r\n")}\r\n`;
 }
 

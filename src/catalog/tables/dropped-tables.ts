@@ -3,8 +3,8 @@
  * catalog row moves aside (its name is free, no listing or lookup sees it) and its folder stays
  * untouched: rows, versions, tags, branches, indexes and properties come back with UndropTable.
  * The purge forgets a kept drop once its retention is over and deletes its folder, unless
- * clones still read it: the folder then passes to the retention of shared data
- * (`shared-table-data.ts`) and goes with the last of them.
+ * another table holds it (`folder-claims.ts`) or clones still read it: the folder then passes to
+ * the retention of shared data (`shared-table-data.ts`) and goes with the last of them.
  */
 import type { DroppedTableRow } from "../../store/rows/dropped-table-rows.js";
 import type { TableRow } from "../../store/schema.js";
@@ -20,6 +20,7 @@ import { pageAfter, pageBounds } from "../pagination.js";
 import { keepFoldersStillRead } from "../shared-table-data.js";
 import { requireNoNamespaceNamed } from "../table-lookup.js";
 import { recordChange } from "../change-events.js";
+import { findFolderHolder, tableFoldersLock } from "./folder-claims.js";
 
 /**
  * Inside a drop's transaction: removes the tables' rows. Under a retention they are kept as
@@ -125,8 +126,10 @@ export async function undropTable(
 export const droppedTablePurgeLock = "dropped-table-purge";
 
 /**
- * Forgets every kept drop whose retention is over and deletes its folder (kept instead while
- * live clones read it; one that kept drops read waits for them). Answers the locations purged, or undefined when another process was purging.
+ * Forgets every kept drop whose retention is over and deletes its folder: kept instead while live
+ * clones read it, or while another table (live or kept, of any database) sits at it, inside it or
+ * around it; one that kept clones read waits for them. Answers the locations purged (forgotten),
+ * or undefined when another process was purging.
  */
 export async function purgeDroppedTables(store: Store, registry: ScopesByName, now = Date.now()): Promise<string[] | undefined> {
   return store.tryWithLock(droppedTablePurgeLock, async () => {
@@ -137,15 +140,21 @@ export async function purgeDroppedTables(store: Store, registry: ScopesByName, n
       if (!catalog) continue;
       // A kept clone would lose its files: the source waits until that clone is purged or restored.
       if (readByKept.has(`${due.database}\n${due.location}`)) continue;
-      const discard = await store.transaction(async (tx) => {
-        if (!(await tx.deleteDroppedTable(due.id))) return undefined;
-        // The folder was registered again as a table meanwhile: it is that table's now.
-        if (await tx.findTableByLocation(due.database, due.location)) return [];
-        return keepFoldersStillRead(tx, due.database, [due.location]);
+      const forgotten = await store.withLock(tableFoldersLock, async (fence) => {
+        const discard = await store.transaction(async (tx) => {
+          if (!(await tx.deleteDroppedTable(due.id))) return undefined;
+          // Another table holds the folder (registered there again, live or kept, or at a folder
+          // inside or around it): the folder is left to it; the last kept drop of a folder takes it.
+          if (await findFolderHolder(tx, due.location)) return [];
+          return keepFoldersStillRead(tx, due.database, [due.location]);
+        });
+        if (discard === undefined) return false;
+        // A lost lock lets a register claim the folder: it stays (for the orphan sweep) rather than go under a table.
+        fence.throwIfAborted();
+        await discardTableData(catalog.scope, discard);
+        return true;
       });
-      if (discard === undefined) continue;
-      await discardTableData(catalog.scope, discard);
-      purged.push(due.location);
+      if (forgotten) purged.push(due.location);
     }
     return purged;
   });

@@ -23,6 +23,7 @@ import { tableLabel, namespaceKey, splitTableId } from "../identifiers.js";
 import { newTableLocation, resolveClientLocation } from "../table-locations.js";
 import { findTable, requireLocationFree, requireNoNamespaceNamed } from "../table-lookup.js";
 import { type ChangeKind, recordChange } from "../change-events.js";
+import { claimingFolders } from "./folder-claims.js";
 
 export function alreadyExists(id: readonly string[]): CatalogError {
   return CatalogError.of("TableAlreadyExists", `${tableLabel(id)} already exists`);
@@ -75,7 +76,9 @@ export async function creatingTable<T>(scope: CatalogScope, id: readonly string[
  */
 export async function declareTable(scope: CatalogScope, request: WithId<DeclareTableRequest>): Promise<DeclareTableResponse> {
   splitTableId(request.id);
-  return translating(tableLabel(request.id), () => creatingTable(scope, request.id, (tx) => declareTableIn(tx, scope, request)));
+  return translating(tableLabel(request.id), () =>
+    claimingFolders(scope.store, Boolean(request.location), () => creatingTable(scope, request.id, (tx) => declareTableIn(tx, scope, request))),
+  );
 }
 
 /** DeclareTable's decision and write inside a caller's transaction (also used by batch commits). */
@@ -177,27 +180,42 @@ export async function registerTable(scope: CatalogScope, request: WithId<Registe
   if (parsedMode === null) throw invalidInput(`mode must be one of ${RegisterModes.join(", ")}; got ${JSON.stringify(request.mode)}`);
   const mode = parsedMode ?? "Create";
   const location = await resolveClientLocation(scope.storages, scope.database, request.location);
-  if (!(await scope.engine.datasetExists(location))) throw invalidInput(`no Lance table found at location '${request.location}'`);
-  const properties = request.properties ?? (await scope.engine.files.properties.read(location)) ?? {};
-  const database = scope.database.name;
 
-  await translating(tableLabel(id), () =>
-    creatingTable(scope, id, async (tx) => {
-      // load
-      const existing = await findTable(tx, database, id);
-      // decide
-      await requireLocationFree(tx, database, scope.database.storageRoot, location, existing?.id);
-      if (existing && mode !== "Overwrite") throw alreadyExists(id);
-      // write
-      if (existing) {
-        await tx.updateTable(existing.id, { location, managed_location: 0, properties, updated_at: Date.now() });
-        await recordChange(tx, { kind: "table.registered", database, object: id, data: { location, properties, replaced: true } });
-      } else {
-        await insertTableRow(tx, scope, id, { id: newTableLocation(scope.database).id, location, managed: false, properties, storageOptions: {} }, "table.registered");
-      }
+  // Under the lock a purge deletes folders under: the Lance table found here is not deleted before its row commits.
+  const properties = await translating(tableLabel(id), () =>
+    claimingFolders(scope.store, true, async () => {
+      if (!(await scope.engine.datasetExists(location))) throw invalidInput(`no Lance table found at location '${request.location}'`);
+      const properties = request.properties ?? (await scope.engine.files.properties.read(location)) ?? {};
+      await creatingTable(scope, id, (tx) => registerTableIn(tx, scope, request, location, properties, mode));
+      return properties;
     }),
   );
   // Registered again: what deregister kept has served its purpose (a leftover is harmless).
   await scope.engine.files.properties.forget(location).catch(() => undefined);
   return { location, properties };
+}
+
+/** RegisterTable's decision and write inside its transaction: a new row at `location`, or the name re-pointed (Overwrite). */
+async function registerTableIn(
+  tx: StoreTx,
+  scope: CatalogScope,
+  request: WithId<RegisterTableRequest>,
+  location: string,
+  properties: Record<string, string>,
+  mode: (typeof RegisterModes)[number],
+): Promise<void> {
+  const { id } = request;
+  const database = scope.database.name;
+  // load
+  const existing = await findTable(tx, database, id);
+  // decide
+  await requireLocationFree(tx, database, scope.database.storageRoot, location, existing?.id);
+  if (existing && mode !== "Overwrite") throw alreadyExists(id);
+  // write
+  if (existing) {
+    await tx.updateTable(existing.id, { location, managed_location: 0, properties, updated_at: Date.now() });
+    await recordChange(tx, { kind: "table.registered", database, object: id, data: { location, properties, replaced: true } });
+  } else {
+    await insertTableRow(tx, scope, id, { id: newTableLocation(scope.database).id, location, managed: false, properties, storageOptions: {} }, "table.registered");
+  }
 }

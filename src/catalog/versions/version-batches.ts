@@ -20,6 +20,7 @@ import { tableLabel, splitTableId } from "../identifiers.js";
 import { requireTable } from "../table-lookup.js";
 import { branchKey, requireBranch } from "../table-refs.js";
 import { declareTableIn } from "../tables/table-creation.js";
+import { claimingFolders } from "../tables/folder-claims.js";
 import { recordTransaction } from "../transaction-records.js";
 import {
   type CheckedVersionEntry,
@@ -130,16 +131,20 @@ export async function batchCommitTables(scope: CatalogScope, request: BatchCommi
       if (op.kind !== "create_table_version" || declared.has(op.body.id.join("$"))) continue;
       prepared.set(index, await prepareVersionEntry(scope.store.rows, scope, op.body as unknown as CheckedVersionEntry));
     }
-    // decide + write
-    const { pending, transactionId } = await scope.store.transaction(async (tx) => {
-      const transactionId = await recordTransaction(tx, scope.database.name, "BatchCommitTables", {
-        operations: operations.map((op) => `${op.kind}:${op.body.id.join("$")}`).join(","),
-      });
-      const pending: PendingResult[] = [];
-      for (const [index, op] of operations.entries()) pending.push(await applyOperation(tx, scope, op, transactionId, prepared.get(index)));
-      refuseSharedStagedManifests(pending.flatMap((item) => (item.kind === "create_table_version" ? [item.planned] : [])));
-      return { pending, transactionId };
-    });
+    // decide + write; a declaration at a client-named folder claims it under the lock a purge
+    // deletes folders under
+    const claims = operations.some((op) => op.kind === "declare_table" && Boolean(op.body.location));
+    const { pending, transactionId } = await claimingFolders(scope.store, claims, () =>
+      scope.store.transaction(async (tx) => {
+        const transactionId = await recordTransaction(tx, scope.database.name, "BatchCommitTables", {
+          operations: operations.map((op) => `${op.kind}:${op.body.id.join("$")}`).join(","),
+        });
+        const pending: PendingResult[] = [];
+        for (const [index, op] of operations.entries()) pending.push(await applyOperation(tx, scope, op, transactionId, prepared.get(index)));
+        refuseSharedStagedManifests(pending.flatMap((item) => (item.kind === "create_table_version" ? [item.planned] : [])));
+        return { pending, transactionId };
+      }),
+    );
     // finalize: manifests of created versions go in place, those of deleted versions go away.
     await testOnlyDelayBeforeFinalize();
     const created = pending.flatMap((item) => (item.kind === "create_table_version" ? [item.planned] : []));

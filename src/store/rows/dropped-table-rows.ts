@@ -4,9 +4,10 @@
  * versions, references to folders it reads), until an undrop puts them back or the purge forgets
  * them. The row keeps the table's id, so an undrop restores the same table.
  */
-import type { Kysely, Selectable } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import type { Database, DroppedTablesTable, TableMapColumn, TableRow, TablesTable, WithMaps } from "../schema.js";
 import { decodeMaps, encodeMaps } from "./json-columns.js";
+import { subtreeRange } from "./namespace-rows.js";
 import type { TableDataRefRow } from "./shared-data-rows.js";
 import { tableMaps } from "./table-rows.js";
 
@@ -44,6 +45,20 @@ export interface DroppedTableRows {
   listDroppedTablesDue(now: number): Promise<DroppedTableRow[]>;
   /** Forgets a kept drop; answers whether a row went. */
   deleteDroppedTable(id: string): Promise<boolean>;
+  /**
+   * A table of any database, live or kept as dropped, whose folder is one of `at` (not empty) or
+   * lies inside the directory `below`, if any. One statement reads both tables, so a drop or undrop moving a
+   * row between them meanwhile is seen on one side or the other, never on neither.
+   */
+  findFolderHolder(at: readonly string[], below: string): Promise<FolderHolder | undefined>;
+}
+
+/** A table holding a folder: live, or kept as dropped. */
+export interface FolderHolder {
+  id: string;
+  database: string;
+  location: string;
+  dropped: boolean;
 }
 
 export function droppedTableRows(db: Kysely<Database>): DroppedTableRows {
@@ -114,6 +129,18 @@ export function droppedTableRows(db: Kysely<Database>): DroppedTableRows {
     async deleteDroppedTable(id) {
       const result = await db.deleteFrom("dropped_tables").where("id", "=", id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
+    },
+    async findFolderHolder(at, below) {
+      const [low, high] = subtreeRange(below);
+      const holding = sql<boolean>`(location in (${sql.join([...at])}) or (location >= ${low} and location < ${high}))`;
+      const row = await db
+        .selectFrom("tables")
+        .select(["id", "database", "location", sql<number>`0`.as("dropped")])
+        .where(holding)
+        .unionAll(db.selectFrom("dropped_tables").select(["id", "database", "location", sql<number>`1`.as("dropped")]).where(holding))
+        .limit(1)
+        .executeTakeFirst();
+      return row && { id: row.id, database: row.database, location: row.location, dropped: Number(row.dropped) === 1 };
     },
   };
 }
