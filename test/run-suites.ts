@@ -98,6 +98,9 @@ const passes: Pass[] = [
   { backend: "local", store: "postgres", files: testFiles().filter((file) => under(postgresSuites)(file) && !under(storeIndependent)(file) && !under(storageOnly)(file)), concurrency: 2 },
 ];
 
+/** The longest any one test may take before it fails. */
+const testTimeoutMs = 8 * 60 * 1000;
+
 interface Pass {
   backend: string;
   store: string;
@@ -123,6 +126,8 @@ function runPass({ backend, store, files, concurrency }: Pass, { postgresUrl, po
     [
       "--test",
       `--test-concurrency=${concurrency}`,
+      // A test that hangs fails after this instead of holding its pass (the longest take about a minute).
+      `--test-timeout=${testTimeoutMs}`,
       "--test-reporter=tap",
       "--test-reporter-destination=stdout",
       `--test-reporter=${path.join(testRoot, "reporter", "summary-reporter.js")}`,

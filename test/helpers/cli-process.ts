@@ -36,8 +36,16 @@ function childEnv(changes: EnvChanges): NodeJS.ProcessEnv {
   return env;
 }
 
+/** Servers this process started and that have not exited: killed when it exits, however it exits. */
+const liveServers = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of liveServers) child.kill("SIGKILL");
+});
+
 export async function spawnServe(args: string[], env: EnvChanges = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, [cliEntry, "serve", ...args], { env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  liveServers.add(child);
+  child.on("exit", () => liveServers.delete(child));
   let output = "";
   let stdout = "";
   child.stdout?.on("data", (chunk) => {
@@ -47,7 +55,11 @@ export async function spawnServe(args: string[], env: EnvChanges = {}): Promise<
   child.stderr?.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 20_000);
+    // A server that did not report in time is stopped: a test that gives up on it must not leave it running.
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server did not start within 20 s: ${output}`));
+    }, 20_000);
     const check = () => {
       const match = /Quiver listening on (https?:\/\/[^\s"]+)/.exec(output);
       if (match) {
