@@ -10,7 +10,7 @@ import type { DatabaseInfo } from "./catalog-scope.js";
 export const followsDataLocation = "";
 
 /** Where the tables of database `row` live when this process serves `dataLocation`. */
-export function databaseStorageRoot(row: DatabaseRow, dataLocation: string): string {
+export function databaseStorageRoot(row: Pick<DatabaseRow, "name" | "storage_root">, dataLocation: string): string {
   return row.storage_root === followsDataLocation ? joinLocation(normalizeLocation(dataLocation), row.name) : row.storage_root;
 }
 

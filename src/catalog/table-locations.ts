@@ -30,19 +30,30 @@ export function isPlacedTableName(name: string): boolean {
  * of the root's object store) and refuses anything outside the storage root, through `..` or
  * through symbolic links.
  */
-export async function resolveClientLocation(storages: Storages, database: DatabaseInfo, location: string): Promise<string> {
+export async function resolveClientLocation(storages: Storages, database: Pick<DatabaseInfo, "storageRoot">, location: string): Promise<string> {
   const root = normalizeLocation(database.storageRoot);
   const candidate = clientLocationUnder(storages, root, location, "location");
   const resolved = resolveLocation(root, candidate);
-  if (!isInsideLocation(root, resolved) || !isInsideLocation(await canonicalOf(storages, root, location), await canonicalOf(storages, resolved, location))) {
-    throw invalidInput(`location '${location}' is outside the database's storage root`);
-  }
+  if (!(await liesInside(storages, root, resolved, location))) throw invalidInput(`location '${location}' is outside the database's storage root`);
   if (!resolved.endsWith(".lance")) throw invalidInput(`location '${location}' must name a directory ending in '.lance'`);
   return resolved;
 }
 
-/** `target` with its links resolved; a path the file system cannot resolve (a link loop, a name too long) is the client's mistake (13). */
+/**
+ * Whether `resolved` (normalized) lies inside `root` (normalized), both as written and with links
+ * resolved, so no `..` and no link leads out of it. `location` is what the caller named, for errors.
+ */
+export async function liesInside(storages: Storages, root: string, resolved: string, location: string): Promise<boolean> {
+  return isInsideLocation(root, resolved) && isInsideLocation(await canonicalOf(storages, root, location), await canonicalOf(storages, resolved, location));
+}
+
+/**
+ * `target` with its links resolved; a path the file system cannot resolve (a link loop, a name too
+ * long) is the client's mistake (13). An object-store location no root serves has no storage to
+ * ask, and object stores have no links: it is its own canonical form.
+ */
 async function canonicalOf(storages: Storages, target: string, location: string): Promise<string> {
+  if (!storages.isServed(target)) return target;
   try {
     return await storages.for(target).canonical(target);
   } catch (error) {

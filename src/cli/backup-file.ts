@@ -5,15 +5,17 @@
  * line per row, `{"table": name, "row": {column: value}}`, tables in foreign-key order; the last
  * line counts the rows per table, so a cut-off file is refused rather than half restored.
  * Values are JSON's own; bytes, should a column ever hold them, as `{"$base64": "..."}`.
+ * Given a key, the gzip'd lines are encrypted (backup-encryption.ts).
  */
-import { createReadStream, createWriteStream, openSync, renameSync, rmSync } from "node:fs";
+import { closeSync, createWriteStream, openSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import type { Writable } from "node:stream";
+import { Readable, type Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import type { SnapshotInfo, SnapshotSink } from "../store/snapshot/read-snapshot.js";
 import type { SnapshotSource } from "../store/snapshot/load-snapshot.js";
+import { backupCipher, decryptBackup, isEncryptedBackup } from "./backup-encryption.js";
 
 export const backupFormat = "quiver-catalog-backup";
 /** Bumped when a reader of the previous version could not read the file right. */
@@ -49,14 +51,25 @@ async function writeLine(out: Writable, record: unknown): Promise<void> {
 
 /**
  * Writes the snapshot `read` produces to `file`, readable by its owner only (it holds the signing
- * key and credential hashes). The file appears whole or not at all: it is written beside and
- * renamed at the end.
+ * key, credential hashes and storage credentials), encrypted under `key` when one is given. The
+ * file appears whole or not at all: it is written beside and renamed at the end.
  */
-export async function writeBackupFile<T>(file: string, quiverVersion: string, read: (sink: SnapshotSink) => Promise<T>): Promise<{ result: T; counts: Record<string, number> }> {
+export async function writeBackupFile<T>(
+  file: string,
+  quiverVersion: string,
+  read: (sink: SnapshotSink) => Promise<T>,
+  key?: Buffer,
+): Promise<{ result: T; counts: Record<string, number> }> {
   const partial = `${file}.partial-${process.pid}`;
   const output = createWriteStream(partial, { fd: openOrSay(file, () => openSync(partial, "w", 0o600), "write") });
   const gzip = createGzip();
-  gzip.pipe(output);
+  const encryption = key === undefined ? undefined : backupCipher(key);
+  if (encryption) {
+    output.write(encryption.head);
+    gzip.pipe(encryption.cipher).pipe(output, { end: false });
+  } else {
+    gzip.pipe(output);
+  }
   const counts: Record<string, number> = {};
   try {
     const result = await read({
@@ -81,31 +94,45 @@ export async function writeBackupFile<T>(file: string, quiverVersion: string, re
     });
     await writeLine(gzip, { end: counts });
     gzip.end();
+    if (encryption) {
+      await finished(encryption.cipher);
+      output.end(encryption.tag());
+    }
     await finished(output);
     renameSync(partial, file);
     return { result, counts };
   } catch (error) {
     gzip.destroy();
+    encryption?.cipher.destroy();
     output.destroy();
     rmSync(partial, { force: true });
     throw error;
   }
 }
 
-/** Opens a backup file: its header now, its rows as the restore reads them. Throws on a file that is not one. */
-export async function openBackupFile(file: string): Promise<{ header: BackupHeader; source: SnapshotSource }> {
-  const input = createReadStream(file, { fd: openOrSay(file, () => openSync(file, "r"), "read") });
-  const gunzip = createGunzip();
-  // pipe() does not pass a read failure on: the reader of the lines would never hear of it.
-  input.on("error", (error) => gunzip.destroy(error));
-  const lines = createInterface({ input: input.pipe(gunzip), crlfDelay: Infinity })[Symbol.asyncIterator]();
-  const first = await nextRecord(lines, file);
-  const header = first as BackupHeader | undefined;
+/**
+ * Opens a backup file: its header now, its rows as often as they are asked for (the restore
+ * reads them once to check them, then to load them). Throws on a file that is not a backup, and
+ * on an encrypted one without its key or with another. The file is read into memory at once:
+ * gzip'd, it is far smaller than the rows the backup read held.
+ */
+export async function openBackupFile(file: string, key?: Buffer): Promise<{ header: BackupHeader; source: SnapshotSource; encrypted: boolean }> {
+  const bytes = readBackupBytes(file);
+  const encrypted = isEncryptedBackup(bytes);
+  if (encrypted && key === undefined) throw new Error(`${file} is an encrypted backup: give the key file it was written with (--encrypt-key-file)`);
+  const gzipped = encrypted ? decryptBackup(bytes, key as Buffer, file) : bytes;
+  const linesOf = () => {
+    const gunzip = createGunzip();
+    return createInterface({ input: Readable.from([gzipped]).pipe(gunzip), crlfDelay: Infinity })[Symbol.asyncIterator]();
+  };
+  const header = (await nextRecord(linesOf(), file)) as BackupHeader | undefined;
   if (header?.format !== backupFormat) throw new Error(`${file} is not a Quiver catalog backup`);
   if (header.format_version > backupFormatVersion) {
     throw new Error(`${file} is a backup of format ${header.format_version}, newer than this Quiver reads (${backupFormatVersion}); restore it with the Quiver that wrote it (${header.quiver_version}) or a later one`);
   }
   async function* batches(): AsyncIterable<{ table: string; rows: Record<string, unknown>[] }> {
+    const lines = linesOf();
+    await nextRecord(lines, file);
     const counts: Record<string, number> = {};
     let pending: { table: string; rows: Record<string, unknown>[] } | undefined;
     for (;;) {
@@ -130,7 +157,17 @@ export async function openBackupFile(file: string): Promise<{ header: BackupHead
       pending.rows.push(row);
     }
   }
-  return { header, source: { migrations: header.migrations, batches } };
+  return { header, source: { migrations: header.migrations, batches }, encrypted };
+}
+
+/** The bytes of `file`, its failure to open said as a sentence naming it. */
+function readBackupBytes(file: string): Buffer {
+  const fd = openOrSay(file, () => openSync(file, "r"), "read");
+  try {
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Opens a file with `open`, turning a failure into a sentence naming `file`. */

@@ -86,8 +86,12 @@ export function checkedReadConsistency(value: number | null | undefined): number
   return value;
 }
 
-/** Checks and configures a database's own storage root; answers it normalized. */
-async function ownStorageRoot(storages: Storages, text: string, options: StorageOptions): Promise<string> {
+/**
+ * Checks and configures a database's own storage root as database creation does (one spelling,
+ * absolute, served by the server's data location or by `options`); answers it normalized.
+ * Throws 13 otherwise.
+ */
+export async function ownStorageRoot(storages: Storages, text: string, options: StorageOptions): Promise<string> {
   const location = checkedClientLocation(text, "database location");
   if (!isUri(location) && !location.startsWith("/")) throw invalidInput(`a database location must be an absolute folder or a URI, got '${location}'`);
   const root = normalizeLocation(location);
