@@ -4,7 +4,7 @@
 // log lists each database's location. Real processes: the CLI, Azurite, the store under test.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { before, test } from "node:test";
 import { BlobServiceClient, StorageSharedKeyCredential } from "@azure/storage-blob";
@@ -159,4 +159,15 @@ test("a store written before databases followed --data: rows holding the default
   assert.ok((await createIn(server.url, "default", "t", 1)).location.startsWith(`${data}/default/`));
   assert.ok((await createIn(server.url, "shop", "t", 1)).location.startsWith(`${data}/shop/`));
   assert.ok((await createIn(server.url, "own", "t", 1)).location.startsWith(ownPlace));
+});
+
+test("serve on a local folder: tables written and queried leave no cache/ folder in the root, which holds only what a local server needs", async (t) => {
+  const root = tempRoot();
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const server = await spawnServe(["--port", "0", "--root", root]);
+  t.after(() => server.stop());
+  await createIn(server.url, "default", "local", 3);
+  const counted = await fetch(`${server.url}/v1/table/local/count_rows`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  assert.equal(await expectJson(counted), 3);
+  assert.equal(existsSync(path.join(root, "cache")), false, `the root holds ${readdirSync(root).join(", ")}`);
 });

@@ -87,7 +87,7 @@ interface Fixture {
   companions: Record<string, Record<string, string>>;
 }
 
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; $ref?: string };
+type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; $ref?: string; enum?: unknown[]; const?: unknown };
 
 interface Route {
   method: string;
@@ -98,11 +98,33 @@ interface Route {
   bodyKind: "json" | "arrow" | "none";
   /** Dotted paths of the JSON body's string fields (`[]` marks an array of strings). */
   bodyStrings: string[];
+  /** The fields (query names, body paths) whose schema admits only listed values: no spelling of a path gets past validation. */
+  closed: Set<string>;
 }
 
 function resolve(doc: any, schema: JsonSchema | undefined): JsonSchema | undefined {
   if (schema?.$ref) return resolve(doc, doc.components.schemas[schema.$ref.split("/").pop() as string]);
   return schema;
+}
+
+/** Whether every string `schema` admits is one of a list (an enum, a constant, a union of them). */
+function isClosedString(doc: any, schema: JsonSchema | undefined): boolean {
+  const resolved = resolve(doc, schema);
+  if (!resolved) return false;
+  if (resolved.enum !== undefined || resolved.const !== undefined) return true;
+  if (resolved.type === "null") return true;
+  if (resolved.items) return isClosedString(doc, resolved.items);
+  return (resolved.anyOf?.length ?? 0) > 0 && (resolved.anyOf ?? []).every((option) => isClosedString(doc, option));
+}
+
+/** The schema of the body field at dotted `field` (`a.b`, `c[]`). */
+function fieldSchema(doc: any, schema: JsonSchema | undefined, field: string): JsonSchema | undefined {
+  let at = resolve(doc, schema);
+  for (const part of field.replace(/\[\]$/, "").split(".")) {
+    const options = [at, ...(at?.anyOf ?? []).map((option) => resolve(doc, option))];
+    at = resolve(doc, options.find((option) => option?.properties?.[part])?.properties?.[part]);
+  }
+  return at;
 }
 
 function isStringSchema(doc: any, schema: JsonSchema | undefined): boolean {
@@ -142,10 +164,19 @@ function routesOf(doc: any): Route[] {
         queryStrings: parameters.filter((parameter) => parameter.in === "query" && isStringSchema(doc, parameter.schema)).map((parameter) => parameter.name),
         bodyKind: jsonSchema ? "json" : content["application/vnd.apache.arrow.stream"] ? "arrow" : "none",
         bodyStrings: jsonSchema ? stringFields(doc, jsonSchema) : [],
+        closed: new Set([
+          ...parameters.filter((parameter) => parameter.in === "query" && isClosedString(doc, parameter.schema)).map((parameter) => parameter.name as string),
+          ...(jsonSchema ? stringFields(doc, jsonSchema).filter((field) => isClosedString(doc, fieldSchema(doc, jsonSchema, field))) : []),
+        ]),
       });
     }
   }
   return routes;
+}
+
+/** Runs `tasks` four at a time: enough to keep the server busy, few enough that no request waits past its deadline on a slow store. */
+async function inBatches(tasks: (() => Promise<void>)[], width = 4): Promise<void> {
+  for (let start = 0; start < tasks.length; start += width) await Promise.all(tasks.slice(start, start + width).map((task) => task()));
 }
 
 function mapValues(values: Record<string, string>, map: (value: string) => string): Record<string, string> {
@@ -316,12 +347,12 @@ test("every routed operation, walked with path escapes in each string it takes â
       ...route.pathParams.map((name) => ({ where: "path" as const, name })),
       ...route.queryStrings.map((name) => ({ where: "query" as const, name })),
       ...route.bodyStrings.map((name) => ({ where: "body" as const, name })),
-    ].map((field) => ({ route, field, text: isText(route, field.name) })),
+    ].map((field) => ({ route, field, text: isText(route, field.name), closed: route.closed.has(field.name) })),
   );
   // Names first: text may be taken as given (a delimiter that splits `t` as `t`), and what a
   // drop with such text does must not leave the names' walk without its table.
   walks.sort((a, b) => Number(a.text) - Number(b.text));
-  for (const { route, field, text } of walks) {
+  for (const { route, field, text, closed } of walks) {
     const pathValues = { ...fixture.pathDefaults, id: namespaceDefault(route) };
     const companions = Object.entries(fixture.companions[field.name] ?? {}).map(([name, value]): [string, string, boolean] => [name, value, false]);
     const attempt = async (spelling: Spelling): Promise<Sent> => {
@@ -337,12 +368,14 @@ test("every routed operation, walked with path escapes in each string it takes â
       const refused = answer.status >= 400 && answer.status < 500 && Number.isInteger(answer.code);
       if (!refused && (!text || answer.status >= 500)) fail(where, `${spelling.label} â†’ HTTP ${answer.status} ${answer.text}`);
     };
-    const there = escapesTo("canary").filter((spelling) => field.where !== "body" || !spelling.raw);
+    // Text never reaches a path, and a closed field takes only its listed values: a climb and the
+    // oddities show either is refused or harmless. Names get every spelling.
+    const there = escapesTo("canary").filter((spelling) => field.where !== "body" || !spelling.raw).slice(0, text || closed ? 1 : undefined);
     const missing = escapesTo("nocanary").filter((spelling) => field.where !== "body" || !spelling.raw);
-    // One field at a time; its spellings at once (the server answers them side by side).
-    await Promise.all([
-      ...oddities.map(async (spelling) => check(spelling, await attempt(spelling))),
-      ...there.map(async (spelling, index) => {
+    // One field at a time, a few of its spellings at once (the server answers them side by side).
+    await inBatches([
+      ...oddities.map((spelling) => async () => check(spelling, await attempt(spelling))),
+      ...there.map((spelling, index) => async () => {
         const aimless = missing[index] as Spelling;
         const [existing, absent] = await Promise.all([attempt(spelling), attempt(aimless)]);
         check(spelling, existing);

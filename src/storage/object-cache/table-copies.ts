@@ -180,14 +180,13 @@ export class TableCopies {
    */
   static async open(settings: TableCopiesSettings, storages: Storages, format: CopiedTableFormat, observer: TableCopiesObserver = silent): Promise<TableCopies> {
     const copies = new TableCopies(settings, storages, format, observer);
-    await mkdir(settings.dir, { recursive: true });
+    // The folder is made by the first copy: a server whose tables are all in local folders never gets one.
     try {
       await copies.reopen();
     } catch {
       copies.copies.clear();
       copies.bytes = 0;
       await rm(settings.dir, { recursive: true, force: true });
-      await mkdir(settings.dir, { recursive: true });
     }
     copies.report();
     return copies;
@@ -554,7 +553,10 @@ export class TableCopies {
    * removed, and whatever a copy's folder holds beyond its state (files of a copy cut short) too.
    */
   private async reopen(): Promise<void> {
-    const names = await readdir(this.settings.dir);
+    const names = await readdir(this.settings.dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return [];
+      throw error;
+    });
     for (const name of names.filter((entry) => entry.endsWith(".json"))) {
       const key = name.slice(0, -".json".length);
       const state = await readState(this.stateFileOf(key));
