@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { CloudEvent } from "cloudevents";
 import type { StoreTx } from "../store/store.js";
 import type { NewChangeEvent } from "../store/rows/change-event-rows.js";
+import { audienceOf } from "./change-event-visibility.js";
 
 /** The prefix of every event type. */
 export const eventTypePrefix = "io.quiver.";
@@ -76,7 +77,7 @@ export function changeEventOf(change: Change, now = new Date()): NewChangeEvent 
     datacontenttype: "application/json",
     data: { database: change.database, ...(change.object ? { id: [...change.object] } : {}), ...change.data },
   });
-  return { id: event.id, database: change.database, type: event.type, subject: event.subject as string, time: now.getTime(), event: JSON.stringify(event) };
+  return { id: event.id, database: change.database, audience: audienceOf(change.kind), type: event.type, subject: event.subject as string, time: now.getTime(), event: JSON.stringify(event) };
 }
 
 /** Writes `change`'s event with the transaction `tx` that records the change. */

@@ -166,16 +166,27 @@ export interface IdempotencyKeysTable {
 
 /**
  * One change event in the outbox: `event` is the whole CloudEvent as JSON; the other columns
- * are copies of its attributes to page and filter by. `seq` follows commit order.
+ * are copies of its attributes to page and filter by. `seq` follows commit order across every
+ * database; `database_seq` numbers the events of its database and `audience` (the least role
+ * that sees it) alone: 1, 2, 3, … in commit order.
  */
 export interface ChangeEventsTable {
   seq: Generated<number>;
+  audience: string;
+  database_seq: number;
   id: string;
   database: string;
   type: string;
   subject: string;
   time: number;
   event: string;
+}
+
+/** The newest change-event number (`database_seq`) of a database ("" for deployment-wide events) and audience. */
+export interface ChangeEventCountersTable {
+  database: string;
+  audience: string;
+  last_seq: number;
 }
 
 /** How far a push target has acknowledged the outbox: the `seq` of its last event. */
@@ -229,6 +240,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   dropped_tables: DroppedTablesTable;
   change_events: ChangeEventsTable;
+  change_event_counters: ChangeEventCountersTable;
   event_deliveries: EventDeliveriesTable;
   multipart_writes: MultipartWritesTable;
   multipart_parts: MultipartPartsTable;

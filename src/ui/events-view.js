@@ -30,7 +30,7 @@ export function renderEvents(main) {
   replaceChildren(
     main,
     h("h2", { class: "view-title", tabindex: -1 }, "Change events"),
-    h("p", { class: "muted" }, "Every committed change of the databases this connection may read, newest first."),
+    h("p", { class: "muted" }, "Every committed change of the databases this connection may read, newest first, as its role may see it: key administration for admins, table locations for writers and admins."),
     h("p", {}, h("label", { for: "events-live" }, live, " Follow new events")),
     status,
     list,

@@ -171,14 +171,14 @@ test("writes interleaved on two tables → each table's events come in its commi
 });
 
 test("GET /v1/events is scoped: a database's key reads only its database's events, an admin reads every database's; a bad cursor → 400 code 13", async () => {
-  const start = await now();
+  const [start, readerStart, otherStart] = await Promise.all([now(), now(defaultReader), now(otherWriter)]);
   await expectJson(await post("/v1/namespace/mine/create"));
   await expectJson(await post("/v1/namespace/theirs/create", {}, otherWriter));
   const seenByAdmin = (await events(start)).events.map((event) => event.subject);
   assert.deepEqual(seenByAdmin, ["default/mine", "other/theirs"]);
-  const seenByReader = (await events(start, defaultReader)).events.map((event) => event.subject);
+  const seenByReader = (await events(readerStart, defaultReader)).events.map((event) => event.subject);
   assert.deepEqual(seenByReader, ["default/mine"]);
-  const seenByOther = (await events(start, otherWriter)).events.map((event) => event.subject);
+  const seenByOther = (await events(otherStart, otherWriter)).events.map((event) => event.subject);
   assert.deepEqual(seenByOther, ["other/theirs"]);
   await expectError(await server.get("/v1/events?after=yesterday", admin), 400, 13);
   await expectError(await server.get("/v1/events"), 401, 16);
@@ -204,7 +204,7 @@ test("GET /v1/events?tail=N → the caller's newest N events in commit order and
 });
 
 test("GET /v1/events with wait → the long poll answers as soon as an event commits, and after the wait with none", async () => {
-  const start = await now();
+  const start = await now(defaultReader);
   const began = Date.now();
   const polled = server.get(`/v1/events?after=${start}&wait=20`, defaultReader);
   setTimeout(() => void post("/v1/namespace/awaited/create"), 300);

@@ -86,7 +86,8 @@ async function deliverWhileHeld(store: Store, settings: WebhookSettings, log: De
     positions.set(target, (await store.rows.findDeliveryPosition(target)) ?? 0);
     while (!stop.aborted) {
       const position = positions.get(target) as number;
-      const [next] = await store.rows.listChangeEvents(position, 1);
+      // Every event, in commit order across databases: the targets are the operator's.
+      const [next] = await store.rows.listChangeEvents({ after: position }, 1);
       if (!next) {
         await updateLag(store, positions);
         await sleep(1000, undefined, { signal: AbortSignal.any([wake.signal, stop]) }).catch(() => undefined);

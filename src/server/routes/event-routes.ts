@@ -1,12 +1,13 @@
 /**
  * @module `GET /v1/events` (a Quiver extension, docs/change-events.md): the change events the
  * caller may see, in commit order after a cursor, with an optional long poll; or, with `tail`, the
- * newest of them. A caller scoped to
- * databases sees theirs; a deployment-wide caller (an admin, or anyone under `--auth none`) sees
- * every database's.
+ * newest of them. A caller scoped to databases sees theirs, each paged by its own numbers; a
+ * deployment-wide caller (an admin, or anyone under `--auth none`) sees every database's. What
+ * each role sees of an event is `catalog/change-event-visibility.ts`'s to say.
  */
 import type { FastifyInstance } from "fastify";
-import { readEvents, readNewestEvents } from "../../catalog/events/event-feed.js";
+import { type FeedReader, readEvents, readNewestEvents } from "../../catalog/events/event-feed.js";
+import type { Principal } from "../../auth/principal.js";
 import { invalidInput } from "../../model/catalog-error.js";
 import { ChangeEventsQuery, ChangeEventsResponse } from "../../model/change-events.js";
 import { json } from "../../model/operations/operation-entry.js";
@@ -15,6 +16,13 @@ import type { ServerServices } from "../services.js";
 import { adminOperationDefiner } from "./admin-route-kit.js";
 
 const defaultLimit = 100;
+
+/** The feed's reader for `principal`: deployment-wide with its role, or confined to its grants. */
+function readerOf(principal: Principal | undefined): FeedReader {
+  if (principal === undefined) return { everyDatabase: "admin" };
+  if (principal.everyDatabase !== undefined) return { everyDatabase: principal.everyDatabase };
+  return { databases: principal.grants };
+}
 
 export function eventRoutes(app: FastifyInstance, services: ServerServices): void {
   const store = services.registry.store;
@@ -38,13 +46,12 @@ export function eventRoutes(app: FastifyInstance, services: ServerServices): voi
       audit: false,
     },
     async ({ query, request, reply }) => {
-      const principal = principalOf(request);
-      const databases = principal === undefined || principal.everyDatabase !== undefined ? undefined : [...principal.grants.keys()];
+      const reader = readerOf(principalOf(request));
       if (query.tail !== undefined) {
         if (query.after !== undefined || query.limit !== undefined || query.wait !== undefined) {
           throw invalidInput("tail reads the newest events; it takes no after, limit or wait");
         }
-        return readNewestEvents(store, query.tail, databases);
+        return readNewestEvents(store, query.tail, reader);
       }
       const gone = new AbortController();
       // The answer's stream closes when the caller hangs up (or once the answer is sent).
@@ -53,7 +60,7 @@ export function eventRoutes(app: FastifyInstance, services: ServerServices): voi
         after: query.after,
         limit: query.limit ?? defaultLimit,
         waitMs: (query.wait ?? 0) * 1000,
-        databases,
+        reader,
         signal: AbortSignal.any([gone.signal, closing.signal]),
       });
     },
