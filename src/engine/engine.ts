@@ -477,5 +477,6 @@ export type { DecodedUpload } from "./arrow-ipc.js";
 export { type ChunkerSpec, chunkerImplementationVersion, chunkerNames, validateChunkerSpec } from "./chunkers.js";
 export { parseFieldPath } from "./field-paths.js";
 export { lanceCopyFormat } from "./table-copy-format.js";
+export { isVersionsFolderManifest, versionsDirectory } from "./table-files/manifests.js";
 export { indexTypes, specIndexType } from "./indexes.js";
 export { decodeIpcSchema, diffSortedIds, sameTypeFamily, sourceRowIdColumn } from "./view-io.js";

@@ -131,6 +131,57 @@ describe("quiver restore checks and backup secrets", { concurrency: true }, () =
     assert.match(listed.stdout, new RegExp(`^analytics\\t.*\\t${escaped(elsewhere)}$`, "m"));
   });
 
+  test("restore of a backup edited so a version awaiting finalizing names a staged manifest outside its table → refused naming the version and why, exit code 1, nothing restored; the file stays", { timeout: 120_000 }, async (t) => {
+    const root = tempRoot();
+    const canary = tempRoot("quiver-canary-");
+    const target = tempRoot();
+    t.after(() => {
+      for (const dir of [root, canary, target]) rmSync(dir, { recursive: true, force: true });
+    });
+    // Named like a staged manifest: finalizing would copy it into the table and then delete it.
+    const staged = path.join(canary, "_versions", "1.manifest-operator");
+    mkdirSync(path.dirname(staged));
+    writeFileSync(staged, "the operator's file");
+
+    const server = await spawnServe(["--port", "0", "--root", root]);
+    t.after(() => server.stop("SIGKILL").then(() => undefined));
+    await expectJson(await post(server.url, "/v1/table/victim/declare"));
+    await server.stop();
+    const file = path.join(root, "catalog.backup");
+    const backedUp = await runCli(["backup", "--to", file, "--root", root]);
+    assert.equal(backedUp.code, 0, backedUp.stderr);
+
+    const edited = path.join(root, "edited.backup");
+    rewriteBackup(file, edited, (records) => {
+      const table = rowOf(records, "tables", "victim");
+      const version = {
+        table_id: table.id,
+        branch: "",
+        version: 1,
+        manifest_path: path.join(String(table.location), "_versions", "18446744073709551614.manifest"),
+        staged_path: staged,
+        manifest_size: null,
+        e_tag: null,
+        naming_scheme: "V2",
+        metadata: "{}",
+        timestamp_millis: Date.now(),
+        transaction_id: null,
+      };
+      const end = records.find((record) => "end" in record) as { end: Record<string, number> };
+      end.end.table_versions = (end.end.table_versions ?? 0) + 1;
+      records.splice(records.findIndex((record) => record.row === table) + 1, 0, { table: "table_versions", row: version });
+    });
+
+    const data = path.join(root, "databases");
+    const restored = await runCli(["restore", "--from", edited, "--root", target, "--data", data]);
+    assert.equal(restored.code, 1, restored.stdout);
+    assert.match(restored.stderr, /nothing was restored/);
+    assert.match(restored.stderr, new RegExp(`version 1 of main of table victim: staged_path '${escaped(staged)}' is not inside the table's location`));
+    assert.doesNotMatch(restored.stdout, /restored \d+ rows/);
+    assert.equal(existsSync(path.join(target, "quiver.sqlite")), false, "the target store was not touched");
+    assert.equal(readFileSync(staged, "utf8"), "the operator's file");
+  });
+
   test("backup of a database whose storage options hold an account key → plain: a warning naming the database and the key; with --encrypt-key-file: no byte of the key in the file, restored with the key, refused with another key and without one", { timeout: 180_000 }, async (t) => {
     const azurite = await sharedAzurite();
     const root = tempRoot();

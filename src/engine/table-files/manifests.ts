@@ -28,6 +28,14 @@ export function isStagedManifestName(file: string): boolean {
   return /^\d+\.manifest-[A-Za-z0-9_.-]+$/.test(file.slice(file.lastIndexOf("/") + 1));
 }
 
+/**
+ * Whether `file` is named as a manifest in a `_versions` folder: what the path of a manifest a
+ * client stages, or a restore brings, must say before Quiver installs or deletes that file.
+ */
+export function isVersionsFolderManifest(file: string): boolean {
+  return locationName(parentLocation(file)) === "_versions" && isManifestFileName(locationName(file));
+}
+
 /** File name of `version`'s manifest: V1 `{n}.manifest`, V2 `{u64::MAX − n, 20 digits}.manifest`. */
 export function manifestFileName(version: number, scheme: ManifestNamingScheme): string {
   if (scheme === "V1") return `${version}.manifest`;
@@ -122,7 +130,7 @@ export class ManifestFiles {
    * cannot open.
    */
   async checkStaged(file: string, maxBytes: number): Promise<StagedManifestCheck> {
-    if (locationName(parentLocation(file)) !== "_versions" || !isManifestFileName(locationName(file))) return { refused: "not-a-manifest-name" };
+    if (!isVersionsFolderManifest(file)) return { refused: "not-a-manifest-name" };
     const info = await this.stat(file);
     if (!info) return { refused: "missing" };
     if (info.size > maxBytes) return { refused: "too-large", size: info.size };
