@@ -98,3 +98,13 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Azurit
     },
   };
 }
+
+/** The HTTP status an Azure SDK call failed with; fails the test when the call succeeds. */
+export async function statusOfFailure(operation: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await operation;
+  } catch (error) {
+    return (error as { statusCode?: number }).statusCode;
+  }
+  throw new Error("the operation succeeded");
+}

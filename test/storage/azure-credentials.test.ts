@@ -12,7 +12,7 @@ import { azureCredentialMinterOf, sasParametersOf, signSas } from "../../src/sto
 import { AzureStorage } from "../../src/storage/azure/azure-storage.js";
 import type { TableAccess } from "../../src/storage/storage-backend.js";
 import type { StorageOptions } from "../../src/storage/storage-options.js";
-import { type Azurite, azuriteAccount, azuriteKey, startAzurite } from "../helpers/azurite.js";
+import { type Azurite, azuriteAccount, azuriteKey, startAzurite, statusOfFailure } from "../helpers/azurite.js";
 
 let azurite: Azurite;
 
@@ -44,15 +44,6 @@ function clientOptions(minted: StorageOptions): StorageOptions {
     azure_endpoint: azurite.endpoint,
     allow_http: "true",
   };
-}
-
-async function statusOfFailure(operation: Promise<unknown>): Promise<number | undefined> {
-  try {
-    await operation;
-  } catch (error) {
-    return (error as { statusCode?: number }).statusCode;
-  }
-  assert.fail("the operation succeeded");
 }
 
 describe("minted SAS tokens against Azurite (container scope)", () => {

@@ -9,7 +9,7 @@ import { AzureStorage } from "../../src/storage/azure/azure-storage.js";
 import { joinLocation } from "../../src/storage/locations.js";
 import { apiKey } from "../auth/auth-helpers.js";
 import { arrowStream } from "../helpers/arrow.js";
-import type { Azurite } from "../helpers/azurite.js";
+import { type Azurite, statusOfFailure } from "../helpers/azurite.js";
 import { sharedAzurite } from "../helpers/test-backend.js";
 import { type TestServer, expectJson, startTestServer } from "../helpers/test-server.js";
 
@@ -50,15 +50,6 @@ async function keptAnswer(key: string): Promise<string> {
   const row = await server.runtime.store.rows.findIdempotencyKey({ database: "default", principal: `api-key:${writer.split("_")[1]}`, key });
   assert.ok(row?.body, "an answer is kept");
   return Buffer.from(row.body, "base64").toString();
-}
-
-async function statusOfFailure(operation: Promise<unknown>): Promise<number | undefined> {
-  try {
-    await operation;
-  } catch (error) {
-    return (error as { statusCode?: number }).statusCode;
-  }
-  assert.fail("the operation succeeded");
 }
 
 test("CreateTable retried with one Idempotency-Key after its credentials expired → 200 with fresh credentials that work; the kept answer holds none", async () => {
