@@ -44,7 +44,7 @@ export function auditLog(name) {
         `Audit records of ${name}, newest first`,
         ["When", "Who", "Operation", "Target", "Outcome", "Request"],
         shown.map((record) => [formatTime(record.at), h("code", {}, record.principal), record.operation, h("code", {}, record.target), outcomeBadge(record), h("code", { title: record.request_id }, record.request_id.slice(0, 8))]),
-        { empty: "no records match" },
+        { empty: "no records match", labelledBy: "audit-heading" },
       ),
     );
     more.hidden = !next;

@@ -5,6 +5,7 @@
  * to the library's `makeData`; the library still writes the IPC stream.
  */
 import { Type, makeData } from "./arrow.js";
+import { formatCount } from "./dom.js";
 
 const encoder = new TextEncoder();
 
@@ -82,7 +83,7 @@ export function columnData(values, type) {
     case Type.FixedSizeList: {
       // A null list still takes its slots in the child, filled with nulls.
       const items = values.flatMap((value) => (value === null || value === undefined ? new Array(type.listSize).fill(null) : value));
-      if (items.length !== length * type.listSize) throw new Error(`every list must have ${type.listSize} values`);
+      if (items.length !== length * type.listSize) throw new Error(`every list must have ${formatCount(type.listSize)} values`);
       return makeData({ type, length, ...valid, child: columnData(items, type.children[0].type) });
     }
     case Type.List:

@@ -3,6 +3,7 @@
  * header and rows of strings. A `.tsv` file uses tabs. Rows shorter than the header are padded
  * with empty cells; longer ones are refused, since their extra values would have no column.
  */
+import { formatCount } from "./dom.js";
 
 /** `{ header, rows }` of `text`; throws an Error naming the line of the first malformed row. */
 export function parseCsv(text, delimiter = ",") {
@@ -48,13 +49,13 @@ export function parseCsv(text, delimiter = ",") {
       field += char;
     }
   }
-  if (quoted) throw new Error(`line ${recordLine}: a quoted field is never closed`);
+  if (quoted) throw new Error(`line ${formatCount(recordLine)}: a quoted field is never closed`);
   if (field !== "" || record.length > 0) endRecord();
   if (records.length === 0) throw new Error("the CSV file is empty");
   const [head, ...body] = records;
   const header = head.cells.map((name) => name.trim());
   const rows = body.map(({ cells, line: at }) => {
-    if (cells.length > header.length) throw new Error(`line ${at}: ${cells.length} values for ${header.length} columns`);
+    if (cells.length > header.length) throw new Error(`line ${formatCount(at)}: ${formatCount(cells.length)} values for ${formatCount(header.length)} columns`);
     return header.map((_, i) => cells[i] ?? "");
   });
   return { header, rows };

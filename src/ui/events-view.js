@@ -14,11 +14,17 @@ const WAIT = 25;
 
 const HEADERS = ["Time", "Type", "Subject", "Data"];
 
+/** One field of an event's data as text: its counts (`num_inserted_rows`, …) as every count is written. */
+function dataText(key, value) {
+  if (typeof value === "object") return JSON.stringify(value);
+  return key.startsWith("num_") && typeof value === "number" ? formatCount(value) : String(value);
+}
+
 function row(event) {
   const type = String(event.type ?? "").replace(/^io\.quiver\./, "");
   const { database: _database, id: _id, ...data } = event.data ?? {};
   const summary = Object.entries(data)
-    .map(([key, value]) => `${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`)
+    .map(([key, value]) => `${key}: ${dataText(key, value)}`)
     .join(", ");
   return [new Date(event.time).toLocaleString(), h("code", { title: event.type }, type), h("code", {}, event.subject ?? ""), h("span", { class: "muted" }, summary)];
 }
@@ -29,7 +35,7 @@ export function renderEvents(main) {
   const live = h("input", { type: "checkbox", id: "events-live", checked: true });
   replaceChildren(
     main,
-    h("h2", { class: "view-title", tabindex: -1 }, "Change events"),
+    h("h2", { class: "view-title", tabindex: -1, id: "events-heading" }, "Change events"),
     h("p", { class: "muted" }, "Every committed change of the databases this connection may read, newest first, as its role may see it: key administration for admins, table locations for writers and admins."),
     h("p", {}, h("label", { for: "events-live" }, live, " Follow new events")),
     status,
@@ -37,7 +43,7 @@ export function renderEvents(main) {
   );
   const events = [];
   let cursor = "";
-  const show = () => replaceChildren(list, dataTable("Change events", HEADERS, events.slice().reverse().map(row), { empty: "none yet." }));
+  const show = () => replaceChildren(list, dataTable("Change events", HEADERS, events.slice().reverse().map(row), { empty: "none yet", labelledBy: "events-heading" }));
   // The page is left once its list is no longer in the document: its polling stops then.
   const open = () => list.isConnected;
   const read = async (wait) => {

@@ -4,7 +4,7 @@
  * mode does not use are hidden; modes the table cannot serve (no vector column, no FTS index) are
  * disabled with the reason beside them.
  */
-import { h } from "./dom.js";
+import { formatCount, h } from "./dom.js";
 import { parseVector } from "./query-request.js";
 
 const FLOAT_NAMES = new Set(["float", "double", "halffloat", "float16", "float32", "float64"]);
@@ -55,7 +55,7 @@ export function exploreForm(schema, ftsColumns) {
   const checkboxes = names.map((name, i) => h("input", { type: "checkbox", id: `explore-column-${i}`, value: name, checked: true }));
   const sort = select("explore-sort", [["", "table order"], ...sortableColumns(schema).map((name) => [name, name])]);
   const order = select("explore-order", [["asc", "ascending"], ["desc", "descending"]], { "aria-label": "Sort order" });
-  const pageSize = select("explore-page-size", PAGE_SIZES.map((size) => [String(size), String(size)]));
+  const pageSize = select("explore-page-size", PAGE_SIZES.map((size) => [String(size), formatCount(size)]));
   pageSize.value = "50";
 
   const vectorGroup = h(

@@ -6,6 +6,7 @@
  */
 import { tableFromIPC, tableToIPC } from "./arrow.js";
 import { parseCsv } from "./csv.js";
+import { formatCount } from "./dom.js";
 import { columnsToTable, csvColumnValues } from "./records-to-arrow.js";
 
 const PARQUET_MODULE = "/console/vendor/hyparquet/src/index.js";
@@ -42,11 +43,11 @@ function jsonObjects(text) {
         try {
           return [JSON.parse(line)];
         } catch (error) {
-          throw new Error(`line ${i + 1}: ${error.message}`);
+          throw new Error(`line ${formatCount(i + 1)}: ${error.message}`);
         }
       });
   const notObject = objects.findIndex((object) => object === null || typeof object !== "object" || Array.isArray(object));
-  if (notObject >= 0) throw new Error(`row ${notObject + 1} is not a JSON object`);
+  if (notObject >= 0) throw new Error(`row ${formatCount(notObject + 1)} is not a JSON object`);
   if (objects.length === 0) throw new Error("the file holds no rows");
   return objects;
 }

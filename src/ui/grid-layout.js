@@ -4,7 +4,7 @@
  * (in any tab, after a reload). Unreadable or missing entries mean the default: every column shown
  * at its natural width. A browser refusing storage keeps the choices for the page's life only.
  */
-import { h } from "./dom.js";
+import { formatCount, h } from "./dom.js";
 
 const PREFIX = "quiver.grid.";
 
@@ -63,7 +63,7 @@ export function columnsMenu(fields, layout, changed) {
   const label = () => {
     const hiddenCount = fields.length - shownCount();
     // "Grid columns", apart from the form's "Columns" (which the query reads).
-    summary.textContent = hiddenCount === 0 ? "Grid columns" : `Grid columns (${hiddenCount} hidden)`;
+    summary.textContent = hiddenCount === 0 ? "Grid columns" : `Grid columns (${formatCount(hiddenCount)} hidden)`;
   };
   const boxes = fields.map((field, i) => {
     const box = h("input", { type: "checkbox", id: `grid-column-${i}`, checked: !layout.hidden.has(field.name) });

@@ -44,7 +44,7 @@ function jobRow(entry, job, refresh) {
     h("a", { href: tableHref(entry.table_id) }, entry.table_id.join(".")),
     statusCell(entry, job),
     job ? progressView(job) : "–",
-    job ? `${job.attempts} of ${job.max_attempts}` : "–",
+    job ? `${formatCount(job.attempts)} of ${formatCount(job.max_attempts)}` : "–",
     formatTime(entry.created_at_millis),
     formatTime(job?.finished_at_ms ?? undefined),
     cancelButton(entry, job, refresh),
@@ -94,13 +94,13 @@ export function renderJobs(main) {
       }
     });
     const rows = entries.map((entry, i) => jobRow(entry, records[i], load));
-    return h("div", {}, dataTable("Jobs, newest first", HEADERS, rows, { empty: "no jobs yet" }), more, throughput(records));
+    return h("div", {}, dataTable("Jobs, newest first", HEADERS, rows, { empty: "no jobs yet", labelledBy: "jobs-heading" }), more, throughput(records));
   };
   refresh.addEventListener("click", load);
   replaceChildren(
     main,
-    h("h2", { tabindex: -1, class: "view-title" }, "Jobs"),
-    h("p", { class: "muted" }, "Index builds and drops, materialized-view refreshes, column backfills, and maintenance (compaction, version cleanup, index optimisation) of this database, run now or on a schedule."),
+    h("h2", { tabindex: -1, class: "view-title", id: "jobs-heading" }, "Jobs"),
+    h("p", { class: "muted" }, "Index builds and drops, materialized-view refreshes, column backfills, and maintenance (compaction, version cleanup, index optimisation) of this database, run now or on a schedule, newest first."),
     h("div", { class: "toolbar" }, refresh),
     list,
   );

@@ -56,7 +56,7 @@ function deleteRows(parts, context) {
     actionForm("Deleting rows", [h("label", { for: predicate.id }, "Predicate"), predicate], "Delete matching rows", async (result) => {
       const where = predicate.value.trim();
       const matching = await api.countTableRows(parts, {}, where);
-      if (!confirm(`Delete the ${matching} rows of ${parts.join(".")} where ${where}?`)) return;
+      if (!confirm(`Delete the ${formatCount(matching)} rows of ${parts.join(".")} where ${where}?`)) return;
       const answer = await api.deleteFromTable(parts, where);
       replaceChildren(result, h("p", { role: "status" }, `Deleted ${formatCount(matching)} rows; the table is at version ${answer.version}.`));
       context.tableChanged({ keep: true });

@@ -17,7 +17,7 @@ export function parseVector(text) {
   if (entries.length === 0) throw new Error("the query vector is empty");
   return entries.map((entry, i) => {
     const value = Number(entry);
-    if (!Number.isFinite(value)) throw new Error(`entry ${i + 1} of the query vector ("${entry}") is not a number`);
+    if (!Number.isFinite(value)) throw new Error(`entry ${formatCount(i + 1)} of the query vector ("${entry}") is not a number`);
     return value;
   });
 }

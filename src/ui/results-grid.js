@@ -39,13 +39,13 @@ export function resultsGrid(caption, { fields, rows }, { firstRow, onSimilar, la
     const number = firstRow + i;
     const cells = shown.map((column) => h("td", { class: columnClass(fields[column]), tabindex: -1 }, valueCell(row[column])));
     if (vectorIndex >= 0 && Array.isArray(row[vectorIndex])) {
-      const similar = h("button", { type: "button", class: "secondary small", "aria-label": `Rows similar to row ${number}` }, "Similar");
+      const similar = h("button", { type: "button", class: "secondary small", "aria-label": `Rows similar to row ${formatCount(number)}` }, "Similar");
       similar.addEventListener("click", () => onSimilar(fields[vectorIndex].name, row[vectorIndex]));
       cells.unshift(h("td", {}, similar));
     } else if (vectorIndex >= 0) {
       cells.unshift(h("td", {}));
     }
-    const button = h("button", { type: "button", class: "link row-open", "aria-label": `Open row ${number}` }, formatCount(number));
+    const button = h("button", { type: "button", class: "link row-open", "aria-label": `Open row ${formatCount(number)}` }, formatCount(number));
     button.addEventListener("click", () => open(i));
     cells.unshift(h("th", { scope: "row", class: "num" }, button));
     return h("tr", {}, cells);
@@ -152,7 +152,7 @@ export function pager(go, label = "Pages") {
       next.disabled = lastPage === undefined ? shown < pageSize : page >= lastPage;
       last.disabled = lastPage === undefined || page >= lastPage;
       last.hidden = lastPage === undefined;
-      position.textContent = lastPage === undefined ? `Page ${page + 1}` : `Page ${page + 1} of ${lastPage + 1}`;
+      position.textContent = lastPage === undefined ? `Page ${formatCount(page + 1)}` : `Page ${formatCount(page + 1)} of ${formatCount(lastPage + 1)}`;
     },
   };
 }

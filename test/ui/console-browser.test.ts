@@ -213,7 +213,7 @@ test("Console in headless Chromium, admin page → the database's audit log, fil
   const opened = await ConsolePage.open(browser, `${server.url}/console#/admin`, { "quiver.console.apiKey": admin });
   t.after(() => opened.close());
   const { page } = opened;
-  const audit = page.getByRole("region", { name: "Audit records of default, newest first" });
+  const audit = page.getByRole("table", { name: "Audit log of database default", exact: true });
   await audit.locator("tbody tr", { hasText: "CreateNamespace" }).first().waitFor();
   await page.getByLabel("Outcome").selectOption("denied");
   const rows = await audit.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.children[2]?.textContent, tr.children[3]?.textContent, tr.children[4]?.textContent]));

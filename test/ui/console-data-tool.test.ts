@@ -363,3 +363,113 @@ test("Home → its tables, recent activity and dropped tables are each named by 
   assert.deepEqual(repeats, []);
   assertClean(consolePage);
 });
+
+/** A count written as digits alone (1500), not as the console writes counts (1,500); ids and sizes aside. */
+const RAW_COUNT = /(?<![\w.,])1500(?![\w,])/;
+
+test("A table of 1,500 rows → home, its namespace, overview, data pages, versions, indexes, the delete confirmation and the events page write 1,500, never 1500", options, async (t) => {
+  await expectJson(await server.post("/v1/namespace/counts/create", {}));
+  await expectJson(await server.upload("/v1/table/counts%24tally/create", arrowStream({ n: Int32Array.from([]) })));
+  await expectJson(await server.upload("/v1/table/counts%24tally/insert", arrowStream({ n: Int32Array.from({ length: 1500 }, (_, i) => i) })));
+  await expectJson(await server.post("/v1/table/counts%24tally/create_index", { column: "n", index_type: "BTREE" }));
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/home`);
+  const { page } = consolePage;
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  const noRawCount = async (where: string) => assert.doesNotMatch(await page.locator("main").innerText(), RAW_COUNT, where);
+
+  const homeRow = page.getByRole("table", { name: "Tables", exact: true }).locator("tbody tr", { has: page.locator('a[href="#/table/counts/tally"]') });
+  await homeRow.locator("svg.sparkline").waitFor();
+  assert.equal(await homeRow.locator("td").nth(1).textContent(), "1,500");
+  await page.getByRole("table", { name: "Recent activity", exact: true }).getByText("+1,500 inserted").first().waitFor();
+  await noRawCount("home");
+
+  await page.goto(`${server.url}/console#/ns/counts`);
+  await page.locator("main").getByRole("link", { name: "tally" }).waitFor();
+  await noRawCount("namespace");
+
+  await page.locator("main").getByRole("link", { name: "tally" }).click();
+  const rows = page.locator("#panel-overview dl.facts dt", { hasText: /^Rows$/ }).locator("xpath=following-sibling::dd[1]");
+  await rows.waitFor();
+  assert.equal(await rows.textContent(), "1,500");
+  await noRawCount("overview");
+
+  await page.getByRole("tab", { name: "Data" }).click();
+  await page.locator("#panel-data caption", { hasText: "Rows 1–50 of 1,500" }).waitFor();
+  await page.getByRole("button", { name: "Last page" }).first().click();
+  await page.locator("#panel-data caption", { hasText: "Rows 1,451–1,500 of 1,500" }).waitFor();
+  await noRawCount("data, last page");
+
+  await page.getByRole("tab", { name: "Versions" }).click();
+  await page.locator("#panel-versions tbody tr").first().waitFor();
+  // The insert's version, under the index build's.
+  const versions = await page.locator("#panel-versions tbody tr").evaluateAll((trs) => trs.map((tr) => [tr.children[3]?.textContent, tr.children[4]?.textContent]));
+  assert.ok(versions.some(([count, change]) => count === "1,500" && change === "+1,500"), JSON.stringify(versions));
+  await noRawCount("versions");
+
+  await page.getByRole("tab", { name: "Indexes" }).click();
+  const index = page.locator("#panel-indexes tbody tr").first();
+  await index.waitFor();
+  assert.equal(await index.locator("td").nth(4).textContent(), "1,500");
+  await noRawCount("indexes");
+
+  await page.getByRole("tab", { name: "Manage" }).click();
+  await page.locator("#delete-predicate").fill("n >= 0");
+  await page.getByRole("button", { name: "Delete matching rows" }).click();
+  await expectDialog(dialogs);
+  assert.match(dialogs[0]!, /^Delete the 1,500 rows of counts\.tally/);
+  assert.equal(await expectJson(await server.post("/v1/table/counts%24tally/count_rows", {})), 1500);
+
+  await page.goto(`${server.url}/console#/events`);
+  await page.locator("main tbody tr", { hasText: "num_inserted_rows" }).first().waitFor();
+  assert.match(await page.locator("main tbody tr", { hasText: "counts$tally" }).allInnerTexts().then((texts) => texts.join("\n")), /num_inserted_rows: 1,500/);
+  await noRawCount("events");
+  assertClean(consolePage);
+});
+
+/** Waits until the page has asked its first confirmation. */
+async function expectDialog(dialogs: string[]): Promise<void> {
+  for (let waited = 0; dialogs.length === 0 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(dialogs.length, 1);
+}
+
+test("Every view (home, a namespace, each table tab, jobs, events, admin) → no table's caption repeats the heading right before it", options, async (t) => {
+  const consolePage = await openConsole(browser, t, `${server.url}/console#/home`);
+  const { page } = consolePage;
+  const loaded = () =>
+    page.waitForFunction(() => {
+      const main = (globalThis as any).document.querySelector("main");
+      return main.querySelector("h2") && !main.querySelector("[aria-busy]");
+    });
+  const repeats = () =>
+    page.locator("main table").evaluateAll((tables) =>
+      tables.flatMap((table) => {
+        const words = (text: string | null | undefined) => (text ?? "").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+        const caption = words(table.querySelector(":scope > caption")?.textContent);
+        const document = (globalThis as any).document;
+        const heading = words(document.evaluate("preceding::*[self::h1 or self::h2 or self::h3 or self::h4][1]", table, null, 9, null).singleNodeValue?.textContent);
+        return caption && heading && (caption.includes(heading) || heading.includes(caption)) ? [`${heading} / ${caption}`] : [];
+      }),
+    );
+  const views = [
+    "#/home",
+    "#/ns/shop",
+    ...["overview", "data", "versions", "tags", "branches", "indexes"].map((tab) => `#/table/history?tab=${tab}`),
+    "#/jobs",
+    "#/events",
+    "#/admin",
+  ];
+  const found: string[] = [];
+  for (const view of views) {
+    await page.goto(`${server.url}/console${view}`);
+    await page.waitForTimeout(50);
+    await loaded();
+    if (view === "#/events") await page.locator("main table").first().waitFor();
+    found.push(...(await repeats()).map((repeat) => `${view}: ${repeat}`));
+  }
+  assert.deepEqual(found, []);
+  assertClean(consolePage);
+});

@@ -323,7 +323,7 @@ test("Every tab of a table, the jobs page and the admin page, reached by clicks 
     assert.equal(await page.locator(`#${id} [role=alert]`).count(), 0, tab);
   }
   await page.getByRole("link", { name: "Jobs" }).click();
-  await page.locator("main").getByText(/^Jobs, newest first/).waitFor();
+  await page.getByRole("table", { name: "Jobs", exact: true }).waitFor();
   await page.getByRole("link", { name: "Admin" }).click();
   await page.getByRole("region", { name: "API keys of database default", exact: true }).getByText(/^(Key id|None\.)$/).first().waitFor();
   await page.getByRole("table", { name: "Databases", exact: true }).waitFor();
