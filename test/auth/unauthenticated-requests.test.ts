@@ -141,7 +141,10 @@ test("Repeated bad keys from one source are slowed and audited in aggregate", { 
   await t.test("a valid key from the same source is answered at once", async () => {
     const started = Date.now();
     await expectJson(await createNamespace(server.url, "welcome", { "x-api-key": admin }));
-    assert.ok(Date.now() - started < 1000, `${Date.now() - started} ms`);
+    // Not held back as the source's next failure would be (longer than the 15th's wait): measured
+    // against that wait, not a fixed time, so a loaded machine slows both alike.
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed < (durations[14] as number), `${elapsed} ms, against the 15th failure's ${durations[14]} ms`);
   });
 
   await t.test("no audit record per attempt: the log holds none of them while they are being counted", async () => {
