@@ -3,6 +3,7 @@
  * runs the other commands and the example programs to completion.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { after } from "node:test";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { tempRoot } from "./test-server.js";
@@ -36,11 +37,18 @@ function childEnv(changes: EnvChanges): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Servers this process started and that have not exited: killed when it exits, however it exits. */
+/**
+ * Servers this process started and that have not exited. Killed when the test file's tests are
+ * done, whatever happened to them (a test that gave up on a server, or never reached the line that
+ * would stop it, leaves none running to hold the file open), and when the process exits.
+ */
 const liveServers = new Set<ChildProcess>();
-process.on("exit", () => {
+const killLiveServers = () => {
   for (const child of liveServers) child.kill("SIGKILL");
-});
+};
+process.on("exit", killLiveServers);
+// Under the test runner only: a benchmark importing these helpers is no test file.
+if (process.env.NODE_TEST_CONTEXT) after(killLiveServers);
 
 export async function spawnServe(args: string[], env: EnvChanges = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, [cliEntry, "serve", ...args], { env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
