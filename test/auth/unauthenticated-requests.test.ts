@@ -133,7 +133,8 @@ test("Repeated bad keys from one source are slowed and audited in aggregate", { 
   }
 
   await t.test("the first ten failures answer at once, later ones wait longer and longer", () => {
-    assert.ok(Math.max(...durations.slice(0, 10)) < 500, `first ten took ${durations.slice(0, 10)} ms`);
+    // Unslowed: each quicker than the 15th's wait (at least 1.5 s), however loaded the machine is.
+    assert.ok(Math.max(...durations.slice(0, 10)) < (durations[14] as number) / 2, `first ten took ${durations.slice(0, 10)} ms, the 15th ${durations[14]} ms`);
     assert.ok((durations[14] as number) >= 1500, `the 15th took ${durations[14]} ms`);
     assert.ok((durations[14] as number) > (durations[11] as number), `${durations} ms`);
   });
