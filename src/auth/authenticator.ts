@@ -41,7 +41,7 @@ export class Authenticator {
 
   private async fromToken(raw: string): Promise<Principal> {
     try {
-      const token = decodeJwt(raw);
+      const token = await decodeJwt(raw);
       if (this.tokens.isOwn(token)) return await this.tokens.principalOf(token);
       if (this.external?.isIssuerOf(token)) return await this.external.principalOf(token);
       throw new JwtError("token issuer is not accepted");

@@ -4,17 +4,20 @@
  * sets. Every refusal becomes a {@link JwtError} whose message is safe to show: it never repeats
  * the token nor any value taken from it.
  */
-import {
-  type CryptoKey,
-  type JWTVerifyGetKey,
-  type JWTVerifyOptions,
-  SignJWT,
-  decodeJwt as decodeClaims,
-  decodeProtectedHeader,
-  errors,
-  jwtVerify,
-} from "jose";
+import type * as Jose from "jose";
+import type { CryptoKey, JWTVerifyGetKey, JWTVerifyOptions } from "jose";
 import { CatalogError } from "../model/catalog-error.js";
+
+let loadingJose: Promise<typeof Jose> | undefined;
+
+/**
+ * `jose`, loaded when a token is first decoded, signed or verified: a server whose callers send
+ * none (API keys only, or no authentication) never loads it, and starts faster for that.
+ */
+function jose(): Promise<typeof Jose> {
+  loadingJose ??= import("jose");
+  return loadingJose;
+}
 
 export type JwtClaims = Record<string, unknown> & {
   iss?: string;
@@ -53,8 +56,9 @@ export class JwtError extends Error {
  */
 export const clockToleranceSeconds = 60;
 
-/** Splits and decodes a token without checking anything. Throws JwtError when malformed. */
-export function decodeJwt(compact: string): DecodedJwt {
+/** Splits and decodes a token without checking anything. Rejects with JwtError when malformed. */
+export async function decodeJwt(compact: string): Promise<DecodedJwt> {
+  const { decodeJwt: decodeClaims, decodeProtectedHeader } = await jose();
   try {
     return { compact, header: decodeProtectedHeader(compact) as JwtHeader, claims: decodeClaims(compact) as JwtClaims };
   } catch {
@@ -71,7 +75,8 @@ export function hs256Key(secret: Uint8Array): Promise<CryptoKey> {
 }
 
 /** Signs claims with HS256 under `secret`. */
-export function signHs256(claims: JwtClaims, secret: Uint8Array | CryptoKey): Promise<string> {
+export async function signHs256(claims: JwtClaims, secret: Uint8Array | CryptoKey): Promise<string> {
+  const { SignJWT } = await jose();
   return new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(secret);
 }
 
@@ -96,12 +101,13 @@ export async function verifyJwt(token: DecodedJwt, key: Uint8Array | CryptoKey |
     requiredClaims: ["exp"],
     clockTolerance: clockToleranceSeconds,
   };
+  const { errors, jwtVerify } = await jose();
   try {
     const { payload } = typeof key === "function" ? await jwtVerify(token.compact, key, options) : await jwtVerify(token.compact, key, options);
     return payload as JwtClaims;
   } catch (error) {
     if (error instanceof CatalogError) throw error;
-    throw new JwtError(refusalMessage(error));
+    throw new JwtError(refusalMessage(error, errors));
   }
 }
 
@@ -114,7 +120,7 @@ const claimRefusals: Record<string, string> = {
 };
 
 /** A message naming what failed, in words of our own: `jose`'s may quote header values. */
-function refusalMessage(error: unknown): string {
+function refusalMessage(error: unknown, errors: typeof Jose.errors): string {
   if (error instanceof errors.JWTExpired) return "token has expired";
   if (error instanceof errors.JWTClaimValidationFailed) return claimRefusals[error.claim] ?? "token claims are not accepted";
   if (error instanceof errors.JWSSignatureVerificationFailed) return "token signature is invalid";

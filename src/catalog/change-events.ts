@@ -6,7 +6,7 @@
  * transaction record written right after the engine's commit (`recordCommittedWrite`).
  */
 import { randomUUID } from "node:crypto";
-import { CloudEvent } from "cloudevents";
+import type * as CloudEvents from "cloudevents";
 import type { StoreTx } from "../store/store.js";
 import type { NewChangeEvent } from "../store/rows/change-event-rows.js";
 import { audienceOf } from "./change-event-visibility.js";
@@ -66,8 +66,17 @@ export function subjectOf(database: string, object?: readonly string[]): string 
   return object === undefined || object.length === 0 ? database : `${database}/${object.join("$")}`;
 }
 
+let loadingCloudEvents: Promise<typeof CloudEvents> | undefined;
+
+/** `cloudevents`, loaded with the first change recorded rather than at start-up. */
+function cloudEvents(): Promise<typeof CloudEvents> {
+  loadingCloudEvents ??= import("cloudevents");
+  return loadingCloudEvents;
+}
+
 /** The outbox row of `change`, happening now: a CloudEvent checked by the `cloudevents` package. */
-export function changeEventOf(change: Change, now = new Date()): NewChangeEvent {
+export async function changeEventOf(change: Change, now = new Date()): Promise<NewChangeEvent> {
+  const { CloudEvent } = await cloudEvents();
   const event = new CloudEvent({
     id: randomUUID(),
     source: change.database === "" ? "/quiver" : `/quiver/databases/${encodeURIComponent(change.database)}`,
@@ -82,5 +91,5 @@ export function changeEventOf(change: Change, now = new Date()): NewChangeEvent 
 
 /** Writes `change`'s event with the transaction `tx` that records the change. */
 export async function recordChange(tx: StoreTx, change: Change): Promise<void> {
-  await tx.appendChangeEvent(changeEventOf(change));
+  await tx.appendChangeEvent(await changeEventOf(change));
 }

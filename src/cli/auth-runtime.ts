@@ -9,7 +9,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import type { AuthStore } from "../auth/auth-store.js";
 import { Authenticator } from "../auth/authenticator.js";
-import { ExternalIssuer, type ExternalIssuerConfig } from "../auth/external-issuer.js";
+import type { ExternalIssuerConfig } from "../auth/external-issuer.js";
 import { loadSigningKey } from "../auth/signing-key.js";
 import { TokenService } from "../auth/tokens.js";
 import type { CatalogRegistry } from "../catalog/runtime/database-registry.js";
@@ -52,7 +52,8 @@ const legacySigningKeyFile = path.join("auth", "token-signing.key");
 export async function buildAuthGate(root: string, registry: CatalogRegistry, store: AuthStore, auth: AuthConfig): Promise<AuthGate> {
   const signingKey = await loadSigningKey(store, legacySigningKey(root));
   const tokens = new TokenService(store, signingKey, auth.tokenTtlSeconds ?? 3600);
-  const external = auth.oidc ? new ExternalIssuer(auth.oidc) : undefined;
+  // Loaded only when an issuer is configured: it brings `jose`'s remote key sets.
+  const external = auth.oidc ? new (await import("../auth/external-issuer.js")).ExternalIssuer(auth.oidc) : undefined;
   return new AuthGate(auth.mode, new Authenticator(store, tokens, external), registry, { ...defaultThrottlePolicy, ...auth.failureThrottle });
 }
 

@@ -3,9 +3,10 @@
  * @module The `quiver` command.
  */
 import module from "node:module";
-import { batchedSink, logStream, usesPretty } from "./log-output.js";
-import { type RelayOptions, endWithSupervisor, relayServer, spawnServer, supervisedEnv } from "./serve-supervisor.js";
-import { quiverVersion } from "../server/version.js";
+import type { RelayOptions } from "./serve-supervisor.js";
+
+// Each command loads what it runs, when it runs: `serve`'s relaying process starts the server's
+// process before it loads anything else, and the server loads only what its configuration uses.
 
 // Node 22 can keep the compiled code of every module it loads on disk (in the temporary folder),
 // which takes about half of a restart's module loading away; older Node versions start without it.
@@ -31,6 +32,7 @@ Options:
 Run 'quiver <command> --help' for a command's options.`;
 
 async function serve(argv: string[]): Promise<void> {
+  const { endWithSupervisor, relayServer, spawnServer, supervisedEnv } = await import("./serve-supervisor.js");
   if (process.env[supervisedEnv] === undefined && !argv.includes("--help") && !argv.includes("-h")) {
     // This process only relays: the server runs in a child whose stderr it reads (serve-supervisor.ts).
     // The child starts first, since its start-up is most of a restart's; the options are read
@@ -51,9 +53,10 @@ async function serve(argv: string[]): Promise<void> {
   // The SDK's warnings go to the log once there is one; before, to stderr.
   let warnOfTracing = (message: string) => console.error(message);
   const tracing = tracesUrl
-    ? await startTracing({ tracesUrl, serviceName: "quiver", serviceVersion: quiverVersion, batchDelayMs: batchDelayOf(process.env), warn: (message) => warnOfTracing(message) })
+    ? await startTracing({ tracesUrl, serviceName: "quiver", serviceVersion: await quiverVersion(), batchDelayMs: batchDelayOf(process.env), warn: (message) => warnOfTracing(message) })
     : undefined;
   const { startServer } = await import("./runtime.js");
+  const { batchedSink, logStream, usesPretty } = await import("./log-output.js");
   const logSink = batchedSink(process.stdout);
   const log = logStream(logSink, { pretty: usesPretty(options.logFormat, process.stdout.isTTY === true), secrets: options.secrets });
   const runtime = await startServer({
@@ -126,6 +129,10 @@ async function relayOptionsOf(argv: string[]): Promise<RelayOptions> {
 
 type Command = (argv: string[]) => Promise<void>;
 
+async function quiverVersion(): Promise<string> {
+  return (await import("../server/version.js")).quiverVersion;
+}
+
 /**
  * The admin commands, loaded on demand: each opens the store and engine, which `serve`'s
  * relaying process never needs.
@@ -157,7 +164,7 @@ async function main(argv: string[]): Promise<void> {
     case "-V":
     case "--version":
     case "version":
-      console.log(quiverVersion);
+      console.log(await quiverVersion());
       return;
     default:
       console.error(`unknown command '${command}'\n\n${usage}`);

@@ -18,7 +18,7 @@ import { startPeriodicTask } from "../catalog/periodic-task.js";
 import { defaultDropPurgeIntervalMs, startDroppedTablePurger } from "../catalog/tables/dropped-table-purger.js";
 import { settlePendingVersions } from "../catalog/versions/version-commit.js";
 import { defaultEventPurgeIntervalMs, defaultEventRetentionMs, startEventRetention } from "../catalog/events/event-retention.js";
-import { type WebhookSettings, startWebhookDelivery } from "../catalog/events/webhook-delivery.js";
+import type { WebhookSettings } from "../catalog/events/webhook-delivery.js";
 import { sharedContainerReasons } from "../catalog/shared-containers.js";
 import type { Engine } from "../engine/engine.js";
 import { buildServer } from "../server/build-server.js";
@@ -200,8 +200,9 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   const eventRetention = startEventRetention(store, retentionMs, retentionMs > 0 ? (config.eventPurgeIntervalMs ?? defaultEventPurgeIntervalMs) : 0, (error) =>
     app.log.warn({ err: error }, "the purge of change events past their retention failed; the next one runs on time"),
   );
+  // Delivery, and the `standardwebhooks` signing it, is loaded only when webhooks are configured.
   const webhooks = config.eventWebhooks
-    ? startWebhookDelivery(store, config.eventWebhooks, {
+    ? (await import("../catalog/events/webhook-delivery.js")).startWebhookDelivery(store, config.eventWebhooks, {
         failed: (target, event, reason, attempt) => app.log.warn({ target, event, reason, attempt }, "a change event was not acknowledged by its webhook target; retrying with backoff"),
         stalled: (error) => app.log.warn({ err: error }, "change-event delivery stopped on a store failure; it resumes shortly"),
       })

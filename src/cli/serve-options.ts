@@ -19,7 +19,7 @@ import { configSetting, type Setting, settingGroups, serveSettings } from "./ser
 import { type FlagValues, type SettingValue, readSettings } from "./settings-reader.js";
 import type { StorageFlags } from "./storage-flags.js";
 import type { TlsFiles } from "./tls-files.js";
-import { checkWebhookSecret } from "../catalog/events/webhook-delivery.js";
+import { checkWebhookSecret } from "../catalog/events/webhook-secret.js";
 
 export interface ServeOptions {
   host: string;

@@ -21,7 +21,7 @@ const namespaceCreated = (database: string, name: string): Change => ({ kind: "n
 /** Appends `change`'s event in a transaction of its own that stays open a little after, as a catalog write would. */
 const append = (store: Store, change: Change) =>
   store.transaction(async (tx) => {
-    await tx.appendChangeEvent(changeEventOf(change));
+    await tx.appendChangeEvent(await changeEventOf(change));
     await sleep(2);
   });
 
@@ -61,7 +61,7 @@ for (const dialect of storeDialects) {
       namespaceCreated("a", "third"),
     ];
     for (const change of kept) {
-      const { audience: _audience, ...row } = changeEventOf(change);
+      const { audience: _audience, ...row } = await changeEventOf(change);
       await db.insertInto("change_events").values(row).execute();
     }
     await store.migrate();

@@ -42,15 +42,6 @@ export interface DeliveryLog {
   stalled(error: unknown): void;
 }
 
-/** Checks a secret as `standardwebhooks` reads it; throws a message naming the flag otherwise. */
-export function checkWebhookSecret(secret: string): void {
-  try {
-    new Webhook(secret);
-  } catch {
-    throw new Error("--event-webhook-secret must be a Standard Webhooks secret: whsec_ followed by base64 (e.g. whsec_$(openssl rand -base64 32))");
-  }
-}
-
 /** Starts delivering (when this process gets the lock) until stopped. */
 export function startWebhookDelivery(store: Store, settings: WebhookSettings, log: DeliveryLog): PeriodicTask {
   const stopping = new AbortController();
