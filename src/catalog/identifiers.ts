@@ -1,40 +1,13 @@
 /**
  * @module Names and identifiers (service description: "Namespace paths and names"; spec/concepts.md §1).
  * A list identifier is namespace parts followed by an object name; the store keys namespaces by
- * their parts joined with "/", which no valid name contains.
+ * their parts joined with "/", which no valid name contains. The name rules themselves are in
+ * `model/names.ts`, which the authorization model shares.
  */
 import { invalidInput } from "../model/catalog-error.js";
+import { maxNameLength, namePattern, validateIdentifierLength, validateName, validateNamespaceId } from "../model/names.js";
 
-const namePattern = /^[A-Za-z0-9_.-]+$/;
-/** Longest name of one part of an identifier (a namespace, a table, a database). */
-export const maxNameLength = 256;
-/**
- * Longest identifier, its parts joined by their delimiter. Deep namespaces of short names fit
- * (over a thousand levels), and a path carrying it stays far inside the 16 KiB request head.
- */
-export const maxIdentifierLength = 4096;
-
-/** Refuses a name that is empty, too long, has other characters, or is `.`/`..`. */
-export function validateName(name: string, what: string): void {
-  if (name.length === 0) throw invalidInput(`${what} name must not be empty`);
-  if (name.length > maxNameLength) throw invalidInput(`${what} name is longer than ${maxNameLength} characters`);
-  if (!namePattern.test(name)) {
-    throw invalidInput(`${what} name '${name}' may contain only letters, digits, '_', '-' and '.'`);
-  }
-  if (name === "." || name === "..") throw invalidInput(`${what} name '${name}' is reserved`);
-}
-
-/** Refuses an identifier whose parts, joined, are longer than `maxIdentifierLength`. */
-export function validateIdentifierLength(id: readonly string[]): void {
-  const length = id.reduce((sum, part) => sum + part.length, Math.max(id.length - 1, 0));
-  if (length > maxIdentifierLength) throw invalidInput(`identifier is ${length} characters long; at most ${maxIdentifierLength} are allowed`);
-}
-
-/** Validates every part of a namespace id; `[]` is the root. */
-export function validateNamespaceId(id: readonly string[]): void {
-  validateIdentifierLength(id);
-  for (const part of id) validateName(part, "namespace");
-}
+export { maxIdentifierLength, maxNameLength, validateIdentifierLength, validateName, validateNamespaceId } from "../model/names.js";
 
 /** Splits a table id into its namespace and name, validating both. */
 export function splitTableId(id: readonly string[]): { namespace: string[]; name: string } {
