@@ -37,3 +37,33 @@ export function nonSecretOptionsOf(options: StorageOptions): StorageOptions {
 export function redactedOptionsOf(options: StorageOptions): StorageOptions {
   return Object.fromEntries(Object.entries(options).map(([key, value]) => [key, isSecretStorageKey(key) ? "<redacted>" : value]));
 }
+
+/**
+ * The options a client may send with CreateTable (the spec's write-path overrides): how long the
+ * first write may take, and the format of the new table. Nothing that says where data goes or as
+ * whom it is written (an endpoint, a proxy, a certificate check, a credential, a bucket's address
+ * style): the client's map reaches Lance in place of the server's own settings, so such a key would
+ * send the server's requests, signed with its credentials, wherever the client asks.
+ */
+const clientWriteKeys = new Set([
+  "timeout",
+  "connect_timeout",
+  "aws_region",
+  "region",
+  "new_table_data_storage_version",
+  "new_table_enable_v2_manifest_paths",
+  "new_table_enable_stable_row_ids",
+]);
+
+/** The keys of `options` a client may not send with CreateTable (see `clientWriteKeys`), sorted. */
+export function refusedClientWriteKeys(options: StorageOptions): string[] {
+  return Object.keys(options).filter((key) => !clientWriteKeys.has(key.toLowerCase())).sort();
+}
+
+/** Of `options`, only the keys a client may send with CreateTable: what a table's stored options may hand back to clients. */
+export function clientWriteOptionsOf(options: StorageOptions): StorageOptions {
+  return Object.fromEntries(Object.entries(options).filter(([key]) => clientWriteKeys.has(key.toLowerCase())));
+}
+
+/** The keys a client may send with CreateTable, for the refusal's message and the docs. */
+export const acceptedClientWriteKeys: readonly string[] = [...clientWriteKeys];

@@ -101,3 +101,32 @@ test("names that become storage paths, sent by a tenant with database a's write 
     await expectError(await server.post("/v1/table/t/tags/delete", { tag }, a), 400, 13);
   });
 });
+
+test("CreateTable with storage_options that say where or as whom to write → 400, code 13, naming the keys and not their values; no table; write-path overrides still taken", async (t) => {
+  const server = await startAuthServer();
+  t.after(() => server.close());
+  await addDatabase(server, "a");
+  const a = { "x-api-key": await apiKey(server, "a", "write"), "x-svc-database": "a" };
+  const create = (name: string, options: Record<string, string>) =>
+    fetch(`${server.url}/v1/table/${name}/create?storage_options=${encodeURIComponent(JSON.stringify(options))}`, {
+      method: "POST",
+      headers: { ...a, "content-type": "application/vnd.apache.arrow.stream" },
+      body: rows,
+    });
+  const hostile: Record<string, string>[] = [
+    { aws_endpoint: "http://127.0.0.1:9/elsewhere", allow_http: "true" },
+    { azure_endpoint: "http://127.0.0.1:9/devstoreaccount1/other-container" },
+    { google_base_url: "http://127.0.0.1:9" },
+    { proxy_url: "http://127.0.0.1:9", allow_invalid_certificates: "true" },
+    { azure_storage_account_key: "c2VjcmV0LXZhbHVl" },
+  ];
+  for (const options of hostile) {
+    const refused = await expectError(await create("hostile", options), 400, 13);
+    for (const key of Object.keys(options)) assert.match(refused.error, new RegExp(key));
+    for (const value of Object.values(options)) assert.ok(!refused.error.includes(value), `the refusal does not repeat '${value}'`);
+  }
+  await expectError(await server.post("/v1/table/hostile/describe", {}, a), 404, 4);
+  const taken = await expectJson<{ storage_options: Record<string, string> }>(await create("tuned", { timeout: "30s" }));
+  assert.equal(taken.storage_options.timeout, "30s");
+  assert.equal(await expectJson(await server.post("/v1/table/tuned/count_rows", {}, a)), 3);
+});

@@ -9,7 +9,7 @@ import { CatalogError } from "../../model/catalog-error.js";
 import type { TableAccess } from "../../model/table-access.js";
 import { parentLocation } from "../../storage/locations.js";
 import { defaultVending } from "../../storage/storages.js";
-import type { StorageOptions } from "../../storage/storage-options.js";
+import { type StorageOptions, clientWriteOptionsOf } from "../../storage/storage-options.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { credentialsVended } from "../../metrics/metrics.js";
 import { sharedContainerReason } from "../shared-containers.js";
@@ -20,7 +20,9 @@ export async function storageOptionsForClient(
   access: TableAccess,
   vendCredentials: boolean | null | undefined,
 ): Promise<StorageOptions> {
-  const own = answer.storage_options ?? {};
+  // A table's own options are what its creator sent; only the keys a client may send go back out
+  // (a table stored before they were checked may hold others).
+  const own = clientWriteOptionsOf(answer.storage_options ?? {});
   if (!answer.location) return own;
   const vending = scope.vending ?? defaultVending;
   let mode = vendCredentials === false ? "none" : vending.mode;

@@ -16,6 +16,7 @@ import type {
 import type { StoreTx } from "../../store/store.js";
 import { UniqueViolation } from "../../store/store-errors.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
+import { acceptedClientWriteKeys, refusedClientWriteKeys } from "../../storage/storage-options.js";
 import type { ArrowStreamBody } from "../catalog-operations.js";
 import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
@@ -110,6 +111,7 @@ export async function createTable(
   const mode = parsedMode ?? "Create";
   const subject = tableLabel(id);
   const database = scope.database.name;
+  requireClientWriteOptions(request.storage_options ?? {});
 
   return translating(subject, async () => {
     const upload = await ipcStreamToFile(body);
@@ -218,4 +220,17 @@ async function registerTableIn(
   } else {
     await insertTableRow(tx, scope, id, { id: newTableLocation(scope.database).id, location, managed: false, properties, storageOptions: {} }, "table.registered");
   }
+}
+
+/**
+ * Refuses (13) CreateTable storage options other than the write-path overrides a client may send
+ * (`refusedClientWriteKeys`): the map reaches Lance in place of the server's own settings. The
+ * refused keys are named, never their values (one may be a credential).
+ */
+function requireClientWriteOptions(options: Record<string, string>): void {
+  const refused = refusedClientWriteKeys(options);
+  if (refused.length === 0) return;
+  throw invalidInput(
+    `storage_options ${refused.map((key) => `'${key.slice(0, 64)}'`).join(", ")} cannot be sent with CreateTable: where and as whom table data is written is the server's setting; a client may send only ${acceptedClientWriteKeys.join(", ")}`,
+  );
 }
