@@ -2,7 +2,7 @@
  * Start-up of `quiver serve` on the default configuration (SQLite catalog, local folder, nothing
  * else configured): from spawning the command to its "Quiver listening" line, median of several
  * starts on one root (the first start creates the root and is not counted). Measures the built
- * CLI and `npm start` (whose prestart checks that the build is fresh).
+ * CLI and `npm start` (which first checks that the build is fresh).
  * Run `npm run build && node dist/bench/start-up.js [starts=10]`.
  */
 import { spawn } from "node:child_process";
