@@ -4,6 +4,7 @@
 // engine's bearer token goes on with every request, the proxy's own block reads included, and a
 // block read once is answered from disk.
 import assert from "node:assert/strict";
+import { request as httpRequest } from "node:http";
 import { createHash, createHmac } from "node:crypto";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -40,6 +41,20 @@ async function signatureChecks(request: S3rver["requests"][number]): Promise<boo
   const signer = new SignatureV4({ service: "s3", region: "us-east-1", credentials: { accessKeyId: s3rverKey, secretAccessKey: s3rverKey }, sha256: Sha256 as never, uriEscapePath: false, applyChecksum: true });
   const signed = await signer.sign({ method: request.method, protocol: "http:", hostname: url.hostname, port: Number(url.port), path: url.pathname, query, headers }, { signingDate });
   return signed.headers.authorization === authorization;
+}
+
+/** The status of a request whose path goes out exactly as written. */
+function rawStatus(method: string, url: string): Promise<number> {
+  const { hostname, port, origin } = new URL(url);
+  const path = url.slice(origin.length);
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest({ host: hostname, port, method, path }, (answer) => {
+      answer.resume();
+      answer.on("end", () => resolve(answer.statusCode ?? 0));
+    });
+    sent.on("error", reject);
+    sent.end(method === "PUT" || method === "POST" ? "x" : undefined);
+  });
 }
 
 describe("the object cache on an S3 data location (s3rver)", () => {
@@ -87,6 +102,29 @@ describe("the object cache on an S3 data location (s3rver)", () => {
     assert.deepEqual(await read(), [1.5, 999.5]);
     const dataReads = s3rver.requests.slice(before).filter((request) => request.method === "GET" && /\/data\/[^/?]+\.lance(\?|$)/.test(request.url));
     assert.deepEqual(dataReads, [], "warm reads take their data from the cache");
+  });
+
+  test("the proxy signs with the root's credential only what stays under the root: another bucket, another prefix or a '..' path → 403, unsigned and unsent", async () => {
+    await s3rver.createBucket("other-tenant");
+    const endpoint = server.runtime.storages.optionsFor(`s3://${s3rver.bucket}/data`).aws_endpoint as string;
+    assert.match(endpoint, /^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}$/, "the engine is pointed at the proxy");
+    const before = s3rver.requests.length;
+    for (const [method, target] of [
+      ["GET", "/other-tenant/secret.json"],
+      ["PUT", "/other-tenant/planted.json"],
+      ["GET", "/other-tenant?list-type=2&prefix="],
+      ["POST", "/other-tenant?delete"],
+      ["GET", `/${s3rver.bucket}/elsewhere/secret.json`],
+      ["GET", `/${s3rver.bucket}?list-type=2&prefix=elsewhere/`],
+      ["GET", `/${s3rver.bucket}/data/../elsewhere/secret.json`],
+      ["GET", `/${s3rver.bucket}/data/%2E%2E/elsewhere/secret.json`],
+    ] as const) {
+      // Sent as written: fetch would resolve the '..' segments before sending them.
+      assert.equal(await rawStatus(method, `${endpoint}${target}`), 403, `${method} ${target}`);
+    }
+    assert.deepEqual(s3rver.requests.slice(before).map((request) => `${request.method} ${request.url}`), [], "nothing reached the store");
+    const inside = await fetch(`${endpoint}/${s3rver.bucket}?list-type=2&prefix=data/`);
+    assert.equal(inside.status, 200, "a listing under the root is still served");
   });
 });
 

@@ -59,6 +59,7 @@ function sameText(a: string, b: string): boolean {
 
 export class AzureDialect implements StoreDialect {
   readonly store: string;
+  readonly signsWithRootCredential = false;
   private readonly upstream: URL;
   private readonly account: string;
   /** The account key, decoded once: every cached read checks a signature made with it. */

@@ -14,6 +14,7 @@ const defaultEndpoint = "https://storage.googleapis.com";
 
 export class GcsDialect implements StoreDialect {
   readonly store: string;
+  readonly signsWithRootCredential = false;
   private readonly token = randomBytes(16).toString("hex");
   private readonly upstream: string;
 

@@ -105,6 +105,7 @@ function send(url: URL, method: string, headers: Record<string, string>, timeout
 export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockCache, observer: ProxyObserver, timeoutMs: number, rootPath: string): Promise<ReadThroughProxy> {
   const blockSize = cache.blockSize;
   const rootPrefix = `${rootPath.replace(/\/+$/, "")}/`;
+  const rootBucket = rootPath.split("/")[0];
   /** Blocks being fetched, by object version and block number. */
   const inflight = new Map<string, Promise<Buffer>>();
   /** Objects whose identity is being learned, by path: later readers wait for the first. */
@@ -337,13 +338,25 @@ export async function startReadThroughProxy(dialect: StoreDialect, cache: BlockC
     return passThrough(incoming, response, routed, kind);
   }
 
+  /**
+   * Whether the request stays under this root: an object or a listed prefix under it, in a path
+   * with no `.` or `..` segment (the store's URL would resolve one, reaching past the check). A
+   * bucket-wide POST (S3's DeleteObjects, whose keys are in its body) is held to the root's bucket.
+   */
+  function isUnderRoot(routed: RoutedRequest, method: string): boolean {
+    const named = routed.objectPath ?? routed.listedPrefix;
+    if (named === undefined || named.split("/").some((segment) => segment === "." || segment === "..")) return false;
+    if (routed.objectPath === undefined && method === "POST") return named.split("/")[0] === rootBucket;
+    return named === rootPath.replace(/\/+$/, "") || named.startsWith(rootPrefix);
+  }
+
   function isPlainRead(incoming: IncomingMessage): boolean {
     return incoming.method === "GET" && conditionalHeaders.every((name) => incoming.headers[name] === undefined);
   }
 
   const server = createServer((incoming, response) => {
     const routed = dialect.route(incoming.url ?? "/");
-    if (!routed) {
+    if (!routed || (dialect.signsWithRootCredential && !isUnderRoot(routed, incoming.method ?? "GET"))) {
       response.writeHead(403, { "content-type": "text/plain" }).end("not a request this proxy serves");
       return;
     }

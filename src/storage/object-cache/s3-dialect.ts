@@ -43,6 +43,7 @@ type Credentials = { accessKeyId: string; secretAccessKey: string; sessionToken?
 
 export class S3Dialect implements StoreDialect {
   readonly store: string;
+  readonly signsWithRootCredential = true;
   private readonly token = randomBytes(16).toString("hex");
   private readonly settings;
   private readonly signer: SignatureV4;

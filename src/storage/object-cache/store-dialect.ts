@@ -21,6 +21,12 @@ export interface RoutedRequest {
 export interface StoreDialect {
   /** The store the cache keys its blocks under: its endpoint. */
   readonly store: string;
+  /**
+   * Whether the proxy signs what it forwards with the root's own credential (S3) rather than
+   * passing on the engine's (Azure SharedKey or SAS, a GCS bearer): then whoever reaches the
+   * proxy acts with the root's credential, so it forwards only requests under the root.
+   */
+  readonly signsWithRootCredential: boolean;
   /** The engine's storage options with the endpoint pointed at the proxy at `origin`. */
   engineOptions(origin: string): StorageOptions;
   /** Where the engine's request for `rawUrl` (path and query) goes, or undefined when it is not one the proxy serves. */
