@@ -79,7 +79,17 @@ function messageOf(error: EngineError, subject: string): string {
     // Permanent, and no fault of the request: the table's files were removed outside the catalog.
     return `${subject} cannot be read: its data file '${missingDataFilePath(error)}' is missing (removed outside Quiver, with the folder of a table it was cloned from or on its own)`;
   }
-  return `${subject}: ${error.message}`;
+  return `${subject}: ${withoutStoreUrls(error.message)}`;
+}
+
+/**
+ * `message` with every HTTP(S) URL replaced: the engine quotes the URLs of the store requests that
+ * failed, which name the object cache's loopback proxy (and its path token) or the store's
+ * endpoint with its query (a SAS token), neither of them a client's to see. Table locations
+ * (`az://`, `s3://`, a path) stay.
+ */
+export function withoutStoreUrls(message: string): string {
+  return message.replace(/\bhttps?:\/\/[^\s'"<>`)\]]+/gi, "<store URL>");
 }
 
 /** Runs `fn`, translating any failure with `toCatalogError`. */

@@ -155,3 +155,14 @@ test("ipcStreamToFile refuses an IPC file, a truncated stream and a stream witho
   await assert.rejects(ipcStreamToFile(stream.subarray(0, stream.length - 100)), (error: unknown) => error instanceof ArrowDecodeError && /ends in the middle/.test(error.message));
   await assert.rejects(ipcStreamToFile(Buffer.alloc(0)), (error: unknown) => error instanceof ArrowDecodeError && /no schema/.test(error.message));
 });
+
+test("an engine error quoting the store's request URLs (the proxy's path token, a SAS query) → the answer names neither; the table's own location stays", () => {
+  const quoted = new Error(
+    "Invalid user input: Generic S3 error: Error performing PUT http://127.0.0.1:40123/0123456789abcdef0123456789abcdef/lake/data/x.lance in 12ms - InvalidArgument; also https://acct.blob.core.windows.net/c/d?sv=2024&sig=SECRET for az://lake/tables/t.lance",
+  );
+  const answered = toCatalogError(quoted, "table 't'");
+  assert.equal(answered.code, 13);
+  for (const secret of ["0123456789abcdef0123456789abcdef", "sig=SECRET", "127.0.0.1:40123"]) assert.ok(!answered.message.includes(secret), answered.message);
+  assert.match(answered.message, /<store URL>/);
+  assert.match(answered.message, /az:\/\/lake\/tables\/t\.lance/);
+});
