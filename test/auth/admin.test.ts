@@ -159,3 +159,27 @@ test("quiver databases create, keys create (key alone on a line, once), keys lis
   await expectError(await server.get("/v1/tables", { "x-api-key": key, "x-svc-database": "analytics" }), 401, 16);
   await assert.rejects(run(process.execPath, [cli, "keys", "create", ...at, "--database", "missing", "--role", "read"]), /does not exist/);
 });
+
+test("CreateDatabase with a location that is, lies inside or holds another database's storage → 400, code 13, naming it; a separate location → 201", async (t) => {
+  const server = await startAuthServer();
+  t.after(() => server.close());
+  const headers = { "x-api-key": await apiKey(server, null, "admin") };
+  await expectJson(await server.post("/v1/admin/databases", { name: "sales" }, headers), 201);
+  const sales = path.join(server.root, "databases", "sales");
+  for (const [name, location] of [
+    ["inside", path.join(sales, "inner")],
+    ["same", sales],
+    ["around", path.join(server.root, "databases")],
+  ]) {
+    const refused = await expectError(await server.post("/v1/admin/databases", { name, location }, headers), 400, 13);
+    assert.match(refused.error, /overlaps the storage of database '(sales|default)'/);
+  }
+  const separate = path.join(server.root, "elsewhere");
+  await expectJson(await server.post("/v1/admin/databases", { name: "own", location: separate }, headers), 201);
+  // A database that would follow the data location into a folder another database keeps is refused too.
+  const nested = path.join(server.root, "databases", "later");
+  await expectJson(await server.post("/v1/admin/databases", { name: "owner", location: nested }, headers), 201);
+  await expectError(await server.post("/v1/admin/databases", { name: "later" }, headers), 400, 13);
+  const listed = await expectJson<{ databases: { name: string }[] }>(await server.get("/v1/admin/databases", headers));
+  assert.deepEqual(listed.databases.map((db) => db.name).sort(), ["default", "own", "owner", "sales"]);
+});

@@ -6,7 +6,7 @@
  * tables there.
  */
 import { UnsafeObjectStore, requireConditionalCreates } from "../../storage/conditional-create-probe.js";
-import { isUri, joinLocation, normalizeLocation } from "../../storage/locations.js";
+import { isInsideLocation, isUri, joinLocation, normalizeLocation } from "../../storage/locations.js";
 import type { Storages, Vending } from "../../storage/storages.js";
 import type { StorageOptions } from "../../storage/storage-options.js";
 import { invalidInput } from "../../model/catalog-error.js";
@@ -16,7 +16,7 @@ import type { Store } from "../../store/store.js";
 import { UniqueViolation } from "../../store/store-errors.js";
 import { Catalog } from "../catalog.js";
 import type { CatalogScope, DatabaseInfo, JobSettings } from "../catalog-scope.js";
-import { followsDataLocation, hasOwnLocation, toDatabaseInfo } from "../database-info.js";
+import { databaseStorageRoot, followsDataLocation, hasOwnLocation, toDatabaseInfo } from "../database-info.js";
 import { validateName } from "../identifiers.js";
 import { checkedClientLocation } from "../table-locations.js";
 import { withSpans } from "../../tracing/spans.js";
@@ -47,6 +47,7 @@ export async function ensureDatabase(storages: Storages, store: Store, dataLocat
   const existing = await store.rows.findDatabase(name);
   if (existing) return toDatabaseInfo(existing, dataLocation);
   const storageRoot = options.location ? await ownStorageRoot(storages, options.location, options.storageOptions ?? {}) : joinLocation(normalizeLocation(dataLocation), name);
+  await requireSeparateRoot(store, dataLocation, name, storageRoot);
   await storages.for(storageRoot).preparePrefix(storageRoot);
   try {
     await requireConditionalCreates(storages, storageRoot);
@@ -72,6 +73,21 @@ export async function ensureDatabase(storages: Storages, store: Store, dataLocat
   }
   await announceDatabaseChange(store, name);
   return toDatabaseInfo((await store.rows.findDatabase(name)) as DatabaseRow, dataLocation);
+}
+
+/**
+ * Refuses (13) a storage root that is, lies inside or holds another database's: each database's
+ * tables, their drops and their deletions are judged inside its own root, so two roots that
+ * overlap would let one tenant register, and a drop delete, the other's folders.
+ */
+async function requireSeparateRoot(store: Store, dataLocation: string, name: string, storageRoot: string): Promise<void> {
+  const root = normalizeLocation(storageRoot);
+  for (const other of await store.rows.listDatabases()) {
+    const otherRoot = normalizeLocation(databaseStorageRoot(other, dataLocation));
+    if (root === otherRoot || isInsideLocation(root, otherRoot) || isInsideLocation(otherRoot, root)) {
+      throw invalidInput(`database '${name}' cannot keep its tables at '${storageRoot}': it overlaps the storage of database '${other.name}'`);
+    }
+  }
 }
 
 /** The longest read-consistency interval accepted: a day (reads older than that help no one). */
