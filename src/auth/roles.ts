@@ -3,16 +3,14 @@
  * read < write < admin. An operation declares the least role that may call it.
  */
 import { invalidInput } from "../model/catalog-error.js";
+import { type Access, accessAllows, accessLevels } from "../model/operations/operation-entry.js";
 
-export const roles = ["read", "write", "admin"] as const;
-export type Role = (typeof roles)[number];
-
-const rank: Record<Role, number> = { read: 1, write: 2, admin: 3 };
+/** The roles are the operation table's access levels: a role may call what asks for it or less. */
+export const roles = accessLevels;
+export type Role = Access;
 
 /** Whether `held` is at least `needed`. */
-export function roleAllows(held: Role | undefined, needed: Role): boolean {
-  return held !== undefined && rank[held] >= rank[needed];
-}
+export const roleAllows: (held: Role | undefined, needed: Role) => boolean = accessAllows;
 
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (roles as readonly string[]).includes(value);

@@ -19,7 +19,7 @@
  *   listed to writers only (ListDroppedTables); the feed cannot tell, so it leaves them out.
  * - A database's location stays: every role of it reads it in ListDatabases.
  */
-import type { Access } from "../model/operations/operation-entry.js";
+import { type Access, accessAllows, accessLevels } from "../model/operations/operation-entry.js";
 import type { ChangeKind } from "./change-events.js";
 
 /** What a rule keeps from roles below the one it names. */
@@ -48,8 +48,7 @@ const rules: Partial<Record<ChangeKind, VisibilityRule>> = {
   "table.undropped": keptDrop,
 };
 
-const roleOrder: readonly Access[] = ["read", "write", "admin"];
-const atLeast = (held: Access, needed: Access | undefined) => needed === undefined || roleOrder.indexOf(held) >= roleOrder.indexOf(needed);
+const atLeast = (held: Access, needed: Access | undefined) => needed === undefined || accessAllows(held, needed);
 
 /** What `role` sees of an event: hidden, or shown without the `data` fields named. */
 export type EventView = { visible: false } | { visible: true; withoutFields: readonly string[] };
@@ -68,7 +67,7 @@ export function audienceOf(kind: ChangeKind): Access {
 }
 
 /** Every audience some event has: `read`, and each role a rule names for seeing an event at all. */
-const audiences: readonly Access[] = roleOrder.filter((role) => role === "read" || Object.values(rules).some((rule) => rule.event === role));
+const audiences: readonly Access[] = accessLevels.filter((role) => role === "read" || Object.values(rules).some((rule) => rule.event === role));
 
 /** The audiences whose events `role` sees. */
 export function audiencesSeenBy(role: Access): Access[] {

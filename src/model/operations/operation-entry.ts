@@ -9,8 +9,14 @@ import type { ResponseShape } from "../wire-shapes.js";
 
 export type HttpMethod = "GET" | "POST";
 
-/** The least role that may call an operation. */
-export type Access = "read" | "write" | "admin";
+/** The roles, least first; an operation declares the least that may call it. */
+export const accessLevels = ["read", "write", "admin"] as const;
+export type Access = (typeof accessLevels)[number];
+
+/** Whether `held` is at least `needed`: each level includes the ones before it. */
+export function accessAllows(held: Access | undefined, needed: Access): boolean {
+  return held !== undefined && accessLevels.indexOf(held) >= accessLevels.indexOf(needed);
+}
 
 /** What the request body is on the wire: JSON, an Arrow IPC stream, or nothing. */
 export type BodyKind = "json" | "arrow" | "none";
