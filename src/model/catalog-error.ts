@@ -38,3 +38,11 @@ export class CatalogError extends Error {
 export function invalidInput(message: string, options?: CatalogErrorOptions): CatalogError {
   return CatalogError.of("InvalidInput", message, options);
 }
+
+/** The longest stretch of a refused value a message repeats: enough to recognise it, never a whole oversized value. */
+const echoedLength = 64;
+
+/** How a refused value appears in a message: JSON-quoted (controls and NUL visible), cut short when long. */
+export function echoed(value: string): string {
+  return JSON.stringify(value.length > echoedLength ? `${value.slice(0, echoedLength)}…` : value);
+}

@@ -7,7 +7,8 @@
  * router or the JSON parser), and a name is one path segment of a fixed alphabet: no separator,
  * no `.` or `..`, no escape or control character can reach a path.
  */
-import { invalidInput } from "./catalog-error.js";
+import { echoed, invalidInput } from "./catalog-error.js";
+import { maxNameLength, namePattern } from "./names.js";
 
 declare const pathNameKind: unique symbol;
 
@@ -28,22 +29,19 @@ interface NameRule {
   form: string;
 }
 
-const refRule: NameRule = { pattern: /^[A-Za-z0-9_.-]+$/, maxLength: 256, form: "only letters, digits, '_', '-' and '.' (at most 256)" };
+/** A name of Quiver's own alphabet (`model/names.ts`), at most `maxLength` long. */
+const nameRule = (maxLength: number): NameRule => ({ pattern: namePattern, maxLength, form: `only letters, digits, '_', '-' and '.' (at most ${maxLength})` });
 
 const rules: Record<PathNameKind, NameRule> = {
-  branch: refRule,
-  tag: refRule,
+  branch: nameRule(maxNameLength),
+  tag: nameRule(maxNameLength),
   // The form Quiver issues (`randomUUID`): nothing else was ever an upload id.
   upload_id: { pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, maxLength: 36, form: "an upload id as CreateMultipartWrite answers it (a lower-case UUID)" },
-  upload_part_id: { pattern: /^[A-Za-z0-9_.-]+$/, maxLength: 128, form: "only letters, digits, '_', '-' and '.' (at most 128)" },
+  upload_part_id: nameRule(128),
 };
 
-/** The longest stretch of a refused value a message repeats: enough to recognise it, never a whole oversized value. */
-const echoedLength = 64;
-
-/** How a refused value appears in a message: JSON-quoted (controls and NUL visible), cut short when long. */
-function echo(value: string): string {
-  return JSON.stringify(value.length > echoedLength ? `${value.slice(0, echoedLength)}…` : value);
+function fits(rule: NameRule, value: string): boolean {
+  return value.length > 0 && value.length <= rule.maxLength && rule.pattern.test(value) && value !== "." && value !== "..";
 }
 
 /**
@@ -54,14 +52,13 @@ function echo(value: string): string {
 export function pathName<K extends PathNameKind>(kind: K, value: unknown, field: string = kind): PathName<K> {
   const rule = rules[kind];
   if (typeof value !== "string") throw invalidInput(`${field} must be a string`);
-  if (value.length === 0 || value.length > rule.maxLength || !rule.pattern.test(value) || value === "." || value === "..") {
-    throw invalidInput(`${field} ${echo(value)} is not valid: it must be ${rule.form}, and not '.' or '..'`);
+  if (!fits(rule, value)) {
+    throw invalidInput(`${field} ${echoed(value)} is not valid: it must be ${rule.form}, and not '.' or '..'`);
   }
   return value as PathName<K>;
 }
 
 /** Whether `value` is a valid name of `kind` (for listings and records that skip what is not, rather than refuse it). */
 export function isPathName<K extends PathNameKind>(kind: K, value: string): value is PathName<K> {
-  const rule = rules[kind];
-  return value.length > 0 && value.length <= rule.maxLength && rule.pattern.test(value) && value !== "." && value !== "..";
+  return fits(rules[kind], value);
 }

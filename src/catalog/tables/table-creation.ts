@@ -15,7 +15,7 @@ import type {
 } from "../../model/table.js";
 import type { StoreTx } from "../../store/store.js";
 import { UniqueViolation } from "../../store/store-errors.js";
-import { CatalogError, invalidInput } from "../../model/catalog-error.js";
+import { CatalogError, echoed, invalidInput } from "../../model/catalog-error.js";
 import { acceptedClientWriteKeys, refusedClientWriteKeys } from "../../storage/storage-options.js";
 import type { ArrowStreamBody } from "../catalog-operations.js";
 import type { CatalogScope, WithId } from "../catalog-scope.js";
@@ -160,8 +160,8 @@ export async function createTable(
       throw error;
     }
     return { location: placed.location, version, storage_options: storageOptions, properties };
-    // Two creates filling one declared table race to Lance's create: the loser's is the answer to a table that exists.
   }, {
+    // Two creates filling one declared table race to Lance's create: the loser's is the answer to a table that exists.
     get "dataset-exists"() {
       return alreadyExists(id);
     },
@@ -231,6 +231,6 @@ function requireClientWriteOptions(options: Record<string, string>): void {
   const refused = refusedClientWriteKeys(options);
   if (refused.length === 0) return;
   throw invalidInput(
-    `storage_options ${refused.map((key) => `'${key.slice(0, 64)}'`).join(", ")} cannot be sent with CreateTable: where and as whom table data is written is the server's setting; a client may send only ${acceptedClientWriteKeys.join(", ")}`,
+    `storage_options ${refused.map(echoed).join(", ")} cannot be sent with CreateTable: where and as whom table data is written is the server's setting; a client may send only ${acceptedClientWriteKeys.join(", ")}`,
   );
 }

@@ -9,7 +9,7 @@
  * covers its namespaces). OWNERSHIP of `system` is never granted: only the deployment-wide
  * admin role holds it (`role-grants.ts`).
  */
-import { invalidInput } from "../catalog-error.js";
+import { echoed, invalidInput } from "../catalog-error.js";
 import type { ObjectKind } from "./objects.js";
 
 export const privileges = [
@@ -68,8 +68,7 @@ export function isPrivilege(value: unknown): value is Privilege {
 /** Parses a privilege's name; throws 13 for anything but one of the twelve, spelled exactly. */
 export function parsePrivilege(text: string): Privilege {
   if (isPrivilege(text)) return text;
-  const shown = JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}…` : text);
-  throw invalidInput(`privilege ${shown} is not known: it must be one of ${privileges.join(", ")} (upper case)`);
+  throw invalidInput(`privilege ${echoed(text)} is not known: it must be one of ${privileges.join(", ")} (upper case)`);
 }
 
 /** Parses a privilege to grant on an object of `kind`; throws 13 when unknown or not grantable there. */
