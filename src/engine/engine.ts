@@ -2,8 +2,8 @@
  * @module The engine: the only code that touches Lance. Tables are addressed by location (an
  * absolute directory path ending in `.lance`); the catalog decides locations.
  */
-import type { BranchName, TagName } from "../model/path-names.js";
 import path from "node:path";
+import type { BranchName, TagName } from "../model/path-names.js";
 import type { JsonArrowSchema } from "../model/schema-json.js";
 import { type DecodedUpload, readingUpload, schemaOfIpcFile } from "./arrow-ipc.js";
 import { defaultCommitAttempts } from "./commit-retry.js";

@@ -103,16 +103,16 @@ export const DeleteFromTableResponse = ResponseModel("DeleteFromTableResponse", 
 export type DeleteFromTableResponse = Static<typeof DeleteFromTableResponse>;
 
 /** The query string of the multipart write routes: the branch, and the upload (complete, abort). */
-export const MultipartWriteQuery = Type.Object({
-  ...delimiterField,
-  branch: Type.Optional(Type.String({ minLength: 1 })),
-  upload_id: Type.Optional(Type.String({ minLength: 1 })),
-});
-
 /** CreateMultipartWrite's query: the upload id is what it answers, so it takes none. */
 export const CreateMultipartWriteQuery = Type.Object({
   ...delimiterField,
   branch: Type.Optional(Type.String({ minLength: 1 })),
+});
+
+/** The query of the requests naming an upload: CreateMultipartWrite's, and the upload id. */
+export const MultipartWriteQuery = Type.Object({
+  ...CreateMultipartWriteQuery.properties,
+  upload_id: Type.Optional(Type.String({ minLength: 1 })),
 });
 
 export const CreateMultipartWriteRequest = RequestModel("CreateMultipartWriteRequest", {

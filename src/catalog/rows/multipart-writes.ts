@@ -77,9 +77,9 @@ export async function stageMultipartPart(
   body: ArrowStreamBody,
 ): Promise<InsertIntoTableResponse> {
   const uploadId = requireUploadId(request.upload_id);
-  const partId = request.upload_part_id ? pathName("upload_part_id", request.upload_part_id) : pathName("upload_part_id", randomUUID());
+  const partId = pathName("upload_part_id", request.upload_part_id || randomUUID());
   const table = await loadTable(scope, request.id);
-  await openUpload(scope, table, uploadId, request.branch);
+  await requireOpenUpload(scope, table, uploadId, request.branch);
   const upload = await translating(tableLabel(request.id), () => ipcStreamToFile(body));
   const object = joinLocation(uploadFolderOf(table.location, uploadId), `${partId}.arrow`);
   await scope.storages.for(object).put(object, upload.file);
@@ -206,10 +206,10 @@ async function findUpload(scope: CatalogScope, table: TableRow, uploadId: Upload
   return write;
 }
 
-async function openUpload(scope: CatalogScope, table: TableRow, uploadId: UploadId, branch: string | null | undefined): Promise<MultipartWriteRow> {
+/** Refuses unless `uploadId` is an upload of the table, on `branch`, that still takes parts. Throws 13, 19. */
+async function requireOpenUpload(scope: CatalogScope, table: TableRow, uploadId: UploadId, branch: string | null | undefined): Promise<void> {
   const write = await findUpload(scope, table, uploadId, branch);
   if (write.state !== "open") throw CatalogError.of("InvalidTableState", `upload '${uploadId}' is ${write.state === "committed" ? "already committed" : "being completed"}; it takes no more parts`);
-  return write;
 }
 
 /**

@@ -8,7 +8,7 @@
  * `_versions` folder of the table. Pure: no storage is touched.
  */
 import { isVersionsFolderManifest, versionsDirectory } from "../../engine/engine.js";
-import type { BranchName } from "../../model/path-names.js";
+import { isPathName } from "../../model/path-names.js";
 import { checkedLocation, isInsideLocation, normalizeLocation, parentLocation } from "../../storage/locations.js";
 import type { LocationRefusal } from "./restored-locations.js";
 
@@ -93,13 +93,9 @@ function pathRefusal(table: RestoredTable, column: string, path: string): string
 
 /** Why a version's final manifest is not where the API puts it: its branch's `_versions` folder. */
 function finalManifestRefusal(table: RestoredTable, version: RestoredVersion): string | undefined {
-  let folder: string | undefined;
-  try {
-    folder = normalizeLocation(versionsDirectory(table.location, version.branch as BranchName));
-  } catch {
-    // A branch name that would climb out of the table's `tree` folder has no manifest folder.
-    folder = undefined;
-  }
+  // A branch name that is no valid name (one that would climb out of the table's `tree` folder) has no manifest folder.
+  const branch = version.branch === "" || isPathName("branch", version.branch) ? version.branch : undefined;
+  const folder = branch === undefined ? undefined : normalizeLocation(versionsDirectory(table.location, branch));
   if (folder !== undefined && parentLocation(version.manifestPath) === folder && isVersionsFolderManifest(version.manifestPath)) return undefined;
   return `manifest_path '${version.manifestPath}' does not name a manifest in the _versions folder of its branch`;
 }
