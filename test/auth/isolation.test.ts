@@ -3,27 +3,16 @@
  * anything of database beta, whatever database headers, prefixes, Host names or ids it sends.
  */
 import assert from "node:assert/strict";
-import { request as httpRequest } from "node:http";
 import test from "node:test";
 import { arrowStream } from "../helpers/arrow.js";
+import { rawRequest } from "../helpers/raw-http.js";
 import { type TestServer, expectError, expectJson } from "../helpers/test-server.js";
 import { addDatabase, apiKey, startAuthServer } from "./auth-helpers.js";
 
 /** A request with full control of headers, Host included (fetch does not let a caller set Host). */
-function raw(server: TestServer, method: string, path: string, headers: Record<string, string>, body?: string | Uint8Array) {
-  const url = new URL(server.url);
-  return new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const request = httpRequest({ host: url.hostname, port: url.port, method, path, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
-      });
-    });
-    request.on("error", reject);
-    request.end(body);
-  });
+async function raw(server: TestServer, method: string, path: string, headers: Record<string, string>, body?: string | Uint8Array) {
+  const { status, text } = await rawRequest(server.url, method, path, { headers, body });
+  return { status, body: text ? (JSON.parse(text) as any) : undefined };
 }
 
 async function tableNames(server: TestServer, key: string, database: string): Promise<string[]> {

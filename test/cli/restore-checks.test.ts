@@ -46,6 +46,18 @@ function post(url: string, route: string, body: unknown = {}): Promise<Response>
   return fetch(`${url}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 }
 
+/** Serves `root`, declares `tables` there, stops and backs it up; answers the backup file. */
+async function backupOfDeclared(t: { after(fn: () => Promise<void>): void }, root: string, tables: string[]): Promise<string> {
+  const server = await spawnServe(["--port", "0", "--root", root]);
+  t.after(() => server.stop("SIGKILL").then(() => undefined));
+  for (const table of tables) await expectJson(await post(server.url, `/v1/table/${table}/declare`));
+  await server.stop();
+  const file = path.join(root, "catalog.backup");
+  const backedUp = await runCli(["backup", "--to", file, "--root", root]);
+  assert.equal(backedUp.code, 0, backedUp.stderr);
+  return file;
+}
+
 describe("quiver restore checks and backup secrets", { concurrency: true }, () => {
   test("restore of a backup edited to point tables at folders outside their database (directly, and through a link) → refused naming each table and why, exit code 1, nothing restored; a drop of the tables on the restored root is 404 and the folders stay", { timeout: 120_000 }, async (t) => {
     const root = tempRoot();
@@ -58,14 +70,7 @@ describe("quiver restore checks and backup secrets", { concurrency: true }, () =
     mkdirSync(path.join(canary, "linked.lance"));
     writeFileSync(path.join(canary, "linked.lance", "keep.txt"), "the operator's files");
 
-    const server = await spawnServe(["--port", "0", "--root", root]);
-    t.after(() => server.stop("SIGKILL").then(() => undefined));
-    await expectJson(await post(server.url, "/v1/table/victim/declare"));
-    await expectJson(await post(server.url, "/v1/table/linked/declare"));
-    await server.stop();
-    const file = path.join(root, "catalog.backup");
-    const backedUp = await runCli(["backup", "--to", file, "--root", root]);
-    assert.equal(backedUp.code, 0, backedUp.stderr);
+    const file = await backupOfDeclared(t, root, ["victim", "linked"]);
 
     // `victim` points straight at the canary folder; `linked` at a folder inside its database's
     // storage root as written, which a link there leads out of.
@@ -143,13 +148,7 @@ describe("quiver restore checks and backup secrets", { concurrency: true }, () =
     mkdirSync(path.dirname(staged));
     writeFileSync(staged, "the operator's file");
 
-    const server = await spawnServe(["--port", "0", "--root", root]);
-    t.after(() => server.stop("SIGKILL").then(() => undefined));
-    await expectJson(await post(server.url, "/v1/table/victim/declare"));
-    await server.stop();
-    const file = path.join(root, "catalog.backup");
-    const backedUp = await runCli(["backup", "--to", file, "--root", root]);
-    assert.equal(backedUp.code, 0, backedUp.stderr);
+    const file = await backupOfDeclared(t, root, ["victim"]);
 
     const edited = path.join(root, "edited.backup");
     rewriteBackup(file, edited, (records) => {

@@ -3,6 +3,7 @@
  * requests on the same keep-alive connection, bytes no ordinary client would send, and a
  * deadline on every answer so that a wedged connection fails the test instead of hanging it.
  */
+import http from "node:http";
 import net from "node:net";
 
 export interface RawResponse {
@@ -142,4 +143,28 @@ export function errorBodyOf(response: RawResponse): { code: number; error?: stri
   }
   if (!Number.isInteger(body.code)) throw new Error(`HTTP ${response.status} answered no integer code: ${text.slice(0, 200)}`);
   return body as { code: number; error?: string };
+}
+
+/**
+ * One request through `node:http` with the path sent exactly as written (fetch's URL parser would
+ * resolve `..` and `%2E%2E` segments first) and any headers, Host included; resolves with the
+ * status and the body as text. `agent` keeps connections alive across many requests.
+ */
+export function rawRequest(
+  origin: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string | Uint8Array; agent?: http.Agent } = {},
+): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const request = http.request({ agent: options.agent, host: hostname, port, method, path, headers: options.headers ?? {} }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(options.body);
+  });
 }

@@ -16,6 +16,7 @@ import { test } from "node:test";
 import { isUri, joinLocation } from "../../src/storage/locations.js";
 import { addDatabase, apiKey, startAuthServer } from "../auth/auth-helpers.js";
 import { arrowStream } from "../helpers/arrow.js";
+import { rawRequest } from "../helpers/raw-http.js";
 import { testStorages } from "../helpers/test-backend.js";
 import { type TestServer, expectJson } from "../helpers/test-server.js";
 
@@ -213,7 +214,7 @@ class Walker {
     private readonly key: string,
   ) {}
 
-  send(route: Route, pathValues: Record<string, string>, query: [string, string, boolean][], body: Record<string, unknown> | undefined): Promise<Sent> {
+  async send(route: Route, pathValues: Record<string, string>, query: [string, string, boolean][], body: Record<string, unknown> | undefined): Promise<Sent> {
     const filled = route.path.replace(/\{(\w+)\}/g, (_, name: string) => pathValues[name] as string);
     const search = query.map(([name, value, raw]) => `${name}=${raw ? value : encodeURIComponent(value)}`).join("&");
     const headers: Record<string, string> = { "x-api-key": this.key, "x-svc-database": "a" };
@@ -225,26 +226,14 @@ class Walker {
       headers["content-type"] = "application/vnd.apache.arrow.stream";
       payload = arrowStream({ id: Int32Array.from([7]) });
     }
-    const { hostname, port } = new URL(this.server.url);
-    return new Promise((resolve, reject) => {
-      const request = http.request({ agent: this.agent, host: hostname, port, method: route.method, path: `${filled}${search ? `?${search}` : ""}`, headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          let code: unknown;
-          try {
-            code = (JSON.parse(text) as { code?: unknown }).code;
-          } catch {
-            code = undefined;
-          }
-          resolve({ status: response.statusCode ?? 0, code, text: text.slice(0, 300) });
-        });
-        response.on("error", reject);
-      });
-      request.on("error", reject);
-      request.end(payload);
-    });
+    const { status, text } = await rawRequest(this.server.url, route.method, `${filled}${search ? `?${search}` : ""}`, { headers, body: payload, agent: this.agent });
+    let code: unknown;
+    try {
+      code = (JSON.parse(text) as { code?: unknown }).code;
+    } catch {
+      code = undefined;
+    }
+    return { status, code, text: text.slice(0, 300) };
   }
 
   close(): void {

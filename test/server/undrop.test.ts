@@ -10,9 +10,12 @@ import { purgeDroppedTables } from "../../src/catalog/tables/dropped-tables.js";
 import { sweepOnce } from "../../src/catalog/tables/orphan-sweeper.js";
 import { arrowStream } from "../helpers/arrow.js";
 import { declaredTable, stageVersion } from "../versions/fixtures.js";
-import { expectError, expectJson, startTestServer } from "../helpers/test-server.js";
+import { type TestServer, expectError, expectJson, startTestServer } from "../helpers/test-server.js";
 
 const rows = () => arrowStream({ id: Int32Array.from([1, 2, 3]) });
+
+/** Runs the server's purge of kept drops as if the time were `now`. */
+const purgeAt = (server: TestServer, now: number) => purgeDroppedTables(server.runtime.store, server.runtime.registry, now);
 
 /** Waits until `check` holds, polling; fails after `ms`. */
 async function eventually(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
@@ -180,13 +183,13 @@ test("a kept clone holds its kept source's purge back: the source stays listed a
   await expectJson(await server.post("/v1/table/copy/drop"));
   const kept = (await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables;
   const source = kept.find((entry: any) => entry.name === "source");
-  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.parse(source.purge_at));
+  await purgeAt(server, Date.parse(source.purge_at));
   assert.ok(existsSync(sourceLocation), "the kept clone's source keeps its files");
   assert.equal((await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables.length, 2, "the source stays listed past its purge time");
 
   await expectJson(await server.post("/v1/table/copy/undrop", {}));
   assert.equal(await (await db.openTable("copy")).countRows(), 2);
-  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.now() + 2 * 60 * 60 * 1000);
+  await purgeAt(server, Date.now() + 2 * 60 * 60 * 1000);
   assert.deepEqual((await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables, []);
   assert.ok(existsSync(sourceLocation), "the restored clone still reads the purged source's files");
   assert.equal(await (await db.openTable("copy")).countRows(), 2);
@@ -199,7 +202,7 @@ test("a kept drop's folder registered again as another table: UndropTable → 40
   await expectJson(await server.post("/v1/table/t/drop"));
   await expectJson(await server.post("/v1/table/again/register", { location: created.location }));
   await expectError(await server.post("/v1/table/t/undrop", {}), 409, 5);
-  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.now() + 2 * 60 * 60 * 1000);
+  await purgeAt(server, Date.now() + 2 * 60 * 60 * 1000);
   assert.deepEqual((await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables, []);
   assert.ok(existsSync(created.location));
   assert.equal(await expectJson(await server.post("/v1/table/again/count_rows", {})), 3);
@@ -232,14 +235,14 @@ test("the purge of a kept drop whose folder a later kept drop holds (registered 
   const later = kept.find((entry: any) => entry.name === "again");
   assert.ok(Date.parse(first.purge_at) < Date.parse(later.purge_at));
 
-  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.parse(first.purge_at));
+  await purgeAt(server, Date.parse(first.purge_at));
   assert.deepEqual((await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables.map((entry: any) => entry.name), ["again"]);
   assert.ok(existsSync(created.location), "the later kept drop keeps the folder");
   await expectJson(await server.post("/v1/table/again/undrop", {}));
   assert.equal(await expectJson(await server.post("/v1/table/again/count_rows", {})), 3);
 
   await expectJson(await server.post("/v1/table/again/drop"));
-  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.now() + 2 * 60 * 60 * 1000);
+  await purgeAt(server, Date.now() + 2 * 60 * 60 * 1000);
   assert.equal(existsSync(created.location), false, "the last kept drop of the folder takes it");
 });
 
@@ -251,7 +254,7 @@ test("the purge of a kept drop leaves its folder while a live table lies inside 
   const inside = `${outer.location}/inner.lance`;
   await expectJson(await server.post("/v1/table/inner/declare", { location: inside }));
   await expectJson(await server.upload("/v1/table/inner/create", rows()));
-  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.now() + 2 * 60 * 60 * 1000);
+  await purgeAt(server, Date.now() + 2 * 60 * 60 * 1000);
   assert.deepEqual((await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables, [], "the drop is forgotten");
   assert.ok(existsSync(inside), "the live table inside the purged folder keeps its data");
   assert.equal(await expectJson(await server.post("/v1/table/inner/count_rows", {})), 3);
@@ -265,7 +268,7 @@ test("the purge of a kept drop leaves its folder while a live table lies inside 
   await expectJson(await server.upload("/v1/table/nested/create", rows()));
   await expectJson(await server.post("/v1/table/nested/drop"));
   await expectJson(await server.post("/v1/table/around/undrop", {}));
-  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.now() + 2 * 60 * 60 * 1000);
+  await purgeAt(server, Date.now() + 2 * 60 * 60 * 1000);
   assert.ok(existsSync(nested), "a folder inside a live table's folder is that table's to keep");
   assert.equal(await expectJson(await server.post("/v1/table/around/count_rows", {})), 3);
 });
@@ -283,7 +286,7 @@ test("UndropTable of a folder's first drop while a later drop of it is kept, the
   const kept = (await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables;
   const later = kept.find((entry: any) => entry.name === "again");
 
-  await purgeDroppedTables(server.runtime.store, server.runtime.registry, Date.parse(later.purge_at));
+  await purgeAt(server, Date.parse(later.purge_at));
   assert.deepEqual((await expectJson(await server.get("/v1/namespace/$/dropped_tables"))).tables.map((entry: any) => entry.name), ["t"]);
   assert.ok(existsSync(created.location), "the drop kept since keeps the folder");
   await expectJson(await server.post("/v1/table/t/undrop", {}));

@@ -4,7 +4,6 @@
 // engine's bearer token goes on with every request, the proxy's own block reads included, and a
 // block read once is answered from disk.
 import assert from "node:assert/strict";
-import { request as httpRequest } from "node:http";
 import { createHash, createHmac } from "node:crypto";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -12,6 +11,7 @@ import { SignatureV4 } from "@smithy/signature-v4";
 import { ObjectCache } from "../../src/storage/object-cache/object-cache.js";
 import { Storages } from "../../src/storage/storages.js";
 import { arrowStream, readArrow } from "../helpers/arrow.js";
+import { rawRequest } from "../helpers/raw-http.js";
 import { type Answer, type RecordingServer, startRecordingServer } from "../helpers/recording-server.js";
 import { type S3rver, s3rverKey, startS3rver } from "../helpers/s3rver.js";
 import { type TestServer, expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
@@ -44,17 +44,9 @@ async function signatureChecks(request: S3rver["requests"][number]): Promise<boo
 }
 
 /** The status of a request whose path goes out exactly as written. */
-function rawStatus(method: string, url: string): Promise<number> {
-  const { hostname, port, origin } = new URL(url);
-  const path = url.slice(origin.length);
-  return new Promise((resolve, reject) => {
-    const sent = httpRequest({ host: hostname, port, method, path }, (answer) => {
-      answer.resume();
-      answer.on("end", () => resolve(answer.statusCode ?? 0));
-    });
-    sent.on("error", reject);
-    sent.end(method === "PUT" || method === "POST" ? "x" : undefined);
-  });
+async function rawStatus(method: string, url: string): Promise<number> {
+  const { origin } = new URL(url);
+  return (await rawRequest(origin, method, url.slice(origin.length), { body: method === "PUT" || method === "POST" ? "x" : undefined })).status;
 }
 
 describe("the object cache on an S3 data location (s3rver)", () => {
