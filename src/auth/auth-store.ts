@@ -29,6 +29,25 @@ export interface AuditCursor {
   id: string;
 }
 
+/** A privilege on an object held by a subject, in LanceDB's authorization grammar (model/authz/). */
+export interface StoredGrant {
+  subject: string;
+  object: string;
+  privilege: string;
+}
+
+/** A role held by a principal or a group. */
+export interface StoredRoleBinding {
+  subject: string;
+  role: string;
+}
+
+/** Who changed a grant or binding, and the database whose change events record it (`""`: deployment-wide). */
+export interface AuthzChangeContext {
+  by: string;
+  database: string;
+}
+
 export interface AuthStore {
   databaseExists(name: string): Promise<boolean>;
 
@@ -44,6 +63,37 @@ export interface AuthStore {
    * the kept one: processes starting together all end up with the same key.
    */
   ensureSigningKey(name: string, proposed: string, at: number): Promise<string>;
+
+  /**
+   * Adds a grant with its change event; answers false when it is held already. With `transfer`
+   * the same privilege on the same object is first taken from every other subject (ownership).
+   */
+  addGrant(grant: StoredGrant, transfer: boolean, context: AuthzChangeContext): Promise<boolean>;
+  /** Removes a grant with its change event; answers whether it was held. */
+  deleteGrant(grant: StoredGrant, context: AuthzChangeContext): Promise<boolean>;
+  /**
+   * Makes `subject` the owner of a new object: OWNERSHIP on it, taken from any earlier holder. No
+   * change event: the creation's own event says who created it.
+   */
+  recordOwner(object: string, subject: string, by: string): Promise<void>;
+  /**
+   * Removes every grant on `objects` and on every object whose text starts with one of
+   * `prefixes`: what a dropped table or namespace leaves behind. No change event: the drop has its own.
+   */
+  forgetGrants(objects: readonly string[], prefixes: readonly string[]): Promise<void>;
+  /** Moves every grant on `from` to `to`: a renamed table keeps its grants. */
+  moveGrants(from: string, to: string): Promise<void>;
+  /** Grants in (object, subject, privilege) order, strictly after `after`. */
+  listGrants(filter: { object?: string; subject?: string }, after: StoredGrant | undefined, limit: number): Promise<StoredGrant[]>;
+  /** Binds a role with its change event; answers false when it was bound already. */
+  addRoleBinding(binding: StoredRoleBinding, context: AuthzChangeContext): Promise<boolean>;
+  deleteRoleBinding(binding: StoredRoleBinding, context: AuthzChangeContext): Promise<boolean>;
+  /** Bindings in (role, subject) order, strictly after `after`. */
+  listRoleBindings(filter: { subject?: string; role?: string }, after: StoredRoleBinding | undefined, limit: number): Promise<StoredRoleBinding[]>;
+  /** Every grant and binding, for the index each process keeps. */
+  loadAuthz(): Promise<{ grants: StoredGrant[]; bindings: StoredRoleBinding[] }>;
+  /** Calls `listener` whenever grants or bindings may have changed, in any process on the store. */
+  onAuthzChange(listener: () => void): () => void;
 
   insertAuditRecord(record: AuditRecord): Promise<void>;
   /** Records of one database (all with undefined), newest first, strictly before `before`. */

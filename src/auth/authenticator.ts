@@ -10,7 +10,7 @@ import { verifyApiKey } from "./credentials.js";
 import type { ExternalIssuer } from "./external-issuer.js";
 import { JwtError, decodeJwt } from "./jwt.js";
 import { type Principal, scopedPrincipal } from "./principal.js";
-import { isRole } from "./roles.js";
+import { isCredentialRole } from "./roles.js";
 import type { TokenService } from "./tokens.js";
 
 export interface PresentedCredentials {
@@ -24,7 +24,7 @@ function unauthenticated(message: string): CatalogError {
 
 export class Authenticator {
   constructor(
-    private readonly store: AuthStore,
+    readonly store: AuthStore,
     readonly tokens: TokenService,
     private readonly external?: ExternalIssuer,
   ) {}
@@ -32,7 +32,7 @@ export class Authenticator {
   async authenticate(credentials: PresentedCredentials): Promise<Principal> {
     if (credentials.apiKey !== undefined) {
       const key = await verifyApiKey(this.store, credentials.apiKey);
-      if (!key || !isRole(key.role)) throw unauthenticated("the API key is not valid");
+      if (!key || !isCredentialRole(key.role)) throw unauthenticated("the API key is not valid");
       return scopedPrincipal("api-key", `api-key:${key.id}`, key.database, key.role);
     }
     if (credentials.bearerToken !== undefined) return this.fromToken(credentials.bearerToken);

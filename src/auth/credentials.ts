@@ -8,14 +8,14 @@
  */
 import { CatalogError } from "../model/catalog-error.js";
 import type { AuthStore, CredentialKind, StoredCredential } from "./auth-store.js";
-import { type Role, isRole, parseRole } from "./roles.js";
+import { type CredentialRole, isCredentialRole, parseCredentialRole } from "./roles.js";
 import { hashSecret, newPublicId, newSecret, secretMatches } from "./secrets.js";
 
 export interface CredentialInfo {
   /** `key_id` of an API key or `client_id` of an OAuth client. */
   id: string;
   database: string | null;
-  role: Role;
+  role: CredentialRole;
   description: string;
   created_at: number;
   revoked_at: number | null;
@@ -35,7 +35,7 @@ function infoOf(credential: StoredCredential): CredentialInfo {
   return {
     id: credential.id,
     database: credential.database,
-    role: isRole(credential.role) ? credential.role : "read",
+    role: isCredentialRole(credential.role) ? credential.role : "none",
     description: credential.description,
     created_at: credential.createdAt,
     revoked_at: credential.revokedAt,
@@ -49,7 +49,7 @@ async function createCredential(
   id: string,
   request: NewCredentialRequest,
 ): Promise<{ info: CredentialInfo; secret: string }> {
-  const role = parseRole(request.role);
+  const role = parseCredentialRole(request.role);
   if (request.database !== null && !(await store.databaseExists(request.database))) {
     throw CatalogError.of("NamespaceNotFound", `database '${request.database}' does not exist`);
   }

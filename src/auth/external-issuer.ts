@@ -2,7 +2,9 @@
  * @module Tokens of an external OIDC issuer configured by the operator: signature by a key
  * from its JWKS, `iss`, `aud`, `exp`, and a claim carrying the role. The role claim holds
  * either a role (with the database in `databaseClaim`) or an object mapping database names to
- * roles, e.g. `{"sales": "write", "ml": "read"}`.
+ * roles, e.g. `{"sales": "write", "ml": "read"}`. The groups claim (default `groups`, a list of
+ * strings) names the groups grants may be given to (`g:<group>`); a token with groups and no role
+ * holds what its groups are granted.
  */
 import type { JWTVerifyGetKey } from "jose";
 import { type JwksOptions, issuerKeys } from "./jwks.js";
@@ -18,6 +20,8 @@ export interface ExternalIssuerConfig {
   roleClaim?: string;
   /** Claim naming the database when the role claim is a single role; default `quiver_database`. */
   databaseClaim?: string;
+  /** Claim listing the caller's groups; default `groups`. */
+  groupsClaim?: string;
   /** Bounds of the JWKS cache and fetch; the defaults suit common issuers. */
   jwks?: JwksOptions;
 }
@@ -43,9 +47,17 @@ export class ExternalIssuer {
   async principalOf(token: DecodedJwt): Promise<Principal> {
     const claims = await verifyJwt(token, this.keys, { algorithms: externalAlgorithms, issuer: this.config.issuer, audience: this.config.audience });
     const grants = this.grantsOf(claims);
-    if (grants.size === 0) throw new JwtError("token grants no role");
+    const groups = this.groupsOf(claims);
+    if (grants.size === 0 && groups.length === 0) throw new JwtError("token grants no role and names no group");
     const subject = typeof claims.sub === "string" ? claims.sub : "?";
-    return { kind: "external-token", subject: `external-token:${subject}`, grants };
+    return { kind: "external-token", subject: `external-token:${subject}`, grants, ...(groups.length > 0 ? { groups } : {}) };
+  }
+
+  /** The groups claim's strings (at most 256 of them, each at most 1024 characters). */
+  private groupsOf(claims: Record<string, unknown>): string[] {
+    const value = claims[this.config.groupsClaim ?? "groups"];
+    if (!Array.isArray(value)) return [];
+    return value.filter((group): group is string => typeof group === "string" && group.length > 0 && group.length <= 1024).slice(0, 256);
   }
 
   private grantsOf(claims: Record<string, unknown>): Map<string, Role> {

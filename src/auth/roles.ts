@@ -16,9 +16,20 @@ export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (roles as readonly string[]).includes(value);
 }
 
-/** Parses a role given by an operator or an admin; throws 13 for anything else. */
-export function parseRole(value: unknown): Role {
+/**
+ * A credential's role: one of the roles, or `none`, which holds nothing on its database until
+ * privileges are granted to it (docs/auth.md, "Authorization").
+ */
+export const credentialRoles = [...roles, "none"] as const;
+export type CredentialRole = (typeof credentialRoles)[number];
+
+export function isCredentialRole(value: unknown): value is CredentialRole {
+  return typeof value === "string" && (credentialRoles as readonly string[]).includes(value);
+}
+
+/** Parses a credential's role given by an operator or an admin; throws 13 for anything else. */
+export function parseCredentialRole(value: unknown): CredentialRole {
   const text = typeof value === "string" ? value.trim().toLowerCase() : value;
-  if (!isRole(text)) throw invalidInput(`role must be one of ${roles.join(", ")}; got ${JSON.stringify(value)}`);
+  if (!isCredentialRole(text)) throw invalidInput(`role must be one of ${credentialRoles.join(", ")}; got ${JSON.stringify(value)}`);
   return text;
 }

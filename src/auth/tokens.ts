@@ -10,7 +10,7 @@ import type { AuthStore } from "./auth-store.js";
 import { liveOAuthClient, verifyOAuthClient } from "./credentials.js";
 import { type DecodedJwt, JwtError, hs256Key, signHs256, verifyJwt } from "./jwt.js";
 import { type Principal, scopedPrincipal } from "./principal.js";
-import { isRole } from "./roles.js";
+import { isCredentialRole } from "./roles.js";
 
 /** `iss` and `aud` of Quiver's own tokens. */
 export const quiverIssuer = "quiver";
@@ -60,7 +60,7 @@ export class TokenService {
   async principalOf(token: DecodedJwt): Promise<Principal> {
     const claims = await verifyJwt(token, await this.signingKey, { algorithms: ["HS256"], issuer: quiverIssuer, audience: quiverIssuer });
     const client = typeof claims.sub === "string" ? await liveOAuthClient(this.store, claims.sub) : undefined;
-    if (!client || !isRole(client.role)) throw new JwtError("token's client is unknown or revoked");
+    if (!client || !isCredentialRole(client.role)) throw new JwtError("token's client is unknown or revoked");
     return scopedPrincipal("oauth-client", `oauth-client:${client.id}`, client.database, client.role);
   }
 }

@@ -13,7 +13,7 @@
  *
  * The rules follow what each role may ask for elsewhere (docs/auth.md):
  * - Key administration (`key.*`) is the database's admins' business: ListApiKeys and
- *   ListOAuthClients are theirs alone.
+ *   ListOAuthClients are theirs alone. So are grants and role bindings (`grant.*`, `role.*`).
  * - Table locations need `write`. A reader can describe a live table, but an event's location may
  *   be that of a table dropped since, and dropped tables (their locations, their kept drops) are
  *   listed to writers only (ListDroppedTables); the feed cannot tell, so it leaves them out.
@@ -38,6 +38,10 @@ const keptDrop: VisibilityRule = { fields: ["location", "dropped_id", "purge_at"
 const rules: Partial<Record<ChangeKind, VisibilityRule>> = {
   "key.created": { event: "admin" },
   "key.revoked": { event: "admin" },
+  "grant.added": { event: "admin" },
+  "grant.deleted": { event: "admin" },
+  "role.bound": { event: "admin" },
+  "role.unbound": { event: "admin" },
   "table.created": tableLocation,
   "table.declared": tableLocation,
   "table.registered": tableLocation,

@@ -44,11 +44,15 @@ export type ChangeKind =
   | "database.created"
   | "database.dropped"
   | "key.created"
-  | "key.revoked";
+  | "key.revoked"
+  | "grant.added"
+  | "grant.deleted"
+  | "role.bound"
+  | "role.unbound";
 
 export interface Change {
   kind: ChangeKind;
-  /** The database changed, or `""` for a deployment-wide change (a credential of every database). */
+  /** The database changed, or `""` for a deployment-wide change (a credential of every database, a role binding). */
   database: string;
   /** The subject when it names no namespace or table (a credential); else `subjectOf`'s. */
   subject?: string;

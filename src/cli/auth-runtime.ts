@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import type { AuthStore } from "../auth/auth-store.js";
+import { AccessDirectory } from "../auth/access-directory.js";
 import { Authenticator } from "../auth/authenticator.js";
 import type { ExternalIssuerConfig } from "../auth/external-issuer.js";
 import { loadSigningKey } from "../auth/signing-key.js";
@@ -54,7 +55,7 @@ export async function buildAuthGate(root: string, registry: CatalogRegistry, sto
   const tokens = new TokenService(store, signingKey, auth.tokenTtlSeconds ?? 3600);
   // Loaded only when an issuer is configured: it brings `jose`'s remote key sets.
   const external = auth.oidc ? new (await import("../auth/external-issuer.js")).ExternalIssuer(auth.oidc) : undefined;
-  return new AuthGate(auth.mode, new Authenticator(store, tokens, external), registry, { ...defaultThrottlePolicy, ...auth.failureThrottle });
+  return new AuthGate(auth.mode, new Authenticator(store, tokens, external), registry, { ...defaultThrottlePolicy, ...auth.failureThrottle }, new AccessDirectory(store));
 }
 
 /** The key an older release kept in a file under the root, if any, so its tokens stay valid. */

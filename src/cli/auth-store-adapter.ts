@@ -3,7 +3,7 @@
  * import both: auth sees no store rows, and the store does not know auth exists. Integer columns
  * pass through Number(), so auth's records hold numbers whatever the driver answers.
  */
-import type { AuthStore, CredentialKind, StoredCredential } from "../auth/auth-store.js";
+import type { AuthStore, AuthzChangeContext, CredentialKind, StoredCredential, StoredGrant, StoredRoleBinding } from "../auth/auth-store.js";
 import { type Change, recordChange } from "../catalog/change-events.js";
 import type { AuditRecord } from "../model/admin.js";
 import type { ApiKeyRow, AuditRow, CredentialColumns, OAuthClientRow } from "../store/schema.js";
@@ -43,7 +43,21 @@ function credentialChange(kind: "key.created" | "key.revoked", credential: Crede
   return { kind, database: database ?? "", subject: `${database ?? "*"}/${credential}/${id}`, data: { kind: credential, key_id: id, ...data } };
 }
 
-/** The auth data of `store`; a credential and its change event are written in one transaction. */
+/** The store's notices of a grant or binding change: every process drops its index on hearing one. */
+const authzTopic = "authz";
+
+function grantChange(kind: "grant.added" | "grant.deleted", grant: StoredGrant, context: AuthzChangeContext): Change {
+  return { kind, database: context.database, subject: `${context.database || "*"}/grant/${grant.object}`, data: { subject_id: grant.subject, object: grant.object, privilege: grant.privilege, by: context.by } };
+}
+
+function bindingChange(kind: "role.bound" | "role.unbound", binding: StoredRoleBinding, context: AuthzChangeContext): Change {
+  return { kind, database: context.database, subject: `*/role/${binding.role}`, data: { subject_id: binding.subject, role: binding.role, by: context.by } };
+}
+
+const grantOf = (row: { subject: string; object: string; privilege: string }): StoredGrant => ({ subject: row.subject, object: row.object, privilege: row.privilege });
+const bindingOf = (row: { subject: string; role: string }): StoredRoleBinding => ({ subject: row.subject, role: row.role });
+
+/** The auth data of `store`; a credential, grant or binding and its change event are written in one transaction. */
 export function authStoreOf(store: Store): AuthStore {
   const rows = store.rows;
   return {
@@ -72,6 +86,78 @@ export function authStoreOf(store: Store): AuthStore {
     async ensureSigningKey(name, proposed, at) {
       return (await rows.ensureSigningKey({ name, secret: proposed, created_at: at })).secret;
     },
+
+    async addGrant(grant, transfer, context) {
+      const added = await store.transaction(async (tx) => {
+        if (transfer) await tx.deleteOtherGrants(grant.object, grant.privilege, grant.subject);
+        if (!(await tx.insertGrant({ ...grant, granted_at: Date.now(), granted_by: context.by }))) return false;
+        await recordChange(tx, grantChange("grant.added", grant, context));
+        return true;
+      });
+      if (added) await store.events.publish({ topic: authzTopic, key: "" });
+      return added;
+    },
+    async deleteGrant(grant, context) {
+      const deleted = await store.transaction(async (tx) => {
+        if (!(await tx.deleteGrant(grant))) return false;
+        await recordChange(tx, grantChange("grant.deleted", grant, context));
+        return true;
+      });
+      if (deleted) await store.events.publish({ topic: authzTopic, key: "" });
+      return deleted;
+    },
+    async recordOwner(object, subject, by) {
+      const added = await store.transaction(async (tx) => {
+        await tx.deleteOtherGrants(object, "OWNERSHIP", subject);
+        return tx.insertGrant({ subject, object, privilege: "OWNERSHIP", granted_at: Date.now(), granted_by: by });
+      });
+      if (added) await store.events.publish({ topic: authzTopic, key: "" });
+    },
+    async forgetGrants(objects, prefixes) {
+      const removed = await store.transaction(async (tx) => {
+        let count = 0;
+        for (const object of objects) count += await tx.deleteGrantsOn(object);
+        for (const prefix of prefixes) count += await tx.deleteGrantsOn(prefix, prefix);
+        return count;
+      });
+      if (removed > 0) await store.events.publish({ topic: authzTopic, key: "" });
+    },
+    async moveGrants(from, to) {
+      // Grants left on `to` by a table of that name dropped before are not the renamed table's.
+      await store.transaction(async (tx) => {
+        await tx.deleteGrantsOn(to);
+        await tx.moveGrants(from, to);
+      });
+      await store.events.publish({ topic: authzTopic, key: "" });
+    },
+    listGrants: async (filter, after, limit) => (await rows.listGrants(filter, after, limit)).map(grantOf),
+    async addRoleBinding(binding, context) {
+      const added = await store.transaction(async (tx) => {
+        if (!(await tx.insertRoleBinding({ ...binding, bound_at: Date.now() }))) return false;
+        await recordChange(tx, bindingChange("role.bound", binding, context));
+        return true;
+      });
+      if (added) await store.events.publish({ topic: authzTopic, key: "" });
+      return added;
+    },
+    async deleteRoleBinding(binding, context) {
+      const deleted = await store.transaction(async (tx) => {
+        if (!(await tx.deleteRoleBinding(binding))) return false;
+        await recordChange(tx, bindingChange("role.unbound", binding, context));
+        return true;
+      });
+      if (deleted) await store.events.publish({ topic: authzTopic, key: "" });
+      return deleted;
+    },
+    listRoleBindings: async (filter, after, limit) => (await rows.listRoleBindings(filter, after, limit)).map(bindingOf),
+    async loadAuthz() {
+      const [grants, bindings] = await Promise.all([rows.allGrants(), rows.allRoleBindings()]);
+      return { grants: grants.map(grantOf), bindings: bindings.map(bindingOf) };
+    },
+    onAuthzChange: (listener) =>
+      store.events.subscribe((change) => {
+        if (change.topic === authzTopic || change.topic === "*") listener();
+      }),
 
     insertAuditRecord: (record) => rows.insertAuditRecord(record),
     async listAuditRecords(database, before, limit) {

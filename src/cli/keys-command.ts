@@ -22,7 +22,7 @@ const options = { database: { type: "string" }, role: { type: "string" }, descri
 
 export const keysUsage = `Usage: quiver keys <create|list|revoke> [options]
 
-  quiver keys create --database NAME --role read|write|admin [--description TEXT] [--root DIR | --store URL]
+  quiver keys create --database NAME --role read|write|admin|none [--description TEXT] [--root DIR | --store URL]
   quiver keys create --all-databases --role ROLE     a deployment-wide key (its role holds on every database)
   quiver keys list [--database NAME] [--root DIR | --store URL]
   quiver keys revoke KEY_ID [--root DIR | --store URL]
@@ -31,7 +31,7 @@ ${storeTargetUsage}`;
 
 export const clientsUsage = `Usage: quiver clients <create|list|revoke> [options]
 
-  quiver clients create --database NAME --role read|write|admin [--description TEXT] [--root DIR | --store URL]
+  quiver clients create --database NAME --role read|write|admin|none [--description TEXT] [--root DIR | --store URL]
       prints client_id and client_secret for POST /oauth/token (grant_type=client_credentials)
   quiver clients list [--database NAME] [--root DIR | --store URL]
   quiver clients revoke CLIENT_ID [--root DIR | --store URL]

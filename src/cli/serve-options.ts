@@ -189,7 +189,7 @@ function authOf(get: <T extends SettingValue>(key: string) => T | undefined): Au
   const jwksUrl = get<string>("oidc_jwks_url");
   if (issuer || audience || jwksUrl) {
     if (!issuer || !audience || !jwksUrl) throw new Error("--oidc-issuer, --oidc-audience and --oidc-jwks-url go together");
-    auth.oidc = { issuer, audience, jwksUrl, roleClaim: get("oidc_role_claim"), databaseClaim: get("oidc_database_claim") };
+    auth.oidc = { issuer, audience, jwksUrl, roleClaim: get("oidc_role_claim"), databaseClaim: get("oidc_database_claim"), groupsClaim: get("oidc_groups_claim") };
   }
   return auth;
 }

@@ -152,6 +152,7 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
       setting("oidc_jwks_url", { type: "string" }, "where the issuer publishes its keys", { placeholder: "URL" }),
       setting("oidc_role_claim", { type: "string" }, "claim holding the role or a database-to-role map", { placeholder: "CLAIM", shownDefault: "quiver_role" }),
       setting("oidc_database_claim", { type: "string" }, "claim naming the database of a single role", { placeholder: "CLAIM", shownDefault: "quiver_database" }),
+      setting("oidc_groups_claim", { type: "string" }, "claim listing the caller's groups, for grants to g:<group>", { placeholder: "CLAIM", shownDefault: "groups" }),
     ],
   },
   {

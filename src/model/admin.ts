@@ -55,7 +55,7 @@ export type DropDatabaseQuery = Static<typeof DropDatabaseQuery>;
 
 const CredentialFields = {
   database: Nullable(Type.String({ description: "null for a deployment-wide credential" })),
-  role: Type.String({ description: "read | write | admin" }),
+  role: Type.String({ description: "read | write | admin | none (holds nothing until granted)" }),
   description: Type.String(),
   created_at: Type.Integer({ description: "epoch milliseconds" }),
   revoked_at: Nullable(Type.Integer()),
@@ -66,7 +66,7 @@ export type ApiKeyInfo = Static<typeof ApiKeyInfo>;
 
 export const CreateCredentialRequest = Type.Object(
   {
-    role: Type.String({ description: "read | write | admin" }),
+    role: Type.String({ description: "read | write | admin | none (holds nothing until granted)" }),
     description: Type.Optional(Type.String({ maxLength: 500 })),
   },
   { $id: "CreateCredentialRequest" },

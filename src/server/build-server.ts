@@ -27,6 +27,9 @@ import type { AuthGate } from "./auth/auth-gate.js";
 import { registerAuditHook } from "./auth/audit-hook.js";
 import { adminRoutes } from "./routes/admin-routes.js";
 import { oauthRoutes } from "./routes/oauth-routes.js";
+import { authzRoutes } from "./routes/authz-routes.js";
+import { AuthzAdmin } from "../auth/authz-admin.js";
+import { authzObjectExists } from "../catalog/authz-objects.js";
 import { consoleRoutes } from "./routes/console-routes.js";
 import { docsRoutes } from "./routes/docs-routes.js";
 import { eventRoutes } from "./routes/event-routes.js";
@@ -91,7 +94,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     maxUploadBytes: options.maxUploadBytes ?? defaultMaxUploadBytes,
     uploadMemory: new UploadMemoryBudget(options.uploadMemoryBytes ?? defaultUploadMemoryBytes()),
     resolveCatalog: (request) => (gate ? gate.catalogFor(request) : resolveCatalog(request, options.registry)),
-    authorize: options.authorize ?? (gate ? (request, catalog, op) => gate.authorize(request, catalog, op) : async () => undefined),
+    authorize: options.authorize ?? (gate ? (request, catalog, op, call) => gate.authorize(request, catalog, op, call) : async () => undefined),
+    afterOperation: gate ? (request, catalog, op, call, answer) => gate.afterOperation(request, catalog, op, call, answer) : undefined,
     readDeadlineMs: options.readDeadlineMs,
     idempotency: { ttlMs: options.idempotencyTtlMs ?? defaultIdempotencyTtlMs, leaseMs: idempotencyLeaseMs },
   };
@@ -132,8 +136,10 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   registerOperations(app, services);
   eventRoutes(app, services);
   if (options.auth) {
-    adminRoutes(app, services, options.auth.store, options.auth.dataLocation);
+    const directory = options.auth.gate.access;
+    adminRoutes(app, services, options.auth.store, options.auth.dataLocation, directory);
     oauthRoutes(app, services, options.auth.gate);
+    if (directory) authzRoutes(app, services, new AuthzAdmin(options.auth.store, directory, (object) => authzObjectExists(options.registry.store, object)));
   }
   consoleRoutes(app);
   docsRoutes(app);

@@ -72,11 +72,11 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
       const delimiter = typeof query.delimiter === "string" && query.delimiter !== "" ? query.delimiter : defaultDelimiter;
       const params = http.params as Record<string, string>;
       const pathId = parsePathId(params.id, delimiter);
-      await services.authorize(http, catalog, entry);
-      await services.rateLimiter?.admit(http, reply, catalog);
       const body = jsonBody ? (http.body as Record<string, unknown>) : {};
       const id = jsonBody && "id" in params ? reconcileBodyId(pathId, body.id) : pathId;
       const request = catalogRequestOf(entry, { id, delimiter, body, query, params });
+      await services.authorize(http, catalog, entry, { id, request });
+      await services.rateLimiter?.admit(http, reply, catalog);
       if (entry.body === "arrow") http.body = budgetedUpload(services.uploadMemory, http, limitedUpload(http, arrowBody(http.body), services.maxUploadBytes));
       const call = { name, entry, catalog, request, id, delimiter, body, query, http, reply, services };
       const idempotent = { mutating: entry.access !== "read", body: entry.body, database: catalog.database.name, secrets: answerSecrets[name]?.(call) };
@@ -88,6 +88,7 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
         } catch (error) {
           throw budgetErrorOr(http, uploadErrorOr(http, error));
         }
+        if (services.afterOperation) result = await services.afterOperation(http, catalog, entry, { id, request }, result);
         if (reply.sent || answerConditionally(http, reply, { name, catalog, id, answer: result })) return reply;
         return await shapeResponse(reply, entry, result);
       };

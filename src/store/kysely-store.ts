@@ -17,6 +17,7 @@ import { viewRows } from "./rows/view-rows.js";
 import { sharedDataRows } from "./rows/shared-data-rows.js";
 import { rateLimitRows } from "./rows/rate-limit-rows.js";
 import { multipartWriteRows } from "./rows/multipart-write-rows.js";
+import { authzRows } from "./rows/authz-rows.js";
 import { idempotencyKeyRows } from "./rows/idempotency-key-rows.js";
 import { droppedTableRows } from "./rows/dropped-table-rows.js";
 import { changeEventRows, changeEventsTopic } from "./rows/change-event-rows.js";
@@ -56,6 +57,7 @@ const rowModules: ((db: Kysely<Database>, adapter: DialectAdapter) => Partial<St
   (db) => droppedTableRows(db),
   (db, adapter) => changeEventRows(db, adapter.name),
   (db) => multipartWriteRows(db),
+  (db) => authzRows(db),
 ];
 
 /** Which row module makes each row function, by the function's name. */
@@ -65,7 +67,7 @@ function rowModuleIndex(rows: readonly Partial<StoreTx>[]): Map<string, number> 
 
 /**
  * A transaction's rows, each module bound to the transaction when one of its functions is first
- * asked for: a transaction touches two or three of the sixteen modules, so it makes only theirs.
+ * asked for: a transaction touches two or three of the row modules, so it makes only theirs.
  */
 function bindRowsOnUse(trx: Kysely<Database>, adapter: DialectAdapter, moduleOf: ReadonlyMap<string, number>): StoreTx {
   const bound = new Map<number, Partial<StoreTx>>();

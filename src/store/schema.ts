@@ -226,6 +226,26 @@ export interface MultipartPartsTable {
   created_at: number;
 }
 
+/** A privilege on an object held by a subject, all in LanceDB's authorization grammar. */
+export interface AuthzGrantsTable {
+  subject: string;
+  object: string;
+  privilege: string;
+  granted_at: number;
+  /** The audit subject of whoever granted it. */
+  granted_by: string;
+}
+
+/** A role held by a principal or group. */
+export interface AuthzRoleBindingsTable {
+  subject: string;
+  role: string;
+  bound_at: number;
+}
+
+export type AuthzGrantRow = Selectable<AuthzGrantsTable>;
+export type AuthzRoleBindingRow = Selectable<AuthzRoleBindingsTable>;
+
 export interface Database {
   databases: DatabasesTable;
   namespaces: NamespacesTable;
@@ -244,6 +264,8 @@ export interface Database {
   event_deliveries: EventDeliveriesTable;
   multipart_writes: MultipartWritesTable;
   multipart_parts: MultipartPartsTable;
+  authz_grants: AuthzGrantsTable;
+  authz_role_bindings: AuthzRoleBindingsTable;
 }
 
 /** A map of strings; the store keeps it as JSON text and hands it out decoded. */

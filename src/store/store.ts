@@ -18,6 +18,7 @@ import type { IdempotencyKeyRows } from "./rows/idempotency-key-rows.js";
 import type { DroppedTableRows } from "./rows/dropped-table-rows.js";
 import type { ChangeEventRows } from "./rows/change-event-rows.js";
 import type { MultipartWriteRows } from "./rows/multipart-write-rows.js";
+import type { AuthzRows } from "./rows/authz-rows.js";
 import type { StoreEvents } from "./store-events.js";
 import type { StoreLocks } from "./store-locks.js";
 
@@ -38,7 +39,8 @@ export interface StoreTx
     IdempotencyKeyRows,
     DroppedTableRows,
     ChangeEventRows,
-    MultipartWriteRows {}
+    MultipartWriteRows,
+    AuthzRows {}
 
 /** How a dialect's opener opens a store. */
 export interface OpenStoreOptions {

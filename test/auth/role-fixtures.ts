@@ -218,6 +218,21 @@ export const fixtures: Record<string, Fixture> = {
   CreateOAuthClient: async () => ({ params: { database: "default" }, body: { role: "read" } }),
   RevokeOAuthClient: async (env) => ({ params: { database: "default", client_id: (await createOAuthClient(env.server.runtime.authStore, { database: "default", role: "read" })).client_id } }),
   ListAuditRecords: async () => ({ params: { database: "default" }, query: "limit=5" }),
+
+  // Authorization API: grants on database `default` need its ownership (its admins); role
+  // bindings and identity lookups are deployment-wide.
+  ListAcls: async () => ({ body: { object: "database:default" } }),
+  AddAcl: async (env) => ({ body: { subject: `p:external-token:${env.name("someone")}`, object: "database:default", privilege: "USAGE" } }),
+  DeleteAcl: async (env) => {
+    const grant = { subject: `p:external-token:${env.name("someone")}`, object: "database:default", privilege: "USAGE" };
+    await env.server.runtime.authStore.addGrant(grant, false, { by: "test", database: "default" });
+    return { body: grant };
+  },
+  ListRoleBindings: async () => ({ body: {} }),
+  AddRoleBinding: async (env) => ({ body: { subject: "g:analysts", role: env.name("role") } }),
+  DeleteRoleBinding: async (env) => ({ body: { subject: "g:analysts", role: env.name("role") } }),
+  GetPrincipal: async () => ({ body: { principal: "p:external-token:someone" } }),
+  GetGroup: async () => ({ body: { group: "g:analysts" } }),
   ListDeploymentAuditRecords: async () => ({ query: "limit=5" }),
 
   // Rows and queries.

@@ -21,7 +21,7 @@ const deploymentOperations = new Set([
   "CreateDeploymentApiKey",
   "RevokeDeploymentApiKey",
   "ListDeploymentAuditRecords",
-]);
+, "ListRoleBindings", "AddRoleBinding", "DeleteRoleBinding", "GetPrincipal", "GetGroup"]);
 /** Operations that authenticate their caller themselves (GetCapabilities answers without credentials too: test/server/capabilities.test.ts). */
 const publicOperations = new Set(["IssueToken", "GetCapabilities"]);
 

@@ -10,7 +10,7 @@
  */
 import { containersAbove, containment } from "./containment.js";
 import { type AuthzObject, formatObject } from "./objects.js";
-import type { Privilege } from "./privileges.js";
+import { type Privilege, validOn } from "./privileges.js";
 import type { Grant } from "./role-grants.js";
 
 export class EffectiveGrants {
@@ -33,6 +33,17 @@ export class EffectiveGrants {
   /** Whether USAGE is held on every database and namespace containing `object`. */
   reachable(object: AuthzObject): boolean {
     return containersAbove(object).every((container) => this.holds("USAGE", container));
+  }
+
+  /**
+   * Whether the caller may know `object` exists: it can be reached and, for a table or view, some
+   * privilege of its own is held on it (USAGE on its namespace alone shows it to no one); for a
+   * database or namespace, USAGE on it.
+   */
+  visible(object: AuthzObject): boolean {
+    if (!this.reachable(object)) return false;
+    if (object.kind === "table" || object.kind === "view") return validOn[object.kind].some((privilege) => this.holds(privilege, object));
+    return object.kind === "system" || this.holds("USAGE", object);
   }
 
   /** Whether `privilege` on `object` is held and `object` can be reached: what an operation needs. */

@@ -47,6 +47,16 @@ export function formatObject(object: AuthzObject): string {
   }
 }
 
+/** Whether `object` has a text: false for a name Quiver would refuse or a top-level `public` namespace. */
+export function hasObjectText(object: AuthzObject): boolean {
+  try {
+    formatObject(object);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Parses an object's text; throws 13 with the reason for an unknown kind, a missing field, an
  * empty namespace part or a name Quiver would refuse. The text is Quiver's own names only, never

@@ -5,6 +5,7 @@
  * call on the wire as the entry describes).
  */
 import type { TObject, TProperties, TSchema } from "@sinclair/typebox";
+import type { Privilege } from "../authz/privileges.js";
 import type { ResponseShape } from "../wire-shapes.js";
 
 export type HttpMethod = "GET" | "POST";
@@ -57,9 +58,24 @@ export interface ServedOperation {
   access: Access;
 }
 
+/**
+ * What a caller needs to run an operation under grants (docs/auth.md, "Authorization"):
+ * - `needs`: a privilege, several that must all be held, or `visible` (any privilege that lets the
+ *   caller see the object: a table's own, or USAGE on a namespace).
+ * - `on`: the object `{id}` names (`object`), the namespace holding it (`parent`: where a table or
+ *   namespace is created), or the request's database (operations whose objects the body names).
+ * A caller whose role on the database allows `access` needs nothing more: the roles hold every
+ * privilege their level implies, and the write role also restructures and drops every table.
+ */
+export interface PrivilegeNeed {
+  needs: Privilege | readonly Privilege[] | "visible";
+  on: "object" | "parent" | "database";
+}
+
 /** One catalog operation, keyed in the table by its camelCase name (the `Catalog` method's). */
 export interface OperationEntry extends ServedOperation {
   target: Target;
+  privilege: PrivilegeNeed;
   request: TObject;
   /**
    * Request fields the path carries besides `{id}` (`{index_name}`, `{transaction_id}`), made

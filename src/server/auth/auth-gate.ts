@@ -7,8 +7,16 @@
  * before it is validated, so the caller learns nothing about the request's shape either way.
  * Failed authentications are slowed per source (failure-throttle.ts). Admin routes declare
  * their own scope. With auth mode `none` every caller is the anonymous admin of every database.
+ *
+ * A caller whose role on the request's database allows the operation's `access` passes. Any other
+ * is judged by its grants (access-directory.ts): on the head, that it holds USAGE on the database
+ * or the operation's privileges there, so a stranger to the database is refused before its body
+ * is read; once the route has parsed the path's id, the operation's declared need on the object
+ * the id names (model/authz/operation-check.ts).
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions, onRequestHookHandler, preValidationHookHandler } from "fastify";
+import type { AccessDirectory } from "../../auth/access-directory.js";
+import type { EffectiveGrants } from "../../model/authz/effective-grants.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { type Principal, anonymousPrincipal, homeDatabase, roleOn } from "../../auth/principal.js";
 import { roleAllows } from "../../auth/roles.js";
@@ -18,7 +26,11 @@ import type { Catalog } from "../../catalog/catalog.js";
 import type { CatalogRegistry } from "../../catalog/runtime/database-registry.js";
 import { isStream } from "../body-parsing.js";
 import { resolveCatalog } from "../database-resolution.js";
-import type { Access, ServedOperation } from "../../model/operations/operation-entry.js";
+import type { Access, OperationEntry, ServedOperation } from "../../model/operations/operation-entry.js";
+import { checkOperation } from "../../model/authz/operation-check.js";
+import type { CatalogCall } from "../services.js";
+import { followObjectChange, renameDestination } from "./grant-lifecycle.js";
+import { isListing, visibleListing } from "./visible-listings.js";
 import { credentialsOf, hasCredentialHeaders } from "./credentials-of.js";
 import { FailureThrottle, type ThrottlePolicy, defaultThrottlePolicy } from "./failure-throttle.js";
 import { sourceOf } from "./request-source.js";
@@ -46,6 +58,8 @@ export interface RouteAuthConfig {
 interface RequestAuthState {
   principal: Principal;
   catalog?: Catalog;
+  /** The caller's grants, when its role did not decide alone. */
+  grants?: EffectiveGrants;
 }
 
 const states = new WeakMap<FastifyRequest, RequestAuthState>();
@@ -53,6 +67,11 @@ const states = new WeakMap<FastifyRequest, RequestAuthState>();
 /** The caller, once the gate has authenticated it. */
 export function principalOf(request: FastifyRequest): Principal | undefined {
   return states.get(request)?.principal;
+}
+
+/** The caller's grants, when the gate judged the request by them rather than by a role. */
+export function judgedGrantsOf(request: FastifyRequest): EffectiveGrants | undefined {
+  return states.get(request)?.grants;
 }
 
 /** The database the gate resolved for the request, if any. */
@@ -81,6 +100,8 @@ export class AuthGate {
     readonly authenticator: Authenticator,
     private readonly registry: CatalogRegistry,
     throttlePolicy: ThrottlePolicy = defaultThrottlePolicy,
+    /** Grants and role bindings; without it, roles alone decide. */
+    readonly access?: AccessDirectory,
   ) {
     this.throttle = new FailureThrottle(throttlePolicy);
   }
@@ -128,8 +149,46 @@ export class AuthGate {
     return catalog;
   }
 
-  async authorize(request: FastifyRequest, catalog: Catalog, operation: ServedOperation): Promise<void> {
-    requireRole(await this.principalFor(request), catalog.database.name, operation.access);
+  /**
+   * Throws 15 (or, for an object the caller may not see, the missing object's error) unless the
+   * caller may run `operation` on `catalog`'s database; with a catalog call, on the objects it names.
+   */
+  async authorize(request: FastifyRequest, catalog: Catalog, operation: ServedOperation, call?: CatalogCall): Promise<void> {
+    const principal = await this.principalFor(request);
+    const database = catalog.database.name;
+    if (roleAllows(roleOn(principal, database), operation.access)) return;
+    const need = (operation as Partial<OperationEntry>).privilege;
+    if (!need || !this.access) throw forbidden(database, operation.access);
+    const { grants } = await this.access.accessOf(principal);
+    (states.get(request) as RequestAuthState).grants = grants;
+    if (call === undefined) {
+      // The head: any business in this database at all.
+      if (!grants.holds("USAGE", { kind: "database", database })) throw forbidden(database, operation.access);
+      return;
+    }
+    const entry = operation as OperationEntry;
+    checkOperation(grants, need, entry.target, database, call.id);
+    const destination = renameDestination(entry, call);
+    if (destination) checkOperation(grants, { needs: "CREATE_TABLE", on: "parent" }, "table", database, destination);
+  }
+
+  /**
+   * What follows an operation that succeeded: grants follow what it created, renamed or dropped
+   * (grant-lifecycle.ts), and a listing keeps only what the caller may see (visible-listings.ts).
+   * Answers the operation's answer, filtered.
+   */
+  async afterOperation(request: FastifyRequest, catalog: Catalog, operation: OperationEntry, call: CatalogCall, answer: unknown): Promise<unknown> {
+    if (!this.access) return answer;
+    const principal = await this.principalFor(request);
+    const database = catalog.database.name;
+    try {
+      await followObjectChange(this.authenticator.store, principal, database, operation, call);
+    } catch (error) {
+      // The operation itself succeeded and is answered so; an operator can set the grants by hand.
+      request.log.warn({ err: error, operation: operation.operationId }, "grants could not follow the operation's change");
+    }
+    if (!isListing(operation) || roleAllows(roleOn(principal, database), "read")) return answer;
+    return visibleListing((await this.access.accessOf(principal)).grants, database, operation, call, answer);
   }
 
   private async check(request: FastifyRequest, scope: RouteScope, operation: ServedOperation): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { listAudit } from "../../auth/audit.js";
+import type { AccessDirectory } from "../../auth/access-directory.js";
 import type { AuthStore } from "../../auth/auth-store.js";
 import * as credentials from "../../auth/credentials.js";
 import { roleOn } from "../../auth/principal.js";
@@ -50,7 +51,7 @@ async function existingDatabase(authStore: AuthStore, name: string): Promise<str
   return name;
 }
 
-export function adminRoutes(app: FastifyInstance, services: ServerServices, authStore: AuthStore, dataLocation: string): void {
+export function adminRoutes(app: FastifyInstance, services: ServerServices, authStore: AuthStore, dataLocation: string, access?: AccessDirectory): void {
   const store = services.registry.store;
   const storages = services.registry.engine.storages;
   const define = adminOperationDefiner(app, services);
@@ -59,7 +60,9 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
     { operationId: "ListDatabases", summary: "List the databases the caller may see", tag, methods: ["GET"], path: "/v1/admin/databases", body: "none", response: json(M.ListDatabasesResponse), access: "read", scope: "authenticated", audit: false },
     async ({ request }) => {
       const principal = principalOf(request);
-      const visible = (name: string) => principal !== undefined && roleOn(principal, name) !== undefined;
+      // A database is listed to its roles' holders and to whoever holds USAGE on it by a grant.
+      const grants = principal && access ? (await access.accessOf(principal)).grants : undefined;
+      const visible = (name: string) => principal !== undefined && (roleOn(principal, name) !== undefined || grants?.holds("USAGE", { kind: "database", database: name }) === true);
       return { databases: (await listDatabases(store, dataLocation, visible)).map(wireDatabase) };
     },
   );

@@ -20,6 +20,7 @@ import * as m0013 from "./0013-change-events.js";
 import * as m0014 from "./0014-multipart-writes.js";
 import * as m0015 from "./0015-table-heads.js";
 import * as m0016 from "./0016-change-event-database-numbers.js";
+import * as m0017 from "./0017-authz.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   "0014-multipart-writes": m0014,
   "0015-table-heads": m0015,
   "0016-change-event-database-numbers": m0016,
+  "0017-authz": m0017,
 };
 
 /** Every migration this build knows, in order. */
