@@ -34,12 +34,15 @@ export async function measureRequests(total: number, concurrency: number, call: 
   return total / ((performance.now() - started) / 1000);
 }
 
-/** A function that POSTs JSON (or nothing) over up to `sockets` keep-alive connections and answers the parsed body of a 200. */
-export function jsonPoster(sockets: number): (base: string, route: string, body?: unknown) => Promise<unknown> {
+/**
+ * A function that POSTs JSON (or nothing) over up to `sockets` keep-alive connections, with
+ * `extraHeaders` (credentials), and answers the parsed body of a 200.
+ */
+export function jsonPoster(sockets: number, extraHeaders: Record<string, string> = {}): (base: string, route: string, body?: unknown) => Promise<unknown> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   return (base, route, body) => {
     const payload = Buffer.from(body === undefined ? "" : JSON.stringify(body));
-    const headers: Record<string, string | number> = { "content-length": payload.length };
+    const headers: Record<string, string | number> = { ...extraHeaders, "content-length": payload.length };
     if (body !== undefined) headers["content-type"] = "application/json";
     return new Promise((resolve, reject) => {
       const request = http.request(`${base}${route}`, { method: "POST", agent, headers }, (response) => {
