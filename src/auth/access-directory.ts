@@ -1,9 +1,10 @@
 /**
  * @module What each caller holds, from its roles on databases and the grants and role bindings
  * in the store. Every process keeps all grants and bindings in memory, indexed by subject, so a
- * check reads no store; a change in any process (a store notice) drops the index, and the next
- * request loads it again. Notices can be missed while a connection is replaced (then `*` is
- * heard) but never silently, and the index also expires after `maxIndexAgeMs` in any case.
+ * check reads no store. A change made by a server (a store notice) drops the index at once, and
+ * the next request loads it again. A change no notice told of (`quiver grants` beside a SQLite
+ * server, a notice lost with its connection) is found by the store's count of changes, which is
+ * read at most every `versionCheckMs`, beside the requests rather than in their way.
  *
  * A principal holds: the grants standing for its roles (role-grants.ts), the grants to
  * `p:<its subject>`, to `g:<each of its groups>`, and to `r:<each role bound to any of those>`.
@@ -15,8 +16,8 @@ import { type Grant, roleGrants } from "../model/authz/role-grants.js";
 import type { AuthStore, StoredGrant, StoredRoleBinding } from "./auth-store.js";
 import type { Principal } from "./principal.js";
 
-/** Longest an index is used without a reload, in case a notice was missed unnoticed. */
-const maxIndexAgeMs = 30_000;
+/** Longest an index is used without asking the store whether grants changed. */
+const versionCheckMs = 500;
 
 /** What a principal holds, and the canonical subjects it holds it as. */
 export interface PrincipalAccess {
@@ -42,11 +43,15 @@ class AuthzIndex {
   /** Each principal's access, made once per index: the index is replaced when anything changes. */
   readonly accessByKey = new Map<string, PrincipalAccess>();
 
+  /** When the store's count of changes was last seen to equal `version`. */
+  checkedAt: number;
+
   constructor(
     grants: readonly StoredGrant[],
     bindings: readonly StoredRoleBinding[],
-    readonly loadedAt: number,
+    readonly version: number,
   ) {
+    this.checkedAt = Date.now();
     for (const { subject, object, privilege } of grants) {
       const parsed = parsedGrant(object, privilege);
       if (!parsed) continue;
@@ -104,23 +109,39 @@ export class AccessDirectory {
 
   async #current(): Promise<AuthzIndex> {
     const index = this.#index;
-    if (index && Date.now() - index.loadedAt < maxIndexAgeMs) return index;
+    if (!index) return this.#load();
+    if (Date.now() - index.checkedAt >= versionCheckMs) {
+      index.checkedAt = Date.now();
+      void this.#checkVersion(index);
+    }
+    return index;
+  }
+
+  /** Drops `index` when the store counted changes it does not hold; a failed look waits for the next. */
+  async #checkVersion(index: AuthzIndex): Promise<void> {
+    try {
+      if ((await this.store.authzVersion()) !== index.version && this.#index === index) {
+        this.#index = undefined;
+        this.#loading = undefined;
+      }
+    } catch {
+      // The store is away: the grants held stay in force until it answers again.
+    }
+  }
+
+  #load(): Promise<AuthzIndex> {
     if (!this.#loading) {
       const generation = this.#generation;
-      const loading = this.store.loadAuthz().then(({ grants, bindings }) => {
-        const loaded = new AuthzIndex(grants, bindings, Date.now());
+      const loading = this.store.loadAuthz().then(({ version, grants, bindings }) => {
+        const loaded = new AuthzIndex(grants, bindings, version);
         if (this.#generation === generation) this.#index = loaded;
         return loaded;
       });
       this.#loading = loading;
-      loading.then(
-        () => {
-          if (this.#loading === loading) this.#loading = undefined;
-        },
-        () => {
-          if (this.#loading === loading) this.#loading = undefined;
-        },
-      );
+      const settled = () => {
+        if (this.#loading === loading) this.#loading = undefined;
+      };
+      loading.then(settled, settled);
     }
     return this.#loading;
   }

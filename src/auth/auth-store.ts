@@ -90,8 +90,10 @@ export interface AuthStore {
   deleteRoleBinding(binding: StoredRoleBinding, context: AuthzChangeContext): Promise<boolean>;
   /** Bindings in (role, subject) order, strictly after `after`. */
   listRoleBindings(filter: { subject?: string; role?: string }, after: StoredRoleBinding | undefined, limit: number): Promise<StoredRoleBinding[]>;
-  /** Every grant and binding, for the index each process keeps. */
-  loadAuthz(): Promise<{ grants: StoredGrant[]; bindings: StoredRoleBinding[] }>;
+  /** Every grant and binding, for the index each process keeps, with the count of changes they reflect. */
+  loadAuthz(): Promise<{ version: number; grants: StoredGrant[]; bindings: StoredRoleBinding[] }>;
+  /** How many changes of grants and bindings the store has seen: a cheap test of an index's currency. */
+  authzVersion(): Promise<number>;
   /** Calls `listener` whenever grants or bindings may have changed, in any process on the store. */
   onAuthzChange(listener: () => void): () => void;
 

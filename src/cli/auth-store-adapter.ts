@@ -91,6 +91,7 @@ export function authStoreOf(store: Store): AuthStore {
       const added = await store.transaction(async (tx) => {
         if (transfer) await tx.deleteOtherGrants(grant.object, grant.privilege, grant.subject);
         if (!(await tx.insertGrant({ ...grant, granted_at: Date.now(), granted_by: context.by }))) return false;
+        await tx.countAuthzChange();
         await recordChange(tx, grantChange("grant.added", grant, context));
         return true;
       });
@@ -100,6 +101,7 @@ export function authStoreOf(store: Store): AuthStore {
     async deleteGrant(grant, context) {
       const deleted = await store.transaction(async (tx) => {
         if (!(await tx.deleteGrant(grant))) return false;
+        await tx.countAuthzChange();
         await recordChange(tx, grantChange("grant.deleted", grant, context));
         return true;
       });
@@ -109,7 +111,9 @@ export function authStoreOf(store: Store): AuthStore {
     async recordOwner(object, subject, by) {
       const added = await store.transaction(async (tx) => {
         await tx.deleteOtherGrants(object, "OWNERSHIP", subject);
-        return tx.insertGrant({ subject, object, privilege: "OWNERSHIP", granted_at: Date.now(), granted_by: by });
+        const inserted = await tx.insertGrant({ subject, object, privilege: "OWNERSHIP", granted_at: Date.now(), granted_by: by });
+        if (inserted) await tx.countAuthzChange();
+        return inserted;
       });
       if (added) await store.events.publish({ topic: authzTopic, key: "" });
     },
@@ -118,6 +122,7 @@ export function authStoreOf(store: Store): AuthStore {
         let count = 0;
         for (const object of objects) count += await tx.deleteGrantsOn(object);
         for (const prefix of prefixes) count += await tx.deleteGrantsOn(prefix, prefix);
+        if (count > 0) await tx.countAuthzChange();
         return count;
       });
       if (removed > 0) await store.events.publish({ topic: authzTopic, key: "" });
@@ -127,6 +132,7 @@ export function authStoreOf(store: Store): AuthStore {
       await store.transaction(async (tx) => {
         await tx.deleteGrantsOn(to);
         await tx.moveGrants(from, to);
+        await tx.countAuthzChange();
       });
       await store.events.publish({ topic: authzTopic, key: "" });
     },
@@ -134,6 +140,7 @@ export function authStoreOf(store: Store): AuthStore {
     async addRoleBinding(binding, context) {
       const added = await store.transaction(async (tx) => {
         if (!(await tx.insertRoleBinding({ ...binding, bound_at: Date.now() }))) return false;
+        await tx.countAuthzChange();
         await recordChange(tx, bindingChange("role.bound", binding, context));
         return true;
       });
@@ -143,6 +150,7 @@ export function authStoreOf(store: Store): AuthStore {
     async deleteRoleBinding(binding, context) {
       const deleted = await store.transaction(async (tx) => {
         if (!(await tx.deleteRoleBinding(binding))) return false;
+        await tx.countAuthzChange();
         await recordChange(tx, bindingChange("role.unbound", binding, context));
         return true;
       });
@@ -150,10 +158,13 @@ export function authStoreOf(store: Store): AuthStore {
       return deleted;
     },
     listRoleBindings: async (filter, after, limit) => (await rows.listRoleBindings(filter, after, limit)).map(bindingOf),
-    async loadAuthz() {
-      const [grants, bindings] = await Promise.all([rows.allGrants(), rows.allRoleBindings()]);
-      return { grants: grants.map(grantOf), bindings: bindings.map(bindingOf) };
-    },
+    loadAuthz: () =>
+      store.transaction(async (tx) => {
+        const version = await tx.authzVersion();
+        const [grants, bindings] = [await tx.allGrants(), await tx.allRoleBindings()];
+        return { version, grants: grants.map(grantOf), bindings: bindings.map(bindingOf) };
+      }),
+    authzVersion: () => rows.authzVersion(),
     onAuthzChange: (listener) =>
       store.events.subscribe((change) => {
         if (change.topic === authzTopic || change.topic === "*") listener();

@@ -19,6 +19,8 @@ Commands:
   databases  create, list or drop databases (tenants)
   keys       create, list or revoke API keys
   clients    create, list or revoke OAuth clients (client-credentials grant)
+  grants     add, delete or list privileges on databases, namespaces, tables and views
+  roles      bind, unbind or list roles of principals and groups
   migrate    apply the metadata store's pending migrations
   backup     write the metadata store to a file, or check tables' data
   restore    load a backup into an empty metadata store
@@ -141,6 +143,8 @@ const adminCommands: Record<string, () => Promise<Command>> = {
   databases: async () => (await import("./databases-command.js")).databasesCommand,
   keys: async () => (await import("./keys-command.js")).keysCommand,
   clients: async () => (await import("./keys-command.js")).clientsCommand,
+  grants: async () => (await import("./grants-command.js")).grantsCommand,
+  roles: async () => (await import("./grants-command.js")).rolesCommand,
   migrate: async () => (await import("./migrate-command.js")).migrateCommand,
   backup: async () => (await import("./backup-command.js")).backupCommand,
   restore: async () => (await import("./restore-command.js")).restoreCommand,

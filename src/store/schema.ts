@@ -243,6 +243,12 @@ export interface AuthzRoleBindingsTable {
   bound_at: number;
 }
 
+/** One row counting every change of grants and role bindings. */
+export interface AuthzChangesTable {
+  id: number;
+  version: ColumnType<number, number, number>;
+}
+
 export type AuthzGrantRow = Selectable<AuthzGrantsTable>;
 export type AuthzRoleBindingRow = Selectable<AuthzRoleBindingsTable>;
 
@@ -266,6 +272,7 @@ export interface Database {
   multipart_parts: MultipartPartsTable;
   authz_grants: AuthzGrantsTable;
   authz_role_bindings: AuthzRoleBindingsTable;
+  authz_changes: AuthzChangesTable;
 }
 
 /** A map of strings; the store keeps it as JSON text and hands it out decoded. */

@@ -49,6 +49,11 @@ export interface AuthzRows {
   deleteRoleBinding(key: RoleBindingKey): Promise<boolean>;
   listRoleBindings(filter: RoleBindingFilter, after: RoleBindingKey | undefined, limit: number): Promise<AuthzRoleBindingRow[]>;
   allRoleBindings(): Promise<AuthzRoleBindingRow[]>;
+
+  /** Counts one change of grants or bindings; call it in the change's transaction. */
+  countAuthzChange(): Promise<void>;
+  /** How many changes of grants and bindings there have been. */
+  authzVersion(): Promise<number>;
 }
 
 export function authzRows(db: Kysely<Database>): AuthzRows {
@@ -114,5 +119,17 @@ export function authzRows(db: Kysely<Database>): AuthzRows {
       return query.execute();
     },
     allRoleBindings: () => db.selectFrom("authz_role_bindings").selectAll().execute(),
+
+    async countAuthzChange() {
+      await db
+        .updateTable("authz_changes")
+        .set((eb) => ({ version: eb("version", "+", 1) }))
+        .where("id", "=", 1)
+        .execute();
+    },
+    async authzVersion() {
+      const row = await db.selectFrom("authz_changes").select("version").where("id", "=", 1).executeTakeFirst();
+      return Number(row?.version ?? 0);
+    },
   };
 }
