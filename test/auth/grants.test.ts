@@ -224,3 +224,15 @@ test("every existing role keeps what it could do: a read key lists everything, a
   await expectJson(await send(writer, "/v1/table/scratch/drop", {}));
   await expectError(await grant(writer, principalOf(reader), "table:default:public$orders", "SELECT"), 403, 15);
 });
+
+test("a dropped database leaves no grants: one created again under its name starts with none", async () => {
+  const someone = principalOf(await bareKey());
+  await expectJson(await send(operator, "/v1/admin/databases", { name: "scratchdb" }), 201);
+  await expectJson(await grant(operator, someone, "database:scratchdb", "USAGE"));
+  await expectJson(await fetch(`${server.url}/v1/namespace/ns/create`, { method: "POST", headers: { "x-api-key": operator, "x-svc-database": "scratchdb", "content-type": "application/json" }, body: "{}" }));
+  await expectJson(await grant(operator, someone, "namespace:scratchdb:ns", "CREATE_TABLE"));
+  await expectJson(await send(operator, "/v1/admin/databases/scratchdb/drop?cascade=true"));
+  await expectJson(await send(operator, "/v1/admin/databases", { name: "scratchdb" }), 201);
+  const listed = await expectJson<{ entries: unknown[] }>(await send(operator, "/admin/authz/acl/list", { subject: someone }));
+  assert.deepEqual(listed.entries, []);
+});

@@ -90,7 +90,11 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
   define<unknown, M.DropDatabaseQuery, DatabaseParams>(
     { operationId: "DropDatabase", summary: "Drop a database with its credentials and data", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/drop", body: "none", querySchema: M.DropDatabaseQuery, response: json(M.DatabaseInfo), access: "admin", scope: "deployment-admin", audit: true },
     async ({ params, query }) => {
-      return wireDatabase(await dropDatabase(storages, store, dataLocation, params.database, { cascade: query.cascade ?? false }));
+      const dropped = wireDatabase(await dropDatabase(storages, store, dataLocation, params.database, { cascade: query.cascade ?? false }));
+      // A later database of the same name starts with no grants.
+      const name = params.database;
+      await authStore.forgetGrants([`database:${name}`], ["namespace", "table", "view"].map((kind) => `${kind}:${name}:`));
+      return dropped;
     },
   );
 
