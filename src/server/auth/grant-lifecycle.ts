@@ -21,7 +21,13 @@ export function renameDestination(operation: OperationEntry, { id, request }: Ca
   return [...namespace, String(request.new_table_name)];
 }
 
+/** Whether an operation creates, renames or removes what grants are on: most do neither. */
+function changesObjects(operation: OperationEntry): boolean {
+  return operation.privilege.on === "parent" || removals.has(operation.operationId) || operation.operationId === "RenameTable";
+}
+
 export async function followObjectChange(store: AuthStore, principal: Principal, database: string, operation: OperationEntry, call: CatalogCall): Promise<void> {
+  if (!changesObjects(operation)) return;
   const named = objectText(operation, database, call.id);
   if (named === undefined) return;
   if (operation.privilege.on === "parent") {
