@@ -16,8 +16,8 @@ import type { ServedOperation } from "../../src/model/operations/operation-entry
 import { startTestServer } from "../helpers/test-server.js";
 import { specEndpoints } from "./spec-endpoints.js";
 
-/** Routes outside the Lance Namespace API: the deployment's admin, token, job, extended, capability and change-event routes. */
-const notNamespaceApi = /^\/(oauth\/|v1\/admin\/|v1\/jobs(\/|$)|v1\/tables(\/|$)|v1\/capabilities$|v1\/events$)/;
+/** Routes outside the Lance Namespace API: the deployment's admin, authorization, token, job, extended, capability and change-event routes. */
+const notNamespaceApi = /^\/(oauth\/|admin\/authz\/|v1\/admin\/|v1\/jobs(\/|$)|v1\/tables(\/|$)|v1\/capabilities$|v1\/events$)/;
 
 const camelCase = (operationId: string) => operationId[0]!.toLowerCase() + operationId.slice(1);
 

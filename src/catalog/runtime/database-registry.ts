@@ -83,6 +83,9 @@ export async function ensureDatabase(storages: Storages, store: Store, dataLocat
 async function requireSeparateRoot(store: Store, dataLocation: string, name: string, storageRoot: string): Promise<void> {
   const root = normalizeLocation(storageRoot);
   for (const other of await store.rows.listDatabases()) {
+    // The same database, made meanwhile by a replica starting beside this one: the insert's
+    // unique key settles which of the two made it.
+    if (other.name === name) continue;
     const otherRoot = normalizeLocation(databaseStorageRoot(other, dataLocation));
     if (root === otherRoot || isInsideLocation(root, otherRoot) || isInsideLocation(otherRoot, root)) {
       throw invalidInput(`database '${name}' cannot keep its tables at '${storageRoot}': it overlaps the storage of database '${other.name}'`);

@@ -31,6 +31,7 @@ import { checkOperation } from "../../model/authz/operation-check.js";
 import type { CatalogCall } from "../services.js";
 import { followObjectChange, renameDestination } from "./grant-lifecycle.js";
 import { isListing, visibleListing } from "./visible-listings.js";
+import { defaultDelimiter, parsePathId } from "../identifiers.js";
 import { credentialsOf, hasCredentialHeaders } from "./credentials-of.js";
 import { FailureThrottle, type ThrottlePolicy, defaultThrottlePolicy } from "./failure-throttle.js";
 import { sourceOf } from "./request-source.js";
@@ -86,6 +87,13 @@ export function forbidden(database: string, needed: Access): CatalogError {
 /** Throws 15 unless `principal` holds at least `needed` on `database`. */
 export function requireRole(principal: Principal, database: string, needed: Access): void {
   if (!roleAllows(roleOn(principal, database), needed)) throw forbidden(database, needed);
+}
+
+/** The identifier the request's path names, split on its `delimiter` (the body's may only repeat it). */
+function pathIdOf(request: FastifyRequest): string[] {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const delimiter = typeof query.delimiter === "string" && query.delimiter !== "" ? query.delimiter : defaultDelimiter;
+  return parsePathId((request.params as Record<string, string | undefined>).id, delimiter);
 }
 
 function isUnauthenticated(error: unknown): boolean {
@@ -151,7 +159,8 @@ export class AuthGate {
 
   /**
    * Throws 15 (or, for an object the caller may not see, the missing object's error) unless the
-   * caller may run `operation` on `catalog`'s database; with a catalog call, on the objects it names.
+   * caller may run `operation` on `catalog`'s database and the object its path names; with a
+   * catalog call (its body read), also where a rename moves a table to.
    */
   async authorize(request: FastifyRequest, catalog: Catalog, operation: ServedOperation, call?: CatalogCall): Promise<void> {
     const principal = await this.principalFor(request);
@@ -161,14 +170,10 @@ export class AuthGate {
     if (!need || !this.access) throw forbidden(database, operation.access);
     const { grants } = await this.access.accessOf(principal);
     (states.get(request) as RequestAuthState).grants = grants;
-    if (call === undefined) {
-      // The head: any business in this database at all.
-      if (!grants.holds("USAGE", { kind: "database", database })) throw forbidden(database, operation.access);
-      return;
-    }
+    if (!grants.holds("USAGE", { kind: "database", database })) throw forbidden(database, operation.access);
     const entry = operation as OperationEntry;
-    checkOperation(grants, need, entry.target, database, call.id);
-    const destination = renameDestination(entry, call);
+    checkOperation(grants, need, entry.target, database, call?.id ?? pathIdOf(request));
+    const destination = call && renameDestination(entry, call);
     if (destination) checkOperation(grants, { needs: "CREATE_TABLE", on: "parent" }, "table", database, destination);
   }
 
