@@ -1,11 +1,13 @@
 /**
  * The admin page (Quiver's admin API, docs/auth.md): the databases the key may see, with forms
  * creating and dropping one, and a database's API keys, with forms creating one (its secret shown
- * once, right after) and revoking one. A key without the admin role sees the refusal, code 15.
+ * once, right after) and revoking one, and a link to each database's Access page (its grants). A
+ * key without the admin role sees the refusal, code 15.
  */
 import { api, connection } from "./api.js";
 import { auditLog } from "./audit-log.js";
 import { actionError, dataTable, formatTime, h, labelled, loadInto, replaceChildren, stackForm } from "./dom.js";
+import { databaseAccessHref } from "./routes.js";
 
 const ROLES = ["read", "write", "admin"];
 
@@ -84,7 +86,8 @@ function databases(context, chooseDatabase) {
             replaceChildren(result, actionError(error, `Dropping database ${database.name}`));
           }
         });
-        return [database.name, h("code", {}, database.location), database.managed_versioning ? "on" : "off", h("span", { class: "row" }, keys, drop)];
+        const access = h("a", { href: databaseAccessHref(database.name), "aria-label": `Access to ${database.name}` }, "Access");
+        return [database.name, h("code", {}, database.location), database.managed_versioning ? "on" : "off", h("span", { class: "row" }, keys, access, drop)];
       });
       return dataTable("Databases", ["Name", "Location", "Managed versioning", "Actions"], rows, { empty: "none visible to this key", labelledBy: "databases-heading" });
     });

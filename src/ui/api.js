@@ -161,6 +161,11 @@ export const api = {
   getJob: (jobId) => call("GET", `/v1/jobs/${encodeURIComponent(jobId)}`),
   cancelJob: (jobId) => call("POST", "/v1/jobs/cancel", { body: { job_id: jobId } }),
 
+  /** LanceDB's authorization API: deployment-wide, so the database header plays no part. */
+  listAcls: (object, continuationToken) => call("POST", "/admin/authz/acl/list", { body: { object, continuation_token: continuationToken, max_results: 100 } }),
+  addAcl: (subject, object, privilege) => call("POST", "/admin/authz/acl/add", { body: { subject, object, privilege } }),
+  deleteAcl: (subject, object, privilege) => call("POST", "/admin/authz/acl/delete", { body: { subject, object, privilege } }),
+
   listDatabases: () => call("GET", "/v1/admin/databases"),
   createDatabase: (name) => call("POST", "/v1/admin/databases", { body: { name } }),
   dropDatabase: (name, cascade) => call("POST", database(name, "/drop"), { query: { cascade } }),

@@ -3,6 +3,7 @@
  * is and serves (its capability document: version, features, the database's managed
  * versioning), the namespace tree, and the router that draws the view the URL fragment names.
  */
+import { renderAccess } from "./access-view.js";
 import { renderAdmin } from "./admin-view.js";
 import { api, connection } from "./api.js";
 import { actionSucceeded, formatCount, h } from "./dom.js";
@@ -67,7 +68,7 @@ function drawTree() {
 function followPage() {
   const route = parseRoute(location.hash);
   if (route?.view === "table") revealInTree(tree, route.parts, { table: true });
-  else if (route?.view === "namespace") revealInTree(tree, route.parts, { table: false });
+  else if (route?.view === "namespace" || (route?.view === "access" && route.kind === "namespace")) revealInTree(tree, route.parts, { table: false });
   else revealInTree(tree, null);
 }
 
@@ -124,7 +125,8 @@ function render(moveFocus) {
   const route = parseRoute(location.hash) ?? (main.childElementCount === 0 ? { view: "namespace", parts: [] } : null);
   if (route === null) return;
   if (moveFocus) clearMessage();
-  const section = ["jobs", "admin", "home", "events"].includes(route.view) ? route.view : "namespace";
+  // A database's Access page is reached from the admin page, a namespace's from the namespace.
+  const section = ["jobs", "admin", "home", "events"].includes(route.view) ? route.view : route.view === "access" && route.kind === "database" ? "admin" : "namespace";
   for (const link of document.querySelectorAll("[data-section]")) {
     if (link.dataset.section === section) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
@@ -133,6 +135,7 @@ function render(moveFocus) {
   else if (route.view === "home") renderHome(main, context);
   else if (route.view === "events") renderEvents(main);
   else if (route.view === "admin") renderAdmin(main, context);
+  else if (route.view === "access") renderAccess(main, route, context);
   else if (route.view === "table") renderTable(main, route.parts, route.tab, context);
   else renderNamespace(main, route.parts, context);
   document.title = `${main.querySelector("h2")?.textContent ?? "Console"} · Quiver console`;

@@ -2,12 +2,12 @@
  * A namespace's page: its properties (DescribeNamespace), its child namespaces and tables
  * (ListNamespaces / ListTables, paged), forms creating a table from a file and a child namespace
  * (CreateNamespace) and, except for the root, a button dropping it (DropNamespace; refused with
- * code 3 while it has contents).
+ * code 3 while it has contents); a link to its Access page (its grants).
  */
 import { api } from "./api.js";
 import { createTableForm } from "./create-table-form.js";
 import { actionError, errorBox, h, labelled, loadInto, propertiesTable, replaceChildren, stackForm } from "./dom.js";
-import { namespaceHref, tableHref } from "./routes.js";
+import { namespaceAccessHref, namespaceHref, tableHref } from "./routes.js";
 
 const NAME_PATTERN = "[A-Za-z0-9_.\\-]+";
 
@@ -111,6 +111,7 @@ export function renderNamespace(main, parts, context) {
     main,
     breadcrumbs(parts),
     h("h2", { tabindex: -1, class: "view-title" }, title),
+    h("p", { class: "toolbar" }, h("a", { href: namespaceAccessHref(parts) }, "Access"), h("span", { class: "muted" }, ": who may do what in this namespace")),
     h("section", { "aria-labelledby": "properties-heading" }, h("h3", { id: "properties-heading" }, "Properties"), properties),
     h(
       "div",

@@ -1,6 +1,7 @@
 /**
  * The console's locations, kept in the URL fragment so reloads, bookmarks and the back button
- * work: `#/ns/a/b` (a namespace), `#/table/a/b/t` (a table), `#/jobs`, `#/events`, `#/admin`.
+ * work: `#/ns/a/b` (a namespace), `#/table/a/b/t` (a table), `#/jobs`, `#/events`, `#/admin`, and
+ * the Access pages `#/access/database/sales` and `#/access/ns/a/b` (a table's is its Access tab).
  */
 
 function pathOf(parts) {
@@ -13,6 +14,15 @@ export function namespaceHref(parts) {
 
 export function tableHref(parts, tab) {
   return `#/table/${pathOf(parts)}${tab ? `?tab=${encodeURIComponent(tab)}` : ""}`;
+}
+
+/** The Access page of a namespace of the connection's database; `[]` is the root namespace. */
+export function namespaceAccessHref(parts) {
+  return `#/access/ns/${pathOf(parts)}`;
+}
+
+export function databaseAccessHref(name) {
+  return `#/access/database/${encodeURIComponent(name)}`;
 }
 
 export const jobsHref = "#/jobs";
@@ -37,6 +47,8 @@ export function parseRoute(hash) {
       return { view: "namespace", parts };
     case "table":
       return parts.length > 0 ? { view: "table", parts, tab: new URLSearchParams(search).get("tab") } : { view: "namespace", parts: [] };
+    case "access":
+      return accessRoute(parts);
     case "jobs":
       return { view: "jobs" };
     case "admin":
@@ -48,4 +60,11 @@ export function parseRoute(hash) {
     default:
       return { view: "namespace", parts: [] };
   }
+}
+
+/** `database/NAME` or `ns/…` after `#/access/`; anything else opens the root. */
+function accessRoute([scope, ...names]) {
+  if (scope === "database" && names.length === 1) return { view: "access", kind: "database", database: names[0] };
+  if (scope === "ns") return { view: "access", kind: "namespace", parts: names };
+  return { view: "namespace", parts: [] };
 }

@@ -1,10 +1,11 @@
 /**
  * A table's page: an overview (DescribeTable with detailed metadata and GetTableStats: location,
  * version, properties, stats and the schema as a table of fields) and tabs to explore its data,
- * its versions, tags, branches and indexes, and to change it; each tab loads the first time it is
+ * its versions, tags, branches and indexes, to change it, and who may do what on it (Access); each tab loads the first time it is
  * shown, and again after a change made elsewhere on the page.
  */
-import { api } from "./api.js";
+import { accessPanel } from "./access-panel.js";
+import { api, connection } from "./api.js";
 import { dataTable, errorBox, facts, formatBytes, formatCount, h, loadInto, propertiesTable, replaceChildren } from "./dom.js";
 import { explorePanel } from "./explore-panel.js";
 import { historyPanel } from "./history-panel.js";
@@ -74,6 +75,7 @@ const TABS = [
   ["tags", "Tags", tagsPanel, "Listing tags"],
   ["branches", "Branches", branchesPanel, "Listing branches"],
   ["indexes", "Indexes", indexesPanel, "Listing indexes"],
+  ["access", "Access", (parts, context) => accessPanel("table", connection.database || "default", parts, context), "Listing the grants"],
   ["manage", "Manage", managePanel, "Preparing the actions"],
 ];
 

@@ -5,6 +5,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import { formatObject } from "../../src/model/authz/objects.js";
+import { grantableOn } from "../../src/model/authz/privileges.js";
 import { ErrorCode } from "../../src/model/error-codes.js";
 import { importUiModule, uiFolder } from "./console-assets.js";
 
@@ -41,6 +43,30 @@ test("Console fragments: table and namespace hrefs parse back to their ids; unkn
   assert.deepEqual(parseRoute(""), { view: "namespace", parts: [] });
   assert.equal(parseRoute("#main"), null);
   assert.deepEqual(parseRoute("#/ns/%E0%A4%A"), { view: "namespace", parts: [] });
+});
+
+test("Console Access fragments: a database's and a namespace's Access pages parse back to them; the root namespace's too", async () => {
+  const { databaseAccessHref, namespaceAccessHref, parseRoute } = await importUiModule("routes.js");
+  assert.deepEqual(parseRoute(databaseAccessHref("sales")), { view: "access", kind: "database", database: "sales" });
+  assert.deepEqual(parseRoute(namespaceAccessHref(["a", "b.c"])), { view: "access", kind: "namespace", parts: ["a", "b.c"] });
+  assert.deepEqual(parseRoute(namespaceAccessHref([])), { view: "access", kind: "namespace", parts: [] });
+  assert.deepEqual(parseRoute("#/access/elsewhere"), { view: "namespace", parts: [] });
+});
+
+test("The Access page's objects and privileges → the server's object texts (formatObject) and the privileges grantable on each kind", async () => {
+  const { PRIVILEGES, PRIVILEGE_MEANINGS, objectText } = await importUiModule("access-objects.js");
+  for (const kind of ["database", "namespace", "table"] as const) {
+    assert.deepEqual([...PRIVILEGES[kind]].sort(), [...grantableOn[kind]].sort(), kind);
+    for (const privilege of PRIVILEGES[kind]) assert.ok(PRIVILEGE_MEANINGS[privilege], privilege);
+  }
+  assert.equal(objectText("database", "sales", []), formatObject({ kind: "database", database: "sales" }));
+  assert.equal(objectText("namespace", "sales", []), formatObject({ kind: "namespace", database: "sales", namespace: [] }));
+  assert.equal(objectText("namespace", "sales", ["a", "b"]), formatObject({ kind: "namespace", database: "sales", namespace: ["a", "b"] }));
+  assert.equal(objectText("table", "sales", ["orders"]), formatObject({ kind: "table", database: "sales", namespace: [], name: "orders" }));
+  assert.equal(objectText("table", "sales", ["a", "b", "t"]), formatObject({ kind: "table", database: "sales", namespace: ["a", "b"], name: "t" }));
+  // A top-level namespace named public has no object: the API would read it as the root.
+  assert.equal(objectText("namespace", "sales", ["public"]), null);
+  assert.equal(objectText("table", "sales", ["public", "t"]), null);
 });
 
 test("pathId of the console → the spec's path form: parts joined by $, percent-encoded; the root is %24", async () => {
