@@ -9,7 +9,8 @@ import { auditLog } from "./audit-log.js";
 import { actionError, dataTable, formatTime, h, labelled, loadInto, replaceChildren, stackForm } from "./dom.js";
 import { databaseAccessHref } from "./routes.js";
 
-const ROLES = ["read", "write", "admin"];
+/** A key's role on its database; `none` holds only what its Access grants give it. */
+const ROLES = ["read", "write", "admin", "none"];
 
 /** The new key, shown once: the server keeps only its hash. */
 function newKeyBox(created) {
