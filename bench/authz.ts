@@ -6,8 +6,12 @@
  * - DescribeTable requests/s through `quiver serve --auth required` (its own process, 32
  *   concurrent keep-alive connections) with a key holding only grants (USAGE on the database,
  *   SELECT on the table), against the same requests with a `read` key, which no grant is asked for.
- * Run `npm run build && node dist/bench/authz.js [grants=10000] [requests=20000]`.
+ * With a third argument, the CLI entry (`dist/src/cli/main.js`) of another build: the same
+ * requests with the `read` key through that build's server on the same root, e.g. the release
+ * before grants, to compare a role's requests with what they cost there.
+ * Run `npm run build && node dist/bench/authz.js [grants=10000] [requests=20000] [baselineEntry]`.
  */
+import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { AccessDirectory } from "../src/auth/access-directory.js";
@@ -25,6 +29,7 @@ import { jsonPoster, measureRequests } from "./measure.js";
 
 const grantCount = Number(process.argv[2] ?? 10_000);
 const requests = Number(process.argv[3] ?? 20_000);
+const baselineEntry = process.argv[4];
 const concurrency = 32;
 
 export interface AuthzFigures {
@@ -35,6 +40,8 @@ export interface AuthzFigures {
   indexRebuildMs: number;
   describesPerSecondByGrant: number;
   describesPerSecondByRole: number;
+  /** The `read` key's describes/s through the baseline build, when one was given. */
+  describesPerSecondBaseline?: number;
 }
 
 export async function measureAuthz(grants = grantCount, total = requests): Promise<AuthzFigures> {
@@ -83,20 +90,63 @@ export async function measureAuthz(grants = grantCount, total = requests): Promi
       await local.close();
     }
 
-    const server = await spawnServe(["--port", "0", "--root", root, "--auth", "required"]);
+    const describesPerSecond = async (url: string, key: string) => {
+      const post = jsonPoster(concurrency, { "x-api-key": key });
+      const describe = () => post(url, "/v1/table/orders/describe", {}).then(() => undefined);
+      await measureRequests(2000, concurrency, describe);
+      return measureRequests(total, concurrency, describe);
+    };
+    /** Runs `measure` on a server of `entry` on the root, stopping it afterwards. */
+    const withServer = async <T>(entry: string | undefined, measure: (url: string) => Promise<T>): Promise<T> => {
+      const server = await spawnServe(["--port", "0", "--root", root, "--auth", "required"], {}, entry);
+      try {
+        return await measure(server.url);
+      } finally {
+        await server.stop();
+      }
+    };
+    // Alternated, best of two each: the machine's load moves between runs.
+    const byRole: number[] = [];
+    const byGrant: number[] = [];
+    const baseline: number[] = [];
+    for (let round = 0; round < 2; round += 1) {
+      await withServer(undefined, async (url) => {
+        byRole.push(await describesPerSecond(url, reader));
+        byGrant.push(await describesPerSecond(url, analyst));
+      });
+      if (baselineEntry) baseline.push(await baselineDescribes(baselineEntry, describesPerSecond));
+    }
+    return {
+      grants,
+      checkMicros,
+      indexRebuildMs,
+      describesPerSecondByGrant: Math.max(...byGrant),
+      describesPerSecondByRole: Math.max(...byRole),
+      ...(baseline.length > 0 ? { describesPerSecondBaseline: Math.max(...baseline) } : {}),
+    };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The `read` key's describes/s through another build's server, on a root of its own made by that
+ * build's CLI (a root this build migrated may be newer than it knows).
+ */
+async function baselineDescribes(entry: string, describesPerSecond: (url: string, key: string) => Promise<number>): Promise<number> {
+  const root = tempRoot("quiver-bench-authz-baseline-");
+  try {
+    const key = (role: string) => execFileSync(process.execPath, [entry, "keys", "create", "--database", "default", "--role", role, "--root", root], { encoding: "utf8" }).trim();
+    const [admin, reader] = [key("admin"), key("read")];
+    const server = await spawnServe(["--port", "0", "--root", root, "--auth", "required"], {}, entry);
     try {
-      const describesPerSecond = async (key: string) => {
-        const post = jsonPoster(concurrency, { "x-api-key": key });
-        const describe = () => post(server.url, "/v1/table/orders/describe", {}).then(() => undefined);
-        await measureRequests(2000, concurrency, describe);
-        return measureRequests(total, concurrency, describe);
-      };
-      // Alternated, best of two each: the machine's load moves between runs.
-      const byRole = [await describesPerSecond(reader)];
-      const byGrant = [await describesPerSecond(analyst)];
-      byRole.push(await describesPerSecond(reader));
-      byGrant.push(await describesPerSecond(analyst));
-      return { grants, checkMicros, indexRebuildMs, describesPerSecondByGrant: Math.max(...byGrant), describesPerSecondByRole: Math.max(...byRole) };
+      const created = await fetch(`${server.url}/v1/table/orders/create`, {
+        method: "POST",
+        headers: { "x-api-key": admin, "content-type": "application/vnd.apache.arrow.stream" },
+        body: arrowStream({ id: Int32Array.from([1, 2, 3]) }),
+      });
+      if (!created.ok) throw new Error(`the baseline build did not create the table: ${await created.text()}`);
+      return await describesPerSecond(server.url, reader);
     } finally {
       await server.stop();
     }
@@ -114,4 +164,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(
     `| DescribeTable/s, grant-only key ÷ read key | ${figures.describesPerSecondByGrant.toFixed(0)} | ${figures.describesPerSecondByRole.toFixed(0)} | ${(figures.describesPerSecondByGrant / figures.describesPerSecondByRole).toFixed(2)} | ≥ 0.95 |`,
   );
+  if (figures.describesPerSecondBaseline !== undefined) {
+    const ratio = figures.describesPerSecondByRole / figures.describesPerSecondBaseline;
+    console.log(`| DescribeTable/s, read key, this build ÷ the baseline build | ${figures.describesPerSecondByRole.toFixed(0)} | ${figures.describesPerSecondBaseline.toFixed(0)} | ${ratio.toFixed(2)} | ≥ 0.95 |`);
+  }
 }

@@ -50,8 +50,8 @@ process.on("exit", killLiveServers);
 // Under the test runner only: a benchmark importing these helpers is no test file.
 if (process.env.NODE_TEST_CONTEXT) after(killLiveServers);
 
-export async function spawnServe(args: string[], env: EnvChanges = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [cliEntry, "serve", ...args], { env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+export async function spawnServe(args: string[], env: EnvChanges = {}, entry: string = cliEntry): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [entry, "serve", ...args], { env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   liveServers.add(child);
   child.on("exit", () => liveServers.delete(child));
   let output = "";
