@@ -4,6 +4,7 @@
  * Run `npm run bench` or `node dist/bench/all.js [uploadMiB=1024] [objectStoreRows=100000]`.
  */
 import os from "node:os";
+import { measureAuthz } from "./authz.js";
 import { measureCatalogRequests } from "./catalog-requests.js";
 import { measureColdStart } from "./cold-start.js";
 import { measureMemory } from "./memory.js";
@@ -77,6 +78,10 @@ for (const [figures, label, said] of [
   add(`store requests per warm query, +20 ms, ${said}`, perQuery, "", undefined, "≤ 1", perQuery <= 1);
   add(`first vector search after a restart, +20 ms, ${said}`, side.firstVectorMs, "ms", undefined, "≤ 300 ms", side.firstVectorMs <= 300);
 }
+
+const authz = await measureAuthz();
+add(`grant check of a request, ${authz.grants} grants`, authz.checkMicros, "µs", undefined, "≤ 50 µs", authz.checkMicros <= 50);
+add("DescribeTable/s, grant-only key ÷ read key", authz.describesPerSecondByGrant, "/s", authz.describesPerSecondByRole, "≥ 0.95", authz.describesPerSecondByGrant / authz.describesPerSecondByRole >= 0.95);
 
 const coldStart = await measureColdStart(7);
 add("cold start of the built server to \"listening\" (median of 7)", coldStart, "ms", undefined, "< 1,000 ms", coldStart < 1000);
