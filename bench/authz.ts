@@ -29,7 +29,7 @@ import { jsonPoster, measureRequests } from "./measure.js";
 
 const grantCount = Number(process.argv[2] ?? 10_000);
 const requests = Number(process.argv[3] ?? 20_000);
-const baselineEntry = process.argv[4];
+const baselineArgument = process.argv[4];
 const concurrency = 32;
 
 export interface AuthzFigures {
@@ -44,7 +44,7 @@ export interface AuthzFigures {
   describesPerSecondBaseline?: number;
 }
 
-export async function measureAuthz(grants = grantCount, total = requests): Promise<AuthzFigures> {
+export async function measureAuthz(grants = grantCount, total = requests, baselineEntry = baselineArgument): Promise<AuthzFigures> {
   const root = tempRoot("quiver-bench-authz-");
   try {
     const local = await openLocalRoot(root);
