@@ -307,9 +307,13 @@ describe("quiver backup and restore", { concurrency: true }, () => {
       const later = ["change_events", "change_event_counters"];
       records.splice(0, records.length, ...records.filter((record) => !later.includes(record.table as string)));
       for (const record of records) if (record.end) for (const table of later) delete record.end[table];
-      // Nor had its rows the columns later migrations added (0015: heads, read consistency).
+      // Nor had its rows the columns later migrations added (0015: heads, read consistency; 0018:
+      // automatic maintenance).
       for (const record of records) {
-        if (record.table === "databases") delete (record.row as Record<string, unknown>).read_consistency_ms;
+        if (record.table === "databases") {
+          delete (record.row as Record<string, unknown>).read_consistency_ms;
+          delete (record.row as Record<string, unknown>).auto_maintenance;
+        }
         if (record.table === "tables") delete (record.row as Record<string, unknown>).head_version;
       }
     });

@@ -62,7 +62,7 @@ test("automatic maintenance on a default server", async (t) => {
   const server = await startTestServer({ jobs: quick });
   t.after(() => server.close());
 
-  await t.test("100 single-row appends through the LanceDB client → a handful of fragments, every row kept, auto_maintenance jobs listed", async () => {
+  await t.test("100 single-row appends through the LanceDB client → a handful of fragments, every row kept, auto_maintenance jobs listed", async (t) => {
     const db = await lancedb.connect("db://demo", { apiKey: "any", hostOverride: server.url });
     const table = await db.createTable("fed", [{ id: 0, text: "row 0" }]);
     for (let id = 1; id < 100; id += 1) await table.add([{ id, text: `row ${id}` }]);
@@ -76,7 +76,7 @@ test("automatic maintenance on a default server", async (t) => {
     const first = compactions.at(-1);
     assert.ok(first.result.fragments_before >= 8 && first.result.fragments_after < first.result.fragments_before, JSON.stringify(first.result));
     assert.ok(first.result.tasks.includes("compact"));
-    console.log(`fed: ${compactions.length} compactions, ${compactions.map((job) => `${job.result.fragments_before}→${job.result.fragments_after}`).join(", ")}; now ${await fragmentsOf(server, "fed")} fragments`);
+    t.diagnostic(`fed: ${compactions.length} compactions, ${compactions.map((job) => `${job.result.fragments_before}→${job.result.fragments_after}`).join(", ")}; now ${await fragmentsOf(server, "fed")} fragments`);
     // A maintained table left alone queues nothing more.
     const count = jobs.length;
     await sleep(1500);
