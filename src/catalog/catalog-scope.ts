@@ -20,6 +20,8 @@ export interface DatabaseInfo {
    * made outside Quiver (ms); null looks on every read.
    */
   readConsistencyMs: number | null;
+  /** Automatic maintenance of the database's tables: on, off, or null to follow the server. */
+  autoMaintenance: boolean | null;
   properties: Record<string, string>;
 }
 

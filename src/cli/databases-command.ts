@@ -12,7 +12,8 @@ export const databasesUsage = `Usage: quiver databases <create|list|set|drop> [o
   quiver databases create NAME [--managed-versioning] [--data LOCATION] [--storage-option K=V ...]
                           [--read-consistency-interval MS] [--root DIR | --store URL]
   quiver databases list [--root DIR | --store URL]
-  quiver databases set NAME --read-consistency-interval MS|strong [--root DIR | --store URL]
+  quiver databases set NAME [--read-consistency-interval MS|strong] [--auto-maintenance on|off|server]
+                       [--root DIR | --store URL]
   quiver databases drop NAME [--cascade] [--root DIR | --store URL]
 
 ${storeTargetUsage}
@@ -24,6 +25,10 @@ ${storeTargetUsage}
                         at the store for commits made outside Quiver (clients writing directly);
                         'strong' (the default) looks on every read. Commits through Quiver are seen
                         at once either way
+  --auto-maintenance on|off|server
+                        whether the database's tables are compacted, re-indexed and cleaned up
+                        without being asked; 'server' (the default) follows quiver serve's
+                        --auto-maintenance. A table's quiver.auto_maintenance property wins
   --cascade    drop a database that still holds namespaces or tables, with its data`;
 
 /** The value of --read-consistency-interval: milliseconds, or 'strong' for none. */
@@ -34,14 +39,29 @@ function readConsistencyOf(text: string | undefined): number | null | undefined 
   return Number(text);
 }
 
+/** The value of --auto-maintenance: on, off, or 'server' to follow the server. */
+function autoMaintenanceOf(text: string | undefined): boolean | null | undefined {
+  if (text === undefined) return undefined;
+  if (text === "on" || text === "off") return text === "on";
+  if (text === "server") return null;
+  throw new Error(`--auto-maintenance must be on, off or server, got '${text}'`);
+}
+
+/** How a database's maintenance setting is shown. */
+function shownAutoMaintenance(value: boolean | null): string {
+  return value === null ? "server" : value ? "on" : "off";
+}
+
 export async function databasesCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseAdminArgs(argv, {
     "managed-versioning": { type: "boolean" },
     cascade: { type: "boolean" },
     "read-consistency-interval": { type: "string" },
+    "auto-maintenance": { type: "string" },
     ...storageFlagSpecs,
   });
   const readConsistencyMs = readConsistencyOf(values["read-consistency-interval"] as string | undefined);
+  const autoMaintenance = autoMaintenanceOf(values["auto-maintenance"] as string | undefined);
   const [action, name] = positionals;
   if (values.help || !action) {
     console.log(databasesUsage);
@@ -67,14 +87,15 @@ export async function databasesCommand(argv: string[]): Promise<void> {
       case "list":
         for (const info of await listDatabases(store, dataLocation)) {
           const consistency = info.readConsistencyMs === null ? "strong" : `${info.readConsistencyMs}ms`;
-          console.log(`${info.name}\tmanaged_versioning=${info.managedVersioning}\tread_consistency=${consistency}\t${info.storageRoot}`);
+          console.log(`${info.name}\tmanaged_versioning=${info.managedVersioning}\tread_consistency=${consistency}\tauto_maintenance=${shownAutoMaintenance(info.autoMaintenance)}\t${info.storageRoot}`);
         }
         return;
       case "set": {
         if (!name) throw new Error("quiver databases set needs a NAME");
-        if (readConsistencyMs === undefined) throw new Error("quiver databases set needs --read-consistency-interval MS|strong");
-        const info = await updateDatabaseSettings(store, dataLocation, name, { readConsistencyMs });
-        console.log(`${info.name}\tread_consistency=${info.readConsistencyMs === null ? "strong" : `${info.readConsistencyMs}ms`}`);
+        if (readConsistencyMs === undefined && autoMaintenance === undefined) throw new Error("quiver databases set needs --read-consistency-interval MS|strong or --auto-maintenance on|off|server");
+        const info = await updateDatabaseSettings(store, dataLocation, name, { readConsistencyMs, autoMaintenance });
+        const consistency = info.readConsistencyMs === null ? "strong" : `${info.readConsistencyMs}ms`;
+        console.log(`${info.name}\tread_consistency=${consistency}\tauto_maintenance=${shownAutoMaintenance(info.autoMaintenance)}`);
         return;
       }
       case "drop": {

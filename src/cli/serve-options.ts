@@ -154,6 +154,11 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
         cooldownMs: get("auto_refresh_cooldown_ms"),
         intervalMs: get("auto_refresh_interval_ms"),
       },
+      autoMaintenance: {
+        enabled: onOff(get<string>("auto_maintenance")),
+        retentionMs: get("version_retention"),
+        intervalMs: get("auto_maintenance_interval_ms"),
+      },
     },
     orphanSweepIntervalMs: get("orphan_sweep_interval_ms"),
     dropRetentionMs: get("drop_retention"),
@@ -166,6 +171,10 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv): Serve
 
 function optional<T>(value: T | undefined, check: (value: T) => T): T | undefined {
   return value === undefined ? undefined : check(value);
+}
+
+function onOff(value: string | undefined): boolean | undefined {
+  return value === undefined ? undefined : value === "on";
 }
 
 function secondsToMs(seconds: number | undefined): number | undefined {

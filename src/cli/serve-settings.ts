@@ -166,6 +166,18 @@ export const settingGroups: readonly { title: string; settings: readonly Setting
       setting("auto_refresh_versions", integer(0), "source versions committed that make it due (0: never by versions)", { placeholder: "N", shownDefault: "20" }),
       setting("auto_refresh_cooldown_ms", integer(0), "least time between two refreshes of a view", { placeholder: "MS", shownDefault: "60000" }),
       setting("auto_refresh_interval_ms", integer(0), "how often views are checked; 0 turns auto refresh off", { placeholder: "MS", shownDefault: "5000" }),
+      setting("auto_maintenance", { type: "choice", values: ["on", "off"] }, "compact, re-index and clean up tables without being asked (a database's setting and a table's quiver.auto_maintenance property override it)", {
+        placeholder: "on|off",
+        shownDefault: "on",
+      }),
+      setting("version_retention", { type: "duration" }, "how long old table versions are kept by automatic maintenance (tagged versions and versions still read are always kept): seconds, or with s, m, h or d", {
+        placeholder: "DURATION",
+        shownDefault: "7d",
+      }),
+      setting("auto_maintenance_interval_ms", integer(0), "how often every table is looked at for maintenance (commits also bring a look forward); 0: only after commits", {
+        placeholder: "MS",
+        shownDefault: "30000",
+      }),
     ],
   },
   {

@@ -5,7 +5,9 @@
  * (default 200), QUIVER_JOB_CONCURRENCY (jobs run at once by one process; default 2), and the
  * auto-refresh policy of materialized views: QUIVER_AUTO_REFRESH_ROWS (default 1000),
  * QUIVER_AUTO_REFRESH_VERSIONS (default 20), QUIVER_AUTO_REFRESH_COOLDOWN_MS (default 60000),
- * QUIVER_AUTO_REFRESH_INTERVAL_MS (default 5000; 0 turns auto refresh off).
+ * QUIVER_AUTO_REFRESH_INTERVAL_MS (default 5000; 0 turns auto refresh off); and the upkeep of
+ * tables: QUIVER_AUTO_MAINTENANCE (on|off, default on), QUIVER_VERSION_RETENTION (default 7 days),
+ * QUIVER_AUTO_MAINTENANCE_INTERVAL_MS (default 30000; 0 turns the periodic pass off).
  */
 import { backoffDelay } from "../model/retry.js";
 
@@ -24,6 +26,8 @@ export interface JobSystemConfig {
   runWorker?: boolean;
   /** When views with `auto_refresh: true` are refreshed without being asked. */
   autoRefresh?: AutoRefreshConfig;
+  /** When tables are compacted, re-indexed and cleaned up without being asked. */
+  autoMaintenance?: AutoMaintenanceConfig;
 }
 
 /**
@@ -44,7 +48,32 @@ export interface AutoRefreshConfig {
 
 export type AutoRefreshSettings = Required<AutoRefreshConfig>;
 
-export type JobSystemSettings = Required<Omit<JobSystemConfig, "autoRefresh">> & { autoRefresh: AutoRefreshSettings };
+/**
+ * The deployment-wide upkeep of tables (docs/maintenance.md). A database's setting and a table's
+ * `quiver.auto_maintenance` property override `enabled`; the rest applies everywhere.
+ */
+export interface AutoMaintenanceConfig {
+  /** Whether tables are maintained when neither their database nor their properties say. */
+  enabled?: boolean;
+  /** Versions committed longer ago than this are removed (never a protected one). */
+  retentionMs?: number;
+  /** How often every table is looked at; 0 leaves only the look after commits. */
+  intervalMs?: number;
+  /** Fragments below the target size that make compaction due. */
+  smallFragments?: number;
+  /** Share of a table's rows deleted (0–1) that makes compaction due. */
+  deletedShare?: number;
+}
+
+export type AutoMaintenanceSettings = Required<AutoMaintenanceConfig>;
+
+export type JobSystemSettings = Required<Omit<JobSystemConfig, "autoRefresh" | "autoMaintenance">> & {
+  autoRefresh: AutoRefreshSettings;
+  autoMaintenance: AutoMaintenanceSettings;
+};
+
+/** The retention of versions when none is set: 7 days. */
+export const defaultVersionRetentionMs = 7 * 86_400_000;
 
 /**
  * An integer setting of at least `least` from the environment, or `fallback` when unset. A value
@@ -74,7 +103,23 @@ export function jobSettings(config: JobSystemConfig = {}, env: NodeJS.ProcessEnv
       cooldownMs: config.autoRefresh?.cooldownMs ?? integerSetting(env, "QUIVER_AUTO_REFRESH_COOLDOWN_MS", 0, 60_000),
       intervalMs: config.autoRefresh?.intervalMs ?? integerSetting(env, "QUIVER_AUTO_REFRESH_INTERVAL_MS", 0, 5_000),
     },
+    autoMaintenance: {
+      enabled: config.autoMaintenance?.enabled ?? switchSetting(env, "QUIVER_AUTO_MAINTENANCE", true),
+      retentionMs: config.autoMaintenance?.retentionMs ?? defaultVersionRetentionMs,
+      intervalMs: config.autoMaintenance?.intervalMs ?? integerSetting(env, "QUIVER_AUTO_MAINTENANCE_INTERVAL_MS", 0, 30_000),
+      smallFragments: config.autoMaintenance?.smallFragments ?? 8,
+      deletedShare: config.autoMaintenance?.deletedShare ?? 0.1,
+    },
   };
+}
+
+/** An on/off setting from the environment (on, off, true, false, 1, 0), or `fallback` when unset. */
+export function switchSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const text = env[name]?.trim().toLowerCase();
+  if (text === undefined || text === "") return fallback;
+  if (["on", "true", "1"].includes(text)) return true;
+  if (["off", "false", "0"].includes(text)) return false;
+  throw new Error(`${name} must be on or off, got '${env[name]}'`);
 }
 
 /** Delay before attempt `attempts + 1`: base × 2^(attempts − 1), capped. */

@@ -29,6 +29,7 @@ export const jobDuration = histogram("quiver_job_duration_seconds", "Run time of
 export const jobs = gauge("quiver_jobs", "Jobs in the metadata store by state, across all databases and replicas (read when scraped)", ["state"]);
 export const jobItemsCompleted = counter("quiver_job_items_completed_total", "Work items (slices of a job) completed in this process, by job kind", ["kind"]);
 export const credentialsVended = counter("quiver_credentials_vended_total", "Storage options handed to clients with a table's location, by vending mode, access, storage backend and outcome", ["mode", "access", "backend", "outcome"]);
+export const autoMaintenanceRuns = counter("quiver_auto_maintenance_runs_total", "Automatic maintenance runs, by task they were queued for (compact, optimize_indices, cleanup) and outcome (ok, error, conflict)", ["task", "outcome"]);
 export const maintenanceRuns = counter("quiver_table_maintenance_total", "Table maintenance tasks run (compact, cleanup, optimize_indexes), by task and outcome", ["task", "outcome"]);
 export const throttledRequests = counter("quiver_throttled_requests_total", "Requests refused with 429 code 21 by a rate limit, by database and by the limit that refused them (caller or database)", ["database", "limit"]);
 export const changeEventsLost = counter("quiver_change_events_lost_total", "Change events that could not be written after a change the engine had already committed (see docs/change-events.md)");

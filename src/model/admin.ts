@@ -15,6 +15,9 @@ export const DatabaseInfo = Type.Object(
     read_consistency_interval_ms: Nullable(
       Type.Integer({ description: "How long a read may answer without looking at the store for commits made outside Quiver (ms); null looks on every read" }),
     ),
+    auto_maintenance: Type.Optional(
+      Nullable(Type.Boolean({ description: "Automatic maintenance of the database's tables: true, false, or null to follow the server's --auto-maintenance (docs/maintenance.md)" })),
+    ),
     warnings: Type.Optional(
       Type.Array(Type.String(), { description: "On creation: what the operator should know, e.g. that clients get no credentials where they would reach a container other databases share" }),
     ),
@@ -43,7 +46,12 @@ export const CreateDatabaseRequest = Type.Object(
 export type CreateDatabaseRequest = Static<typeof CreateDatabaseRequest>;
 
 export const UpdateDatabaseSettingsRequest = Type.Object(
-  { read_consistency_interval_ms: Type.Optional(Nullable(ReadConsistencyInterval)) },
+  {
+    read_consistency_interval_ms: Type.Optional(Nullable(ReadConsistencyInterval)),
+    auto_maintenance: Type.Optional(
+      Nullable(Type.Boolean({ description: "Automatic maintenance of the database's tables: true, false, or null to follow the server (docs/maintenance.md)" })),
+    ),
+  },
   { $id: "UpdateDatabaseSettingsRequest" },
 );
 export type UpdateDatabaseSettingsRequest = Static<typeof UpdateDatabaseSettingsRequest>;

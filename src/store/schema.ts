@@ -22,6 +22,8 @@ export interface DatabasesTable {
    * looks on every read (see docs/object-storage.md, "Read freshness").
    */
   read_consistency_ms: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Automatic table maintenance: 1 on, 0 off, null to follow the server (docs/maintenance.md). */
+  auto_maintenance: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface NamespacesTable {

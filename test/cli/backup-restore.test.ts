@@ -303,13 +303,17 @@ describe("quiver backup and restore", { concurrency: true }, () => {
       header.migrations = (header.migrations ?? []).slice(0, (header.migrations ?? []).indexOf(follow));
       const analytics = records.find((record) => record.table === "databases" && record.row?.name === "analytics");
       (analytics?.row as Record<string, unknown>).storage_root = "/old/root/databases/analytics";
-      // Nor had it the change events of later migrations (0013: the events; 0016: their counters).
-      const later = ["change_events", "change_event_counters"];
+      // Nor had it the tables of later migrations (0013: the events; 0016: their counters; 0017: grants).
+      const later = ["change_events", "change_event_counters", "authz_grants", "authz_role_bindings", "authz_changes"];
       records.splice(0, records.length, ...records.filter((record) => !later.includes(record.table as string)));
       for (const record of records) if (record.end) for (const table of later) delete record.end[table];
-      // Nor had its rows the columns later migrations added (0015: heads, read consistency).
+      // Nor had its rows the columns later migrations added (0015: heads, read consistency; 0018:
+      // automatic maintenance).
       for (const record of records) {
-        if (record.table === "databases") delete (record.row as Record<string, unknown>).read_consistency_ms;
+        if (record.table === "databases") {
+          delete (record.row as Record<string, unknown>).read_consistency_ms;
+          delete (record.row as Record<string, unknown>).auto_maintenance;
+        }
         if (record.table === "tables") delete (record.row as Record<string, unknown>).head_version;
       }
     });

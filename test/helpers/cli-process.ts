@@ -51,7 +51,8 @@ process.on("exit", killLiveServers);
 if (process.env.NODE_TEST_CONTEXT) after(killLiveServers);
 
 export async function spawnServe(args: string[], env: EnvChanges = {}, entry: string = cliEntry): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [entry, "serve", ...args], { env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  // As in startTestServer: automatic maintenance only where a test asks for it.
+  const child = spawn(process.execPath, [entry, "serve", ...args], { env: childEnv({ QUIVER_AUTO_MAINTENANCE: "off", ...env }), stdio: ["ignore", "pipe", "pipe"] });
   liveServers.add(child);
   child.on("exit", () => liveServers.delete(child));
   let output = "";

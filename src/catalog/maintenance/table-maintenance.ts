@@ -3,8 +3,10 @@
  * the engine on a table's main branch (src/engine/maintenance.ts), which compacts, removes old
  * versions and optimises indexes together; the three differ in the retention they give it and
  * in what they are asked for. Cleanup's retention never reaches a tagged version: the cutoff is
- * moved back to the oldest tagged version of main, or the oldest version a live clone was made
- * from, when that is older, and the engine itself keeps every branch's base and the latest version.
+ * moved back to the oldest tagged version of main, the oldest version a live clone was made from,
+ * or the oldest source version a materialized view last refreshed from, when that is older; a
+ * table with versions committed through the catalog but not yet finalized keeps every version;
+ * and the engine itself keeps every branch's base and the latest version.
  */
 import { maintenanceRuns } from "../../metrics/metrics.js";
 import {
@@ -14,6 +16,7 @@ import {
   type TableMaintenanceResponse,
   defaultRetentionSeconds,
 } from "../../model/maintenance.js";
+import type { TableRow } from "../../store/schema.js";
 import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { translating } from "../failures.js";
 import { tableLabel } from "../identifiers.js";
@@ -59,7 +62,7 @@ export async function runTableMaintenance(scope: CatalogScope, id: readonly stri
       // load
       const row = await loadTableWithData(scope, id);
       // decide: the cutoff, bounded by the oldest tagged version of main
-      const cutoff = task === "cleanup" ? await cleanupCutoff(scope, row.location, Date.now() - 1000 * (options.olderThanSeconds ?? defaultRetentionSeconds)) : { removeBeforeMs: 0, protectedTags: [] };
+      const cutoff = task === "cleanup" ? await cleanupCutoff(scope, row, Date.now() - 1000 * (options.olderThanSeconds ?? defaultRetentionSeconds)) : { removeBeforeMs: 0, protectedTags: [] };
       // write
       const outcome = await scope.engine.maintenance.run(row.location, cutoff.removeBeforeMs, options.deleteUnverified ?? false);
       return {
@@ -85,19 +88,33 @@ export async function runTableMaintenance(scope: CatalogScope, id: readonly stri
   }
 }
 
+/** The instant before which cleanup may remove versions of a table, and the tags that moved it back. */
+export interface CleanupCutoff {
+  removeBeforeMs: number;
+  protectedTags: string[];
+}
+
 /**
  * The instant before which versions may go: `wanted`, or the commit time of the oldest tagged
- * version of main when that is earlier (a tagged version must outlive every cleanup), or of the
- * oldest version a live clone was made from (the clone reads that version's data files).
+ * version of main when that is earlier (a tagged version must outlive every cleanup), of the
+ * oldest version a live clone was made from (the clone reads that version's data files), or of
+ * the oldest source version a materialized view last refreshed from (the view's next check
+ * measures the source's drift from it). 0 (nothing goes) while a version committed through the
+ * catalog waits to be finalized: its staged manifest reads data files no kept version names.
  */
-async function cleanupCutoff(scope: CatalogScope, location: string, wanted: number): Promise<{ removeBeforeMs: number; protectedTags: string[] }> {
+export async function cleanupCutoff(scope: CatalogScope, row: Pick<TableRow, "id" | "location">, wanted: number): Promise<CleanupCutoff> {
+  const { location } = row;
+  if ((await scope.store.rows.listPendingTableVersions(row.id)).length > 0) return { removeBeforeMs: 0, protectedTags: [] };
   const tags = (await scope.engine.files.refs.tags(location)).filter((tag) => tag.branch === null);
   const [cloned] = await versionsRead(scope.store.rows, scope.database.name, location, "");
-  if (tags.length === 0 && cloned === undefined) return { removeBeforeMs: Math.max(0, wanted), protectedTags: [] };
+  const [viewed] = await scope.store.rows.listViewSourceVersions(row.id);
+  if (tags.length === 0 && cloned === undefined && viewed === undefined) return { removeBeforeMs: Math.max(0, wanted), protectedTags: [] };
   const times = new Map((await scope.engine.maintenance.versionTimes(location)).map((v) => [v.version, v.timestampMs]));
   let removeBeforeMs = Math.max(0, wanted);
-  const clonedAt = cloned === undefined ? undefined : times.get(cloned);
-  if (clonedAt !== undefined) removeBeforeMs = Math.min(removeBeforeMs, clonedAt);
+  for (const kept of [cloned, viewed]) {
+    const keptAt = kept === undefined ? undefined : times.get(kept);
+    if (keptAt !== undefined) removeBeforeMs = Math.min(removeBeforeMs, keptAt);
+  }
   const protectedTags: string[] = [];
   for (const tag of tags) {
     const taggedAt = times.get(tag.version);

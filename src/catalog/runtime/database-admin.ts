@@ -32,6 +32,11 @@ export interface DatabaseSettings {
    * read. Commits through Quiver are seen at once either way.
    */
   readConsistencyMs?: number | null;
+  /**
+   * Automatic maintenance of the database's tables (docs/maintenance.md): on, off, or null to
+   * follow the server's `--auto-maintenance`. A table's `quiver.auto_maintenance` property wins.
+   */
+  autoMaintenance?: boolean | null;
 }
 
 /**
@@ -39,8 +44,11 @@ export interface DatabaseSettings {
  * process on the store hears of it. Throws 1 when it does not exist, 13 for a value out of range.
  */
 export async function updateDatabaseSettings(store: Store, dataLocation: string, name: string, settings: DatabaseSettings): Promise<DatabaseInfo> {
-  if (settings.readConsistencyMs !== undefined) {
-    const updated = await store.rows.updateDatabase(name, { read_consistency_ms: checkedReadConsistency(settings.readConsistencyMs) });
+  const update: { read_consistency_ms?: number | null; auto_maintenance?: number | null } = {};
+  if (settings.readConsistencyMs !== undefined) update.read_consistency_ms = checkedReadConsistency(settings.readConsistencyMs);
+  if (settings.autoMaintenance !== undefined) update.auto_maintenance = settings.autoMaintenance === null ? null : settings.autoMaintenance ? 1 : 0;
+  if (Object.keys(update).length > 0) {
+    const updated = await store.rows.updateDatabase(name, update);
     if (!updated) throw CatalogError.of("NamespaceNotFound", `database '${name}' does not exist`);
     await announceDatabaseChange(store, name);
   }

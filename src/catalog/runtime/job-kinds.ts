@@ -16,6 +16,7 @@ import {
   tableMaintenanceHandler,
   tableMaintenanceJobKind,
 } from "../maintenance/maintenance-jobs.js";
+import { autoMaintenanceHandler, autoMaintenanceJobKind } from "../maintenance/auto-maintenance-job.js";
 
 /**
  * `handler`, then the head of the table the job targets raised to what the job committed: a job
@@ -48,4 +49,5 @@ export const jobHandlers: ReadonlyMap<string, JobHandler> = new Map([
   [dropIndexJobKind, raisingHead(dropIndexHandler)],
   [tableMaintenanceJobKind, raisingHead(tableMaintenanceHandler)],
   [scheduledMaintenanceJobKind, raisingHead(scheduledMaintenanceHandler)],
+  [autoMaintenanceJobKind, raisingHead(autoMaintenanceHandler)],
 ]);

@@ -34,6 +34,7 @@ function wireDatabase(info: DatabaseInfo): M.DatabaseInfo {
     location: info.storageRoot,
     ...(Object.keys(options).length > 0 ? { storage_options: options } : {}),
     read_consistency_interval_ms: info.readConsistencyMs,
+    auto_maintenance: info.autoMaintenance,
   };
 }
 
@@ -83,8 +84,8 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
   );
 
   define<M.UpdateDatabaseSettingsRequest, unknown, DatabaseParams>(
-    { operationId: "UpdateDatabaseSettings", summary: "Change a database's settings (its read-consistency interval)", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/settings", body: "json", request: M.UpdateDatabaseSettingsRequest, response: json(M.DatabaseInfo), access: "admin", scope: "deployment-admin", audit: true },
-    async ({ params, body }) => wireDatabase(await updateDatabaseSettings(store, dataLocation, params.database, { readConsistencyMs: body.read_consistency_interval_ms })),
+    { operationId: "UpdateDatabaseSettings", summary: "Change a database's settings (its read-consistency interval, its automatic maintenance)", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/settings", body: "json", request: M.UpdateDatabaseSettingsRequest, response: json(M.DatabaseInfo), access: "admin", scope: "deployment-admin", audit: true },
+    async ({ params, body }) => wireDatabase(await updateDatabaseSettings(store, dataLocation, params.database, { readConsistencyMs: body.read_consistency_interval_ms, autoMaintenance: body.auto_maintenance })),
   );
 
   define<unknown, M.DropDatabaseQuery, DatabaseParams>(

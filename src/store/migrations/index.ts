@@ -21,6 +21,7 @@ import * as m0014 from "./0014-multipart-writes.js";
 import * as m0015 from "./0015-table-heads.js";
 import * as m0016 from "./0016-change-event-database-numbers.js";
 import * as m0017 from "./0017-authz.js";
+import * as m0018 from "./0018-database-auto-maintenance.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   "0015-table-heads": m0015,
   "0016-change-event-database-numbers": m0016,
   "0017-authz": m0017,
+  "0018-database-auto-maintenance": m0018,
 };
 
 /** Every migration this build knows, in order. */

@@ -16,6 +16,8 @@ export interface ViewRows {
   updateMaterializedView(tableId: string, update: MaterializedViewRowUpdate): Promise<void>;
   /** Every view with `auto_refresh` on, of every database, in (database, table_id) order. */
   listAutoRefreshViews(): Promise<MaterializedViewRow[]>;
+  /** The source versions views last refreshed from table `tableId`, ascending, each once. */
+  listViewSourceVersions(tableId: string): Promise<number[]>;
 }
 
 export function viewRows(db: Kysely<Database>): ViewRows {
@@ -33,5 +35,15 @@ export function viewRows(db: Kysely<Database>): ViewRows {
     },
     listAutoRefreshViews: async () =>
       (await db.selectFrom("materialized_views").selectAll().where("auto_refresh", "=", 1).orderBy("database").orderBy("table_id").execute()).map(decodedView),
+    async listViewSourceVersions(tableId) {
+      const rows = await db
+        .selectFrom("materialized_views")
+        .select("refreshed_source_version")
+        .distinct()
+        .where("refreshed_source_table", "=", tableId)
+        .where("refreshed_source_version", "is not", null)
+        .execute();
+      return rows.map((row) => Number(row.refreshed_source_version)).sort((a, b) => a - b);
+    },
   };
 }
