@@ -2,7 +2,8 @@
  * Frozen migration: privileges granted on objects (database, namespace, table, view, system) to
  * subjects (principals, groups, roles), and the roles bound to principals and groups. Both are
  * deployment-wide, in LanceDB's authorization grammar (model/authz/). `authz_changes` counts
- * their changes, so a process can tell cheaply whether the grants it holds in memory are current. Uses an untyped handle and
+ * their changes in one row (made by the first change, so a fresh store stays empty), so a process
+ * can tell cheaply whether the grants it holds in memory are current. Uses an untyped handle and
  * imports nothing from the application, so later code changes cannot alter it.
  */
 import { type Kysely, PostgresAdapter, sql } from "kysely";
@@ -32,5 +33,4 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("id", "integer", (c) => c.primaryKey())
     .addColumn("version", "bigint", (c) => c.notNull())
     .execute();
-  await db.insertInto("authz_changes").values({ id: 1, version: 0 }).execute();
 }

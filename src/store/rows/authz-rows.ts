@@ -52,7 +52,7 @@ export interface AuthzRows {
 
   /** Counts one change of grants or bindings; call it in the change's transaction. */
   countAuthzChange(): Promise<void>;
-  /** How many changes of grants and bindings there have been. */
+  /** How many changes of grants and bindings there have been (0 before the first). */
   authzVersion(): Promise<number>;
 }
 
@@ -122,9 +122,9 @@ export function authzRows(db: Kysely<Database>): AuthzRows {
 
     async countAuthzChange() {
       await db
-        .updateTable("authz_changes")
-        .set((eb) => ({ version: eb("version", "+", 1) }))
-        .where("id", "=", 1)
+        .insertInto("authz_changes")
+        .values({ id: 1, version: 1 })
+        .onConflict((oc) => oc.column("id").doUpdateSet((eb) => ({ version: eb("authz_changes.version", "+", 1) })))
         .execute();
     },
     async authzVersion() {
