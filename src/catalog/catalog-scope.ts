@@ -3,6 +3,7 @@
  * engine and storage root, and the caller's context.
  */
 import type { Engine } from "../engine/engine.js";
+import type { OwnerMayRead } from "../model/authz/owner-may-read.js";
 import type { Storages, Vending } from "../storage/storages.js";
 import type { StorageOptions } from "../storage/storage-options.js";
 import type { Store } from "../store/store.js";
@@ -39,7 +40,10 @@ export interface CatalogScope {
   dataLocation?: string;
   /** How long a dropped table stays restorable before its data is purged; absent or 0 deletes at once. */
   dropRetentionMs?: number;
+  /** Whether a view's owner may still read its source (a refresh runs with its owner's privileges, auth/view-owner-reads.ts); absent: always. */
+  ownerMayRead?: OwnerMayRead;
 }
+
 
 export interface JobSettings {
   /** Worker pools (a refresh's `cluster`) this deployment runs; the first is the default. */

@@ -31,6 +31,7 @@ import { type ObjectCacheSettings, defaultCacheBytes } from "../storage/object-c
 import { defaultStoreTimeoutSeconds, setStoreTimeout, storeTimeout } from "../storage/store-timeout.js";
 import type { Store } from "../store/store.js";
 import { type AuthConfig, buildAuthGate, checkAuthExposure } from "./auth-runtime.js";
+import { viewOwnerReads } from "../auth/view-owner-reads.js";
 import { authStoreOf } from "./auth-store-adapter.js";
 import { type JobSystem, startJobSystem } from "../jobs/job-system.js";
 import { type JobSystemConfig, jobSettings } from "../jobs/job-settings.js";
@@ -151,6 +152,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   await settlePendingVersions(engine.files, store, undefined, (record, error) => unsettled.push({ record, error }));
   const authStore = authStoreOf(store);
   const gate = await buildAuthGate(root, registry, authStore, config.auth ?? { mode: "none" });
+  if (gate.access) registry.ownerMayRead = viewOwnerReads(authStore, gate.access);
   let closed = false;
   const readiness = {
     checks: { store: () => store.ping(), data: () => probeWrite(storages, local.dataLocation) },

@@ -5,8 +5,10 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import * as lancedb from "@lancedb/lancedb";
+import { Field, Int32, Schema } from "apache-arrow-21";
 import { arrowStream } from "../helpers/arrow.js";
 import { type TestServer, expectError, expectJson } from "../helpers/test-server.js";
+import { schemaBase64, waitForJob } from "../helpers/views.js";
 import { apiKey, startAuthServer } from "./auth-helpers.js";
 
 let server: TestServer;
@@ -235,4 +237,34 @@ test("a dropped database leaves no grants: one created again under its name star
   await expectJson(await send(operator, "/v1/admin/databases", { name: "scratchdb" }), 201);
   const listed = await expectJson<{ entries: unknown[] }>(await send(operator, "/admin/authz/acl/list", { subject: someone }));
   assert.deepEqual(listed.entries, []);
+});
+
+test("a materialized view refreshes with its owner's privileges: once its owner may not read the source, its refresh fails saying so", async () => {
+  const builder = await bareKey();
+  const subject = principalOf(builder);
+  for (const [object, privilege] of [
+    ["database:default", "USAGE"],
+    ["namespace:default:public", "CREATE_MATERIALIZED_VIEW"],
+    ["table:default:public$orders", "SELECT"],
+  ] as const) {
+    await expectJson(await grant(owner, subject, object, privilege));
+  }
+  const operatorJobs = { get: (route: string) => get(operator, route) };
+  const created = await expectJson<{ job_id: string }>(
+    await send(builder, "/v1/materialized_view/order_ids/create", {
+      kind: "query",
+      source_query: JSON.stringify({ source: "orders", projections: ["id"] }),
+      output_schema: schemaBase64(new Schema([new Field("id", new Int32())])),
+      with_no_data: false,
+    }),
+    201,
+  );
+  assert.equal((await waitForJob(operatorJobs, created.job_id)).status, "succeeded");
+  assert.equal(await (await send(builder, "/v1/table/order_ids/count_rows", {})).json(), 3);
+
+  await expectJson(await revoke(owner, subject, "table:default:public$orders", "SELECT"));
+  const refreshed = await expectJson<{ job_id: string }>(await send(builder, "/v1/materialized_view/order_ids/refresh", {}), 202);
+  const failed = await waitForJob(operatorJobs, refreshed.job_id);
+  assert.equal(failed.status, "failed");
+  assert.match(JSON.stringify(failed), /owner of view 'order_ids' may no longer read its source table 'orders'/);
 });

@@ -16,6 +16,7 @@ import type { Store } from "../../store/store.js";
 import { UniqueViolation } from "../../store/store-errors.js";
 import { Catalog } from "../catalog.js";
 import type { CatalogScope, DatabaseInfo, JobSettings } from "../catalog-scope.js";
+import type { OwnerMayRead } from "../../model/authz/owner-may-read.js";
 import { databaseStorageRoot, followsDataLocation, hasOwnLocation, toDatabaseInfo } from "../database-info.js";
 import { validateName } from "../identifiers.js";
 import { checkedClientLocation } from "../table-locations.js";
@@ -165,6 +166,8 @@ export const databaseCacheTtlMs = 5_000;
 export class CatalogRegistry {
   private readonly catalogs = new Map<string, { catalog: Catalog; loadedAt: number }>();
   private names: { names: string[]; loadedAt: number } | undefined;
+  /** Set by the runtime once auth is built: how a view's refresh checks its owner's privileges. */
+  ownerMayRead: OwnerMayRead | undefined;
 
   constructor(
     readonly store: Store,
@@ -211,6 +214,8 @@ export class CatalogRegistry {
       vending: this.vending,
       dataLocation: this.dataLocation,
       dropRetentionMs: this.dropRetentionMs,
+      // Read when a refresh asks: the runtime sets it after the catalogs of start-up were made.
+      ownerMayRead: (database, view, source) => this.ownerMayRead?.(database, view, source) ?? Promise.resolve(true),
     };
     // Each operation a request calls is a span under the request's (while tracing is on).
     const catalog = withSpans(new Catalog(scope), "catalog.", { "quiver.database": name });

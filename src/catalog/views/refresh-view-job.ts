@@ -48,6 +48,7 @@ export const refreshViewHandler: JobHandler = {
     // load
     const { table, view, definition } = await loadView(rows, ctx.job);
     const source = await loadSource(rows, ctx.scope.database.name, definition);
+    await requireOwnerReads(ctx, table, definition);
     const spec: ViewQuerySpec = { projections: definition.projections, filter: definition.filter, chunker: definition.chunker };
 
     // plan
@@ -227,6 +228,14 @@ async function loadSource(rows: StoreTx, database: string, definition: ViewDefin
   const source = await rows.findTableByName(database, namespaceKey(namespace), name);
   if (!source) throw new PermanentJobError(`the source table '${definition.source.join("$")}' no longer exists`, "load");
   return source;
+}
+
+/** A refresh runs with its owner's privileges: fails for good once the owner may not read the source. */
+async function requireOwnerReads(ctx: JobContext, table: TableRow, definition: ViewDefinition): Promise<void> {
+  const view = [...namespaceIdOfKey(table.namespace_path), table.name];
+  if (ctx.scope.ownerMayRead && !(await ctx.scope.ownerMayRead(ctx.scope.database.name, view, definition.source))) {
+    throw new PermanentJobError(`the owner of view '${view.join("$")}' may no longer read its source table '${definition.source.join("$")}' (SELECT); it refreshes again once its owner may`, "load");
+  }
 }
 
 function manifestOf(params: RefreshJobParams, view: MaterializedViewRow): { origin: string; value: unknown } {
