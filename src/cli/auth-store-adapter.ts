@@ -7,7 +7,7 @@ import type { AuthStore, AuthzChangeContext, CredentialKind, StoredCredential, S
 import { type Change, recordChange } from "../catalog/change-events.js";
 import type { AuditRecord } from "../model/admin.js";
 import type { ApiKeyRow, AuditRow, CredentialColumns, OAuthClientRow } from "../store/schema.js";
-import type { Store } from "../store/store.js";
+import type { Store, StoreTx } from "../store/store.js";
 
 function columnsOf(credential: StoredCredential): CredentialColumns {
   return {
@@ -57,6 +57,20 @@ function bindingChange(kind: "role.bound" | "role.unbound", binding: StoredRoleB
 const grantOf = (row: { subject: string; object: string; privilege: string }): StoredGrant => ({ subject: row.subject, object: row.object, privilege: row.privilege });
 const bindingOf = (row: { subject: string; role: string }): StoredRoleBinding => ({ subject: row.subject, role: row.role });
 
+/**
+ * Runs `change` in one transaction; when it changed anything, counts the change there (the count
+ * every process compares its index with) and then tells every process at once.
+ */
+async function authzChange(store: Store, change: (tx: StoreTx) => Promise<boolean>): Promise<boolean> {
+  const changed = await store.transaction(async (tx) => {
+    if (!(await change(tx))) return false;
+    await tx.countAuthzChange();
+    return true;
+  });
+  if (changed) await store.events.publish({ topic: authzTopic, key: "" });
+  return changed;
+}
+
 /** The auth data of `store`; a credential, grant or binding and its change event are written in one transaction. */
 export function authStoreOf(store: Store): AuthStore {
   const rows = store.rows;
@@ -87,76 +101,54 @@ export function authStoreOf(store: Store): AuthStore {
       return (await rows.ensureSigningKey({ name, secret: proposed, created_at: at })).secret;
     },
 
-    async addGrant(grant, transfer, context) {
-      const added = await store.transaction(async (tx) => {
+    addGrant: (grant, transfer, context) =>
+      authzChange(store, async (tx) => {
         if (transfer) await tx.deleteOtherGrants(grant.object, grant.privilege, grant.subject);
         if (!(await tx.insertGrant({ ...grant, granted_at: Date.now(), granted_by: context.by }))) return false;
-        await tx.countAuthzChange();
         await recordChange(tx, grantChange("grant.added", grant, context));
         return true;
-      });
-      if (added) await store.events.publish({ topic: authzTopic, key: "" });
-      return added;
-    },
-    async deleteGrant(grant, context) {
-      const deleted = await store.transaction(async (tx) => {
+      }),
+    deleteGrant: (grant, context) =>
+      authzChange(store, async (tx) => {
         if (!(await tx.deleteGrant(grant))) return false;
-        await tx.countAuthzChange();
         await recordChange(tx, grantChange("grant.deleted", grant, context));
         return true;
-      });
-      if (deleted) await store.events.publish({ topic: authzTopic, key: "" });
-      return deleted;
-    },
+      }),
     async recordOwner(object, subject, by) {
-      const added = await store.transaction(async (tx) => {
+      await authzChange(store, async (tx) => {
         await tx.deleteOtherGrants(object, "OWNERSHIP", subject);
-        const inserted = await tx.insertGrant({ subject, object, privilege: "OWNERSHIP", granted_at: Date.now(), granted_by: by });
-        if (inserted) await tx.countAuthzChange();
-        return inserted;
+        return tx.insertGrant({ subject, object, privilege: "OWNERSHIP", granted_at: Date.now(), granted_by: by });
       });
-      if (added) await store.events.publish({ topic: authzTopic, key: "" });
     },
     async forgetGrants(objects, prefixes) {
-      const removed = await store.transaction(async (tx) => {
+      await authzChange(store, async (tx) => {
         let count = 0;
         for (const object of objects) count += await tx.deleteGrantsOn(object);
         for (const prefix of prefixes) count += await tx.deleteGrantsOn(prefix, prefix);
-        if (count > 0) await tx.countAuthzChange();
-        return count;
+        return count > 0;
       });
-      if (removed > 0) await store.events.publish({ topic: authzTopic, key: "" });
     },
     async moveGrants(from, to) {
-      // Grants left on `to` by a table of that name dropped before are not the renamed table's.
-      await store.transaction(async (tx) => {
+      await authzChange(store, async (tx) => {
+        // Grants left on `to` by a table of that name dropped before are not the renamed table's.
         await tx.deleteGrantsOn(to);
         await tx.moveGrants(from, to);
-        await tx.countAuthzChange();
+        return true;
       });
-      await store.events.publish({ topic: authzTopic, key: "" });
     },
     listGrants: async (filter, after, limit) => (await rows.listGrants(filter, after, limit)).map(grantOf),
-    async addRoleBinding(binding, context) {
-      const added = await store.transaction(async (tx) => {
+    addRoleBinding: (binding, context) =>
+      authzChange(store, async (tx) => {
         if (!(await tx.insertRoleBinding({ ...binding, bound_at: Date.now() }))) return false;
-        await tx.countAuthzChange();
         await recordChange(tx, bindingChange("role.bound", binding, context));
         return true;
-      });
-      if (added) await store.events.publish({ topic: authzTopic, key: "" });
-      return added;
-    },
-    async deleteRoleBinding(binding, context) {
-      const deleted = await store.transaction(async (tx) => {
+      }),
+    deleteRoleBinding: (binding, context) =>
+      authzChange(store, async (tx) => {
         if (!(await tx.deleteRoleBinding(binding))) return false;
-        await tx.countAuthzChange();
         await recordChange(tx, bindingChange("role.unbound", binding, context));
         return true;
-      });
-      if (deleted) await store.events.publish({ topic: authzTopic, key: "" });
-      return deleted;
-    },
+      }),
     listRoleBindings: async (filter, after, limit) => (await rows.listRoleBindings(filter, after, limit)).map(bindingOf),
     loadAuthz: () =>
       store.transaction(async (tx) => {

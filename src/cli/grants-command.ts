@@ -42,7 +42,10 @@ function required(values: Values, name: keyof typeof options, usage: string): st
   return value;
 }
 
-const optional = (values: Values, name: keyof typeof options) => (typeof values[name] === "string" ? (values[name] as string) : undefined);
+/** The flags of `names` that were given: a listing's filter. */
+function givenFlags<Name extends keyof typeof options>(values: Values, names: readonly Name[]): Partial<Record<Name, string>> {
+  return Object.fromEntries(names.filter((name) => typeof values[name] === "string").map((name) => [name, values[name] as string])) as Partial<Record<Name, string>>;
+}
 
 /** Runs `fn` with the authorization API over the store of `--root`/`--store`, as its operator. */
 async function withAuthz(values: Values, fn: (admin: AuthzAdmin) => Promise<void>): Promise<void> {
@@ -79,7 +82,7 @@ export async function grantsCommand(argv: string[]): Promise<void> {
       await (action === "add" ? admin.addAcl(operator, grant) : admin.deleteAcl(operator, grant));
       console.error(`${action === "add" ? "granted" : "revoked"} ${grant.privilege} on ${grant.object}`);
     } else if (action === "list") {
-      const filter = { ...(optional(values, "object") ? { object: optional(values, "object") } : {}), ...(optional(values, "subject") ? { subject: optional(values, "subject") } : {}) };
+      const filter = givenFlags(values, ["object", "subject"]);
       const entries = pages(async (token) => {
         const page = await admin.listAcls(operator, { ...filter, ...(token ? { continuation_token: token } : {}) });
         return { items: page.entries, token: page.continuation_token };
@@ -103,7 +106,7 @@ export async function rolesCommand(argv: string[]): Promise<void> {
       await (action === "bind" ? admin.addRoleBinding(operator, binding) : admin.deleteRoleBinding(operator, binding));
       console.error(`${action === "bind" ? "bound" : "unbound"} role ${binding.role}`);
     } else if (action === "list") {
-      const filter = { ...(optional(values, "subject") ? { subject: optional(values, "subject") } : {}), ...(optional(values, "role") ? { role: optional(values, "role") } : {}) };
+      const filter = givenFlags(values, ["subject", "role"]);
       const bindings = pages(async (token) => {
         const page = await admin.listRoleBindings(operator, { ...filter, ...(token ? { continuation_token: token } : {}) });
         return { items: page.bindings, token: page.continuation_token };
