@@ -70,7 +70,7 @@ export interface BuildServerOptions {
  * means batched multi-vector queries, structured full-text queries and multipart writes (0.5.0
  * would add blob reads, which are not served).
  */
-const announcedServerVersion = "0.4.0";
+const announcedServerVersion = "0.5.0";
 
 export async function buildServer(options: BuildServerOptions): Promise<FastifyInstance> {
   const fastifyOptions = {
