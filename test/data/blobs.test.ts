@@ -140,8 +140,9 @@ test("A table whose LSM write spec another writer installed: the getter reports 
   const schema = new Schema([new Field("id", new Int64()), new Field("name", new Utf8())]);
   const table = await db.createTable("media", [{ id: 1n, name: "one" }, { id: 2n, name: "two" }], { schema });
   const described = await expectJson(await server.post("/v1/table/media/describe", {}));
-  // Another writer, in-process on the same folder, installs the spec.
+  // Another writer, in-process on the same folder, installs the spec; it is given no object-store credentials.
   const location = String(described.location).replace(/\/+$/, "");
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(location)) return t.skip("the second writer opens local folders only");
   const local = await lancedb.connect(path.dirname(location));
   const direct = await local.openTable(path.basename(location, ".lance"));
   await direct.setUnenforcedPrimaryKey("id");
