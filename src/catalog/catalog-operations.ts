@@ -6,7 +6,7 @@
  * function fails to compile.
  */
 import type { Static, TObject, TProperties, TSchema } from "@sinclair/typebox";
-import type { QueryResult } from "../engine/engine.js";
+import type { BlobBytes, FetchedBlobs, QueryResult } from "../engine/engine.js";
 import type { OperationName, Operations } from "../model/operations/index.js";
 import type { CatalogScope } from "./catalog-scope.js";
 
@@ -40,7 +40,9 @@ type AnswerOfShape<R> = R extends { kind: "json"; schema: infer S extends TSchem
   : R extends { kind: "arrow-file" }
     ? QueryResult
     : R extends { kind: "arrow-stream" }
-      ? Uint8Array
+      ? Uint8Array | FetchedBlobs
+      : R extends { kind: "bytes" }
+        ? BlobBytes
       : R extends { kind: "integer" }
         ? number
         : R extends { kind: "string" }

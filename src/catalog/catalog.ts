@@ -17,6 +17,7 @@ import { describeTableMaintenanceSchedule, queueTableMaintenance, setTableMainte
 import { type MaintenanceTask, cleanupTableVersions, compactTable, optimizeTableIndices } from "./maintenance/table-maintenance.js";
 import { listAllTables, listTables } from "./namespaces/list-tables.js";
 import { createNamespace, describeNamespace, dropNamespace, listNamespaces, namespaceExists } from "./namespaces/namespace-lifecycle.js";
+import { fetchTableBlobs, getTableBlobBytes, getTableLsmStats, getTableLsmWriteSpec } from "./queries/table-blobs.js";
 import { analyzeTableQueryPlan, countTableRows, explainTableQueryPlan, getTableStats, queryTable } from "./queries/table-reads.js";
 import { abortMultipartWrite, completeMultipartWrite, createMultipartWrite, expireMultipartWrites, stagedMultipartBytes } from "./rows/multipart-writes.js";
 import { deleteFromTable, insertIntoTable, mergeInsertIntoTable, updateTable } from "./rows/row-writes.js";
@@ -79,6 +80,10 @@ const operationFunctions = {
   explainTableQueryPlan,
   analyzeTableQueryPlan,
   getTableStats,
+  fetchTableBlobs,
+  getTableBlobBytes,
+  getTableLsmWriteSpec,
+  getTableLsmStats,
   // Schema evolution
   alterTableAddColumns,
   alterTableAlterColumns,

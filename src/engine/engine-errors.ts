@@ -104,7 +104,7 @@ const patterns: [RegExp, EngineErrorKind][] = [
   [/index .*(not found|does not exist)/i, "index-not-found"],
   [/index .*already exists/i, "index-exists"],
   [/\btable '[^']*' already exists|dataset already exists/i, "dataset-exists"],
-  [/(column|field) .*(not found|does not exist)|no field named|schema error: .*not found|cannot find column/i, "column-not-found"],
+  [/(column|field) .*(not found|does not exist)|no (field|column) named|schema error: .*not found|cannot find column/i, "column-not-found"],
   [/(was not found|dataset .*not found|not found.*dataset|no such file|does not exist)/i, "dataset-not-found"],
   [/schema (mismatch|is not compatible|does not match)|append with different schema|incompatible schema|cannot cast|unable to cast/i, "schema-mismatch"],
   [/ref conflict|is referenced by/i, "invalid-state"],

@@ -20,6 +20,8 @@ import { SchemaEvolution } from "./schema-evolution.js";
 import { TableQueries } from "./table-query.js";
 import { TableWrites } from "./table-writes.js";
 import { ViewIO } from "./view-io.js";
+import { TableBlobs } from "./table-blobs.js";
+import { TableLsm } from "./lsm-specs.js";
 import type { TableCopies } from "../storage/object-cache/table-copies.js";
 import { isInsideLocation, isUri, normalizeLocation } from "../storage/locations.js";
 import type { StorageOptions } from "../storage/storage-options.js";
@@ -128,6 +130,10 @@ export class Engine {
   readonly maintenance = new TableMaintenance(this);
   /** The reads and writes of materialized views. */
   readonly views = new ViewIO(this);
+  /** The bytes of blob columns. */
+  readonly blobs = new TableBlobs(this);
+  /** LSM write specs other writers installed. */
+  readonly lsm = new TableLsm(this);
 
   constructor(options: EngineOptions) {
     this.storages = options.storages;
@@ -473,6 +479,8 @@ export type { FtsNode, FullTextSpec, QueryResult, QuerySpec } from "./table-quer
 export type { DeleteOutcome, InsertOutcome, MergeInsertSpec, MergeOutcome, UpdateOutcome } from "./table-writes.js";
 export type { RowBudget, ViewIO, ViewQuerySpec } from "./view-io.js";
 export type { DecodedUpload } from "./arrow-ipc.js";
+export type { BlobBytes, FetchedBlobs, OpenedBlob } from "./table-blobs.js";
+export { describeLsmWriteSpec, type LsmWriteSpec } from "./lsm-specs.js";
 // The engine's vocabulary that needs no engine: names and checks the catalog validates requests with.
 export { type ChunkerSpec, chunkerImplementationVersion, chunkerNames, validateChunkerSpec } from "./chunkers.js";
 export { parseFieldPath } from "./field-paths.js";

@@ -8,6 +8,7 @@ import { withCommitRetry } from "./commit-retry.js";
 import type { Engine, TableRef } from "./engine.js";
 import type { NativeTable } from "./lance-native.js";
 import { rewriteNestedUpdates } from "./nested-updates.js";
+import { refuseLsmWrites } from "./lsm-specs.js";
 import { inSpan } from "../tracing/spans.js";
 
 export interface InsertOutcome {
@@ -76,8 +77,10 @@ function mergeInsertRows(engine: Engine, location: string, ref: TableRef, upload
       return { version: first.created, numInsertedRows: upload.numRows, numUpdatedRows: 0, numDeletedRows: 0, numAttempts: 1, numRows: upload.numRows };
     }
     let conflicts = -1;
-    const result = await retryingOn(engine, location, ref, first.table, (table) => {
+    const result = await retryingOn(engine, location, ref, first.table, async (table) => {
       conflicts += 1;
+      // Lance sends a merge insert on a table with an LSM write spec down the MemWAL path.
+      await refuseLsmWrites(engine, table);
       return engine.call(() => {
         let builder = table.mergeInsert(spec.on);
         if (spec.whenMatchedUpdateAll || spec.whenMatchedUpdateAllFilter) builder = builder.whenMatchedUpdateAll(spec.whenMatchedUpdateAllFilter ?? null);

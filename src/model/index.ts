@@ -7,6 +7,7 @@ export * from "./schema-json.js";
 export * from "./admin.js";
 export * from "./data.js";
 export * from "./query.js";
+export * from "./blobs.js";
 export * from "./schema-evolution.js";
 export * from "./indexes.js";
 export * from "./versions.js";

@@ -13,19 +13,14 @@ export interface UnsupportedRoute {
   feature: string;
 }
 
-const lsm = "LSM tables (write specs, flushes, compactions and their statistics) are a LanceDB Enterprise feature this server does not serve";
-const blobs = "blob reads (fetch_blobs, blob bytes) are not served by this server; read blob columns with QueryTable";
+const lsm = "LSM tables (setting and removing write specs, flushes, compactions) are a LanceDB Enterprise feature this server does not serve";
 const functions = "functions are a LanceDB Enterprise feature this server does not serve";
 
 export const unsupportedRoutes: readonly UnsupportedRoute[] = [
-  { method: "POST", path: "/v1/table/{id}/get_lsm_write_spec", feature: lsm },
   { method: "POST", path: "/v1/table/{id}/set_lsm_write_spec", feature: lsm },
   { method: "POST", path: "/v1/table/{id}/unset_lsm_write_spec", feature: lsm },
-  { method: "POST", path: "/v1/table/{id}/get_lsm_stats", feature: lsm },
   { method: "POST", path: "/v1/table/{id}/flush_lsm", feature: lsm },
   { method: "POST", path: "/v1/table/{id}/compact_lsm", feature: lsm },
-  { method: "POST", path: "/v1/table/{id}/fetch_blobs", feature: blobs },
-  { method: "GET", path: "/v1/table/{id}/blob/{column}/{row_id}/bytes", feature: blobs },
   { method: "POST", path: "/v1/functions/create", feature: functions },
   { method: "POST", path: "/v1/functions/get", feature: functions },
   // The 0.39 client's function registry: per function, and listed per namespace.

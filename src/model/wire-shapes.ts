@@ -9,6 +9,8 @@ export type ResponseShape =
   | { kind: "json"; schema: TSchema }
   | { kind: "arrow-file" }
   | { kind: "arrow-stream" }
+  /** Raw bytes, whole or a range (`Range` / `Content-Range`): a blob's. */
+  | { kind: "bytes" }
   | { kind: "integer" }
   | { kind: "string" }
   | { kind: "empty" };

@@ -67,10 +67,11 @@ export interface BuildServerOptions {
 
 /**
  * The capability level announced to the LanceDB Cloud client (spec/clients.md §2.7): 0.4.0
- * means batched multi-vector queries, structured full-text queries and multipart writes (0.5.0
- * would add blob reads, which are not served).
+ * means batched multi-vector queries, structured full-text queries and multipart writes; 0.5.0
+ * adds blob reads (fetch_blobs and the ranged blob bytes route). The client gates nothing on a
+ * later version, and a higher one would promise whatever a future client gates on it.
  */
-const announcedServerVersion = "0.4.0";
+const announcedServerVersion = "0.5.0";
 
 export async function buildServer(options: BuildServerOptions): Promise<FastifyInstance> {
   const fastifyOptions = {

@@ -14,6 +14,7 @@ const contentTypes = {
   json: "application/json",
   arrowStream: "application/vnd.apache.arrow.stream",
   arrowFile: "application/vnd.apache.arrow.file",
+  bytes: "application/octet-stream",
 };
 
 /** Rewrites `$ref: "Name"` into component references and lifts named (`$id`/`title`) schemas into components. */
@@ -56,6 +57,8 @@ function successResponse(def: ServedOperation, components: Record<string, Json>)
       return { description: "Arrow IPC file", content: { [contentTypes.arrowFile]: { schema: { type: "string", format: "binary" } } } };
     case "arrow-stream":
       return { description: "Arrow IPC stream", content: { [contentTypes.arrowStream]: { schema: { type: "string", format: "binary" } } } };
+    case "bytes":
+      return { description: "Bytes, whole (200) or the range `Range` asked for (206)", content: { [contentTypes.bytes]: { schema: { type: "string", format: "binary" } } } };
     case "integer":
       return { description: "A bare JSON integer", content: { [contentTypes.json]: { schema: { type: "integer", minimum: 0 } } } };
     case "string":

@@ -4,8 +4,10 @@
  * operations whose answer or call genuinely differs have their own handler here.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { Readable } from "node:stream";
 import { Catalog } from "../catalog/catalog.js";
 import type { OperationEntry, OperationName } from "../model/operations/index.js";
+import { parseRange, resolveRange } from "./byte-ranges.js";
 import { arrowBody } from "./catalog-request.js";
 import { principalOf } from "./auth/auth-gate.js";
 import { isCloudClientRequest } from "./cloud-client.js";
@@ -72,6 +74,25 @@ function completedWithStorageOptions(name: OperationName): OperationHandler {
   return async (call) => withClientStorageOptions(call, (await plain(call)) as { location?: string });
 }
 
+/**
+ * One blob's bytes as the LanceDB client reads them (spec/clients.md §2.3): 204 for a null blob;
+ * 206 with `Content-Range` for a range, 200 without one; 416 with a `Content-Range` of `bytes *` and the size
+ * for an empty blob or a range past the end. The bytes stream from the store a chunk at a time.
+ */
+const getTableBlobBytes: OperationHandler = async ({ catalog, request, http, reply }) => {
+  const range = parseRange(http.headers.range);
+  const { version, blob } = await catalog.getTableBlobBytes(request as RequestFor<"getTableBlobBytes">);
+  reply.header("x-lancedb-version", String(version));
+  if (!blob) return reply.status(204).send();
+  reply.header("accept-ranges", "bytes");
+  const span = range ? resolveRange(range, blob.size) : { start: 0, end: blob.size };
+  if (span === "unsatisfiable") return reply.status(416).header("content-range", `bytes */${blob.size}`).send();
+  if (range) reply.status(206).header("content-range", `bytes ${span.start}-${span.end - 1}/${blob.size}`);
+  else reply.status(200);
+  reply.header("content-length", String(span.end - span.start)).type("application/octet-stream");
+  return reply.send(span.end === span.start ? Buffer.alloc(0) : Readable.from(blob.read(span.start, span.end), { objectMode: false }));
+};
+
 export const customHandlers: Partial<Record<OperationName, OperationHandler>> = {
   describeTable: completedWithStorageOptions("describeTable"),
   // Who dropped a table is kept with a drop an undrop may restore.
@@ -96,6 +117,12 @@ export const customHandlers: Partial<Record<OperationName, OperationHandler>> = 
     if (result.storeUsage) reply.headers(storeUsageHeaders(result.storeUsage));
     return result.chunks;
   },
+  fetchTableBlobs: async ({ catalog, request, reply }) => {
+    const fetched = (await catalog.fetchTableBlobs(request as RequestFor<"fetchTableBlobs">)) as { version: number; chunks: AsyncIterable<Uint8Array> };
+    reply.header("x-lancedb-version", String(fetched.version));
+    return fetched;
+  },
+  getTableBlobBytes,
   listTableTags: async ({ catalog, request, http }) => {
     const listed = await catalog.listTableTags(request as RequestFor<"listTableTags">);
     // The Cloud client parses the bare name → contents map; the spec wraps it in `tags`.

@@ -114,8 +114,10 @@ async function shapeResponse(reply: FastifyReply, entry: OperationEntry, result:
       if (reply.sent) return reply;
       return reply.type("application/vnd.apache.arrow.file").send(whole);
     }
-    case "arrow-stream":
-      return reply.type("application/vnd.apache.arrow.stream").send(Buffer.from(result as Uint8Array));
+    case "arrow-stream": {
+      const body = result instanceof Uint8Array ? Buffer.from(result) : Readable.from((result as { chunks: AsyncIterable<Uint8Array> }).chunks, { objectMode: false });
+      return reply.type("application/vnd.apache.arrow.stream").send(body);
+    }
     case "integer":
     case "string":
       // Clients parse these bodies as a bare JSON number or string.

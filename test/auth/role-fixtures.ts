@@ -4,7 +4,7 @@
  * (drops, renames, revocations, deletes…) make a fresh one each time they are asked, so every
  * allowed credential's call really succeeds; the others share objects made once.
  */
-import { Field, FixedSizeList, Float32, Float64, Int32, Schema, vectorFromArray } from "apache-arrow-21";
+import { Field, FixedSizeList, Float32, Float64, Int32, LargeBinary, RecordBatch, RecordBatchStreamWriter, Schema, Struct, Utf8, makeData, vectorFromArray } from "apache-arrow-21";
 import { createApiKey, createOAuthClient } from "../../src/auth/credentials.js";
 import type { Role } from "../../src/auth/roles.js";
 import { arrowStream } from "../helpers/arrow.js";
@@ -51,6 +51,17 @@ function rows(ids: number[]): Uint8Array {
     score: Float64Array.from(ids, (id) => id / 2),
     vector: vectorFromArray(ids.map((id) => Array.from({ length: dim }, (_, j) => Math.sin(id * dim + j))), vectorType),
   });
+}
+
+/** One row `{ id, payload }` whose payload is a blob v2 column holding three bytes. */
+function blobRow(): Uint8Array {
+  const blobType = new Struct([new Field("data", new LargeBinary(), true), new Field("uri", new Utf8(), true)]);
+  const blobField = new Field("payload", blobType, true, new Map([["ARROW:extension:name", "lance.blob.v2"]]));
+  const schema = new Schema([new Field("id", new Int32()), blobField]);
+  const id = vectorFromArray([1], new Int32());
+  const payload = vectorFromArray([{ data: Uint8Array.of(1, 2, 3), uri: null }], blobType);
+  const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: 1, children: [id.data[0]!, payload.data[0]!] }));
+  return RecordBatchStreamWriter.writeAll([batch]).toUint8Array(true);
 }
 
 const viewSchema = new Schema([new Field("id", new Int32()), new Field("double_score", new Float64())]);
@@ -100,6 +111,15 @@ export class FixtureEnv {
     const { location } = await this.send("POST", `/v1/table/${name}/create`, rows([1, 2, 3]));
     for (let v = 2; v <= versions; v += 1) await this.send("POST", `/v1/table/${name}/insert`, rows([v + 2]));
     return { name, location };
+  }
+
+  /** A table with one row (row id 0) whose `payload` is a blob column. */
+  blobTable(): Promise<string> {
+    return this.once("blobs", async () => {
+      const name = this.name("blobs");
+      await this.send("POST", `/v1/table/${name}/create`, blobRow());
+      return name;
+    });
   }
 
   /** A table of the operation's own, for calls that change it in ways later calls do not mind. */
@@ -248,6 +268,10 @@ export const fixtures: Record<string, Fixture> = {
   ExplainTableQueryPlan: (env) => table(env, { query: queryBody }),
   AnalyzeTableQueryPlan: (env) => table(env, queryBody),
   GetTableStats: (env, op) => table(env, op.method === "GET" ? undefined : {}),
+  FetchTableBlobs: async (env) => ({ params: { id: await env.blobTable() }, body: { column: "payload", row_ids: [0] } }),
+  GetTableBlobBytes: async (env) => ({ params: { id: await env.blobTable(), column: "payload", row_id: "0" } }),
+  GetTableLsmWriteSpec: (env) => table(env, {}),
+  GetTableLsmStats: (env) => table(env, {}),
 
   // Schema.
   AlterTableAddColumns: (env, op) => scratch(env, op, { new_columns: [{ name: env.name("col"), expression: "id * 2" }] }),

@@ -6,14 +6,10 @@ import { expectError, startTestServer } from "../helpers/test-server.js";
 
 /** The routes the LanceDB 0.39 client sends that Quiver does not serve, as the client writes them, and a word of the feature the answer must name. */
 const clientRoutes: { method: "GET" | "POST"; path: string; names: RegExp }[] = [
-  { method: "POST", path: "/v1/table/t/get_lsm_write_spec/", names: /LSM .*Enterprise/ },
   { method: "POST", path: "/v1/table/t/set_lsm_write_spec/", names: /LSM .*Enterprise/ },
   { method: "POST", path: "/v1/table/t/unset_lsm_write_spec/", names: /LSM .*Enterprise/ },
-  { method: "POST", path: "/v1/table/t/get_lsm_stats/", names: /LSM .*Enterprise/ },
   { method: "POST", path: "/v1/table/t/flush_lsm/", names: /LSM .*Enterprise/ },
   { method: "POST", path: "/v1/table/t/compact_lsm/", names: /LSM .*Enterprise/ },
-  { method: "POST", path: "/v1/table/t/fetch_blobs/", names: /blob reads/ },
-  { method: "GET", path: "/v1/table/t/blob/image/42/bytes?version=1", names: /blob reads/ },
   { method: "POST", path: "/v1/functions/create", names: /functions .*Enterprise/ },
   { method: "POST", path: "/v1/functions/get", names: /functions .*Enterprise/ },
   { method: "POST", path: "/v1/function/embed_text/create", names: /functions .*Enterprise/ },

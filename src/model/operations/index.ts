@@ -5,6 +5,7 @@
  * `client: false`. Entries live in one file per spec area; see `operation-entry.ts` for what an
  * entry holds.
  */
+import { blobOperations } from "./blob-operations.js";
 import { dataOperations } from "./data-operations.js";
 import { maintenanceOperations } from "./maintenance-operations.js";
 import { namespaceOperations } from "./namespace-operations.js";
@@ -21,6 +22,7 @@ export const operations = {
   ...tableOperations,
   ...dataOperations,
   ...queryOperations,
+  ...blobOperations,
   ...schemaIndexOperations,
   ...versionOperations,
   ...tagBranchOperations,
