@@ -79,7 +79,7 @@ test("bad grants from the shell → exit code 1 and the API's reason", async () 
   // The API's refusals themselves are tested in test/auth/grants.test.ts; here, that the shell reports them.
   const cases: [string[], RegExp][] = [
     [["--subject", "p:api-key:0000000000000000", "--object", "table:default:public$orders", "--privilege", "SELECT"], /does not exist/],
-    [["--subject", "g:team", "--object", "table:default:orders", "--privilege", "SELECT"], /names no namespace/],
+    [["--subject", "g:team", "--object", "table:default:public$orders"], /--privilege is required/],
   ];
   for (const [args, reason] of cases) {
     const refused = await cli("grants", "add", ...args);
