@@ -55,10 +55,10 @@ function statusKiB(pid: number, field: "VmRSS" | "VmHWM"): number {
 }
 
 const mib = (kib: number) => kib / 1024;
-const residentMiB = (pid: number) => mib(processTree(pid).reduce((sum, each) => sum + statusKiB(each, "VmRSS"), 0));
-const peakMiB = (pid: number) => mib(processTree(pid).reduce((sum, each) => sum + statusKiB(each, "VmHWM"), 0));
+export const residentMiB = (pid: number) => mib(processTree(pid).reduce((sum, each) => sum + statusKiB(each, "VmRSS"), 0));
+export const peakMiB = (pid: number) => mib(processTree(pid).reduce((sum, each) => sum + statusKiB(each, "VmHWM"), 0));
 /** Resets the kernel's peak-RSS mark of the tree to its current RSS. */
-const resetPeak = (pid: number) => processTree(pid).forEach((each) => writeFileSync(`/proc/${each}/clear_refs`, "5"));
+export const resetPeak = (pid: number) => processTree(pid).forEach((each) => writeFileSync(`/proc/${each}/clear_refs`, "5"));
 
 /**
  * One IPC stream of `batches` batches of `batchRows` rows (id and a 64-dim vector), produced one
