@@ -63,12 +63,12 @@ function queryString(query) {
 }
 
 /**
- * Calls `method path`; `body` (when given) is sent as JSON, `bytes` as an Arrow IPC stream.
- * Answers parsed JSON, or the raw bytes when `as` is "bytes". Throws ApiError for any non-2xx
- * answer or network failure.
+ * Calls `method path`; `body` (when given) is sent as JSON, `bytes` as an Arrow IPC stream,
+ * `headers` besides the connection's. Answers parsed JSON, the raw bytes when `as` is "bytes", or
+ * the Response itself when "response". Throws ApiError for any non-2xx answer or network failure.
  */
-export async function call(method, path, { body, bytes, query, as = "json" } = {}) {
-  const headers = {};
+export async function call(method, path, { body, bytes, query, headers: extra, as = "json" } = {}) {
+  const headers = { ...extra };
   if (connection.apiKey) headers["x-api-key"] = connection.apiKey;
   if (connection.database) headers["x-svc-database"] = connection.database;
   if (body !== undefined) headers["content-type"] = "application/json";
@@ -90,6 +90,7 @@ export async function call(method, path, { body, bytes, query, as = "json" } = {
     if (response.status === 401) window.dispatchEvent(new CustomEvent("quiver:unauthenticated"));
     throw error;
   }
+  if (as === "response") return response;
   if (as === "bytes") return new Uint8Array(await response.arrayBuffer());
   const text = await response.text();
   return text === "" ? undefined : JSON.parse(text);
@@ -106,7 +107,9 @@ async function errorOf(response) {
   return new ApiError(response.status, null, `HTTP ${response.status} ${response.statusText}: ${text.slice(0, 200)}`);
 }
 
-const table = (parts, operation) => `/v1/table/${pathId(parts)}/${operation}`;
+/** A table's path on the server, under which its operations lie. */
+export const tablePath = (parts) => `/v1/table/${pathId(parts)}`;
+const table = (parts, operation) => `${tablePath(parts)}/${operation}`;
 const database = (name, rest = "") => `/v1/admin/databases/${encodeURIComponent(name)}${rest}`;
 
 /**
@@ -139,6 +142,9 @@ export const api = {
   queryTable: (parts, request) => call("POST", table(parts, "query"), { body: request, as: "bytes" }),
   explainTableQueryPlan: (parts, request) => call("POST", table(parts, "explain_plan"), { body: { query: request, verbose: true } }),
   analyzeTableQueryPlan: (parts, request) => call("POST", table(parts, "analyze_plan"), { body: request }),
+  /** One blob's bytes (GetTableBlobBytes) as the Response, `range` (e.g. `bytes=0-15`) when given: 206 a range, 204 a null blob. */
+  getTableBlobBytes: (parts, column, rowId, at = {}, range) =>
+    call("GET", table(parts, `blob/${encodeURIComponent(column)}/${rowId}/bytes`), { query: { version: at.version, branch: at.branch }, headers: range ? { range } : undefined, as: "response" }),
 
   listTableVersions: (parts, pageToken, limit = 50) => call("POST", table(parts, "version/list"), { query: { descending: true, limit, page_token: pageToken } }),
   listTableTags: (parts, pageToken) => call("POST", table(parts, "tags/list"), { query: { limit: 100, page_token: pageToken } }),

@@ -38,9 +38,12 @@ export function plainValue(value, type) {
   }
 }
 
-/** `{ fields: [{ name, label, type, vector, numeric }], rows: [[value…]] }` of an Arrow table (`type`: the Arrow DataType). */
+/**
+ * `{ fields: [{ name, label, type, metadata, vector, numeric }], rows: [[value…]] }` of an Arrow
+ * table (`type`: the Arrow DataType; `metadata`: the field's, a Map).
+ */
 export function tableRows(table) {
-  const fields = table.schema.fields.map((field) => ({ name: field.name, label: String(field.type), type: field.type, vector: isVectorType(field.type), numeric: NUMBER_TYPES.has(field.type.typeId) }));
+  const fields = table.schema.fields.map((field) => ({ name: field.name, label: String(field.type), type: field.type, metadata: field.metadata, vector: isVectorType(field.type), numeric: NUMBER_TYPES.has(field.type.typeId) }));
   const columns = table.schema.fields.map((field, i) => ({ vector: table.getChildAt(i), type: field.type }));
   const rows = [];
   for (let row = 0; row < table.numRows; row++) rows.push(columns.map(({ vector, type }) => plainValue(vector.get(row), type)));

@@ -2,11 +2,13 @@
  * A table's Data tab: the explorer form, its results page by page, and the query plan one click
  * away. A plain scan counts its matches (CountTableRows with the same filter and version) so the
  * pager knows the last page; searches page until a page comes back short. Reading an older
- * version or a tag is time travel: every call of the tab then names that version.
+ * version or a tag is time travel: every call of the tab then names that version. A query reading
+ * a blob column asks for `_rowid` too, by which each blob's bytes are read (`blob-cell.js`).
  */
 import { api, connection } from "./api.js";
 import { tableFromIPC, tableToIPC } from "./arrow.js";
 import { decodeArrow } from "./arrow-values.js";
+import { blobColumnNames, exportColumns, readsBlobs, withBlobValues } from "./blob-values.js";
 import { actionError, actionSucceeded, errorBox, formatCount, formatTime, h, replaceChildren } from "./dom.js";
 import { exploreForm } from "./explore-form.js";
 import { download, toCsv, toJsonLines } from "./export-rows.js";
@@ -72,6 +74,18 @@ function shownColumns(bytes, hidden) {
   return names.length === table.schema.fields.length || names.length === 0 ? { table, bytes } : { table: table.select(names), bytes: null };
 }
 
+/** An answer's display rows (blobs as BlobValues) for `state`'s query of table `parts`. */
+function answerRows(parts, state, bytes) {
+  return withBlobValues(decodeArrow(bytes), { parts, at: state.at, origin: location.origin });
+}
+
+/** `shownColumns` for display rows: blobs keep the URLs their `_rowid` gave even when `_rowid` is hidden. */
+function shownRows({ fields, rows }, hidden) {
+  const kept = fields.flatMap((field, i) => (hidden.has(field.name) ? [] : [i]));
+  if (kept.length === fields.length || kept.length === 0) return { fields, rows };
+  return { fields: kept.map((i) => fields[i]), rows: rows.map((row) => kept.map((i) => row[i])) };
+}
+
 /**
  * Export buttons for the result shown (the columns the grid shows, see `docs/console.md`);
  * `ready(state, total)` after each answer, `ready(null)` after a failure.
@@ -91,14 +105,17 @@ function exportBar(parts, results, names, layout) {
     status.textContent = "Exporting…";
     try {
       const answer = await api.queryTable(parts, exportRequest(state, total, names, layout.hidden));
-      const { table, bytes } = shownColumns(answer, layout.hidden);
       const name = parts[parts.length - 1];
-      if (format === "arrow") download(`${name}.arrow`, "application/vnd.apache.arrow.file", bytes ?? tableToIPC(table, "file"));
-      else {
-        const { fields, rows } = decodeArrow(bytes ?? tableToIPC(table, "file"));
-        if (format === "csv") download(`${name}.csv`, "text/csv", toCsv(fields, rows));
+      if (format === "arrow") {
+        const { table, bytes } = shownColumns(answer, layout.hidden);
+        download(`${name}.arrow`, "application/vnd.apache.arrow.file", bytes ?? tableToIPC(table, "file"));
+      } else {
+        const { fields, rows } = shownRows(answerRows(parts, state, answer), layout.hidden);
+        // CSV and Parquet hold a blob as two columns, its size and its URL; JSON lines as an object.
+        const flat = exportColumns(fields, rows);
+        if (format === "csv") download(`${name}.csv`, "text/csv", toCsv(flat.fields, flat.rows));
         else if (format === "jsonl") download(`${name}.jsonl`, "application/x-ndjson", toJsonLines(fields, rows));
-        else download(`${name}.parquet`, "application/vnd.apache.parquet", await toParquet(fields, rows));
+        else download(`${name}.parquet`, "application/vnd.apache.parquet", await toParquet(flat.fields, flat.rows));
       }
       status.textContent = "";
     } catch (error) {
@@ -127,6 +144,7 @@ export async function explorePanel(parts) {
   const form = exploreForm(table.schema, ftsColumns);
   const results = h("div", { class: "results-area" });
   const names = (table.schema?.fields ?? []).map((field) => field.name);
+  const blobNames = blobColumnNames(table.schema);
   const layout = gridLayout(connection.database, parts);
   const columnsChoice = h("div", { class: "columns-menu-slot" });
   let shown = null;
@@ -148,7 +166,7 @@ export async function explorePanel(parts) {
       const request = queryRequest(state);
       const counting = state.mode === "rows" ? api.countTableRows(parts, state.at, state.filter.trim()) : undefined;
       const [bytes, total] = await Promise.all([api.queryTable(parts, request), counting]);
-      const answer = decodeArrow(bytes);
+      const answer = answerRows(parts, state, bytes);
       const caption = pageCaption(page, state.pageSize, answer.rows.length, total);
       shown = { caption, answer, firstRow: page * state.pageSize + 1 };
       draw();
@@ -172,7 +190,8 @@ export async function explorePanel(parts) {
   /** Reads the form; shows why when it cannot be read (a malformed query vector). */
   const readForm = () => {
     try {
-      return { ...form.state(), at: places.get(form.at.value) ?? {} };
+      const state = form.state();
+      return { ...state, at: places.get(form.at.value) ?? {}, withRowId: readsBlobs(blobNames, state.columns) };
     } catch (error) {
       replaceChildren(results, actionError(error, "Reading the query"));
       return null;

@@ -5,10 +5,14 @@
  * In CSV a null is an empty field and an empty string a quoted empty one, so the two stay apart;
  * lists and structs are their JSON text; text a spreadsheet would run as a formula is written as
  * text (`'` first, quoted), while numbers of number columns stay numbers.
+ * A blob is its size and the URL of its bytes: an object `{size, url}` in JSON, two columns in CSV
+ * and Parquet (`exportColumns` in `blob-values.js`).
  */
+import { BlobValue } from "./blob-values.js";
 
-/** A value as JSON: bigints beyond 2^53 as strings, bytes as hex. */
+/** A value as JSON: bigints beyond 2^53 as strings, bytes as hex, a blob as `{size, url}`. */
 export function jsonValue(value) {
+  if (value instanceof BlobValue) return value.exported();
   if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : String(value);
   if (value instanceof Uint8Array) return `0x${Array.from(value, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
   if (Array.isArray(value)) return value.map(jsonValue);

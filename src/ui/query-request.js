@@ -25,7 +25,8 @@ export function parseVector(text) {
 /**
  * The request body. `state` holds: `at` ({version, branch} to read, both optional), `mode`,
  * `filter`, `columns` (names, or null for all), `sort` ({column, ascending} or null), `vector`
- * (numbers), `vectorColumn`, `distanceType`, `text`, `pageSize` and `page` (from 0).
+ * (numbers), `vectorColumn`, `distanceType`, `text`, `pageSize`, `page` (from 0) and `withRowId`
+ * (answer each row's `_rowid`, which a blob's bytes are addressed by).
  */
 export function queryRequest(state) {
   const body = { k: state.pageSize, vector: null };
@@ -35,6 +36,7 @@ export function queryRequest(state) {
   const filter = state.filter?.trim();
   if (filter) body.filter = filter;
   if (state.columns) body.columns = { column_names: state.columns };
+  if (state.withRowId) body.with_row_id = true;
   if (state.mode === "vector") {
     body.vector = { single_vector: state.vector };
     if (state.vectorColumn) body.vector_column = state.vectorColumn;

@@ -1,13 +1,17 @@
 /**
  * One row of a result, every field at once, in a modal dialog: each column's name, type and
  * whole value (a vector summarised by its length and first values, openable in full), and the row
- * as JSON with a button that copies it. Escape or Close returns to the grid.
+ * as JSON with a button that copies it; a blob with its size, type, Download and, for a small
+ * image, a preview. Escape or Close returns to the grid.
  */
+import { blobField } from "./blob-cell.js";
+import { BlobValue } from "./blob-values.js";
 import { formatCount, h } from "./dom.js";
 import { rowObject } from "./export-rows.js";
 import { valueCell } from "./value-cell.js";
 
 function fieldValue(value) {
+  if (value instanceof BlobValue) return blobField(value);
   if (value === "") return h("span", { class: "empty-string", title: "empty string" }, '""');
   return valueCell(value);
 }

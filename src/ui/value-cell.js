@@ -1,8 +1,11 @@
 /**
  * A cell of the data grid. Short values are plain text; long text, vectors, lists, structs and
  * bytes show a compact summary that opens (a native `<details>`, so the keyboard works) onto the
- * whole value. Everything is text content: nothing from the data becomes markup.
+ * whole value; a blob shows its size and type with a Download button (`blob-cell.js`).
+ * Everything is text content: nothing from the data becomes markup.
  */
+import { blobCell } from "./blob-cell.js";
+import { BlobValue } from "./blob-values.js";
 import { formatCount, h } from "./dom.js";
 
 /** Text longer than this, or lists longer than VECTOR_PREVIEW items, fold away. */
@@ -45,6 +48,7 @@ export function summaryText(value) {
 /** A cell's content: null and the empty string look different (the one italic, the other `""`). */
 export function valueCell(value) {
   if (value === null || value === undefined) return h("span", { class: "null", title: "null" }, "null");
+  if (value instanceof BlobValue) return blobCell(value);
   if (value === "") return h("span", { class: "empty-string", title: "empty string" }, '""');
   if (typeof value === "number" || typeof value === "bigint") return formattedNumber(value);
   const summary = summaryText(value);

@@ -13,14 +13,15 @@ export const consoleVendorPath = "/console/vendor";
 
 /**
  * Only same-origin scripts, styles and API calls; no inline script or style, no framing, no
- * form posts elsewhere. `data:` images allow the empty favicon that spares a request.
+ * form posts elsewhere. `data:` images allow the empty favicon that spares a request; `blob:`
+ * images, the row panel's preview of a blob's bytes, read through the API with the connection's key.
  */
 export const consoleContentSecurityPolicy = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
   "connect-src 'self'",
-  "img-src 'self' data:",
+  "img-src 'self' data: blob:",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
