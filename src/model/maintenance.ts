@@ -56,6 +56,37 @@ export type SetTableMaintenanceScheduleRequest = Static<typeof SetTableMaintenan
 export const DescribeTableMaintenanceScheduleRequest = RequestModel("DescribeTableMaintenanceScheduleRequest", {});
 export type DescribeTableMaintenanceScheduleRequest = Static<typeof DescribeTableMaintenanceScheduleRequest>;
 
+/** The last `auto_maintenance` job of a table. */
+export const AutoMaintenanceRun = Type.Object({
+  job_id: Type.String(),
+  /** The job's status: queued, running, succeeded, failed or cancelled. */
+  status: Type.String(),
+  created_at_ms: Type.Integer({ minimum: 0 }),
+  /** When it ended (epoch ms); null while queued or running. */
+  finished_at_ms: Nullable(Type.Integer({ minimum: 0 })),
+  /** The tasks it was queued for, each with its reason. */
+  due: Type.Record(Type.String(), Type.String()),
+  fragments_before: Nullable(Type.Integer({ minimum: 0 })),
+  fragments_after: Nullable(Type.Integer({ minimum: 0 })),
+  versions_removed: Nullable(Type.Integer({ minimum: 0 })),
+  /** Why it failed, or why it yielded to concurrent writes; null otherwise. */
+  error: Nullable(Type.String()),
+});
+export type AutoMaintenanceRun = Static<typeof AutoMaintenanceRun>;
+
+/** A table's effective automatic maintenance policy and where each part comes from (docs/maintenance.md). */
+export const AutoMaintenancePolicy = Type.Object({
+  auto_maintenance: Type.Union([Type.Literal("on"), Type.Literal("off")]),
+  /** What decided `auto_maintenance`: `table`, `namespace:<id>` (components joined with `$`), `database` or `server`. */
+  source: Type.String(),
+  version_retention_seconds: Type.Integer({ minimum: 0 }),
+  /** What decided the retention: `table`, `namespace:<id>` or `server`. */
+  version_retention_source: Type.String(),
+  /** The table's latest automatic maintenance job; null when none ran. */
+  last_run: Nullable(AutoMaintenanceRun),
+});
+export type AutoMaintenancePolicy = Static<typeof AutoMaintenancePolicy>;
+
 export const TableMaintenanceSchedule = ResponseModel("TableMaintenanceSchedule", {
   interval_seconds: Nullable(Type.Integer({ minimum: 60 })),
   older_than_seconds: Nullable(OlderThanSeconds),
@@ -63,5 +94,7 @@ export const TableMaintenanceSchedule = ResponseModel("TableMaintenanceSchedule"
   next_run_at_ms: Nullable(Type.Integer({ minimum: 0 })),
   /** The queued job of the next run; null without a schedule. */
   job_id: Nullable(Type.String()),
+  /** Automatic maintenance of the table; answered by DescribeTableMaintenanceSchedule. */
+  auto_maintenance_policy: Type.Optional(AutoMaintenancePolicy),
 });
 export type TableMaintenanceSchedule = Static<typeof TableMaintenanceSchedule>;
