@@ -4,7 +4,7 @@
  * maintenance schedule.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, RequestModel, ResponseModel, Version } from "./common.js";
+import { Nullable, ObjectId, pageFields, PageResponse, RequestModel, ResponseModel, Version } from "./common.js";
 
 /** The switch of docs/jobs.md: false queues a job and answers 202 with its `job_id`. */
 const waitField = { wait: Type.Optional(Nullable(Type.Boolean({ description: "false: run as a job and answer 202 with its job_id" }))) };
@@ -98,3 +98,28 @@ export const TableMaintenanceSchedule = ResponseModel("TableMaintenanceSchedule"
   auto_maintenance_policy: Type.Optional(AutoMaintenancePolicy),
 });
 export type TableMaintenanceSchedule = Static<typeof TableMaintenanceSchedule>;
+
+export const ListTablesNeedingMaintenanceRequest = RequestModel("ListTablesNeedingMaintenanceRequest", pageFields);
+export type ListTablesNeedingMaintenanceRequest = Static<typeof ListTablesNeedingMaintenanceRequest>;
+
+/** A table whose maintenance is due, or whose last automatic run failed. */
+export const TableNeedingMaintenance = Type.Object({
+  id: ObjectId,
+  /** Fragments of its latest version; null when its state could not be read. */
+  fragments: Nullable(Type.Integer({ minimum: 0 })),
+  /** Each task due, with its reason (the reasons automatic maintenance would queue a job for). */
+  due: Type.Record(Type.String(), Type.String()),
+  /** Whether automatic maintenance looks after it, and what says so. */
+  auto_maintenance: Type.Union([Type.Literal("on"), Type.Literal("off")]),
+  source: Type.String(),
+  last_run: Nullable(AutoMaintenanceRun),
+});
+export type TableNeedingMaintenance = Static<typeof TableNeedingMaintenance>;
+
+export const ListTablesNeedingMaintenanceResponse = PageResponse("ListTablesNeedingMaintenanceResponse", {
+  /** The tables of this page of the namespace's tree that need attention, by identifier. */
+  tables: Type.Array(TableNeedingMaintenance),
+  /** Tables looked at for this page (those needing nothing are left out of `tables`). */
+  examined: Type.Integer({ minimum: 0 }),
+});
+export type ListTablesNeedingMaintenanceResponse = Static<typeof ListTablesNeedingMaintenanceResponse>;

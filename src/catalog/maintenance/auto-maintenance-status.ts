@@ -7,11 +7,12 @@ import type { JobRow } from "../../store/job-schema.js";
 import type { NamespaceRow, TableRow } from "../../store/schema.js";
 import type { CatalogScope } from "../catalog-scope.js";
 import { autoMaintenanceJobKind } from "./auto-maintenance-job.js";
+import { defaultCompactionThresholds, type MaintenanceThresholds } from "./maintenance-needs.js";
 import { enclosingNamespaces, type MaintenancePolicy, maintenancePolicy, type ServerMaintenanceDefaults } from "./maintenance-policy.js";
 
-/** The server's defaults as the scope knows them: on, 7 days, when it was given none. */
-export function serverMaintenanceDefaults(scope: CatalogScope): ServerMaintenanceDefaults {
-  return scope.jobs?.autoMaintenance ?? { enabled: true, retentionMs: defaultRetentionSeconds * 1000 };
+/** The server's settings as the scope knows them: on, 7 days and the default thresholds when it was given none. */
+export function serverMaintenanceDefaults(scope: CatalogScope): ServerMaintenanceDefaults & MaintenanceThresholds {
+  return scope.jobs?.autoMaintenance ?? { enabled: true, retentionMs: defaultRetentionSeconds * 1000, ...defaultCompactionThresholds };
 }
 
 /** The effective policy of table `row`; `cache` lets a caller looking at many tables read each namespace once. */
