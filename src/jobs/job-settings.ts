@@ -50,8 +50,9 @@ export interface AutoRefreshConfig {
 export type AutoRefreshSettings = Required<AutoRefreshConfig>;
 
 /**
- * The deployment-wide upkeep of tables (docs/maintenance.md). A database's setting and a table's
- * `quiver.auto_maintenance` property override `enabled`; the rest applies everywhere.
+ * The deployment-wide upkeep of tables (docs/maintenance.md). A database's setting and a
+ * namespace's or table's `quiver.auto_maintenance` property override `enabled`; a namespace's or
+ * table's `quiver.version_retention` overrides `retentionMs`; the rest applies everywhere.
  */
 export interface AutoMaintenanceConfig {
   /** Whether tables are maintained when neither their database nor their properties say. */
