@@ -48,6 +48,8 @@ export interface CatalogScope {
 export interface JobSettings {
   /** Worker pools (a refresh's `cluster`) this deployment runs; the first is the default. */
   pools: readonly string[];
+  /** The server's automatic maintenance settings (docs/maintenance.md); absent means the defaults. */
+  autoMaintenance?: { enabled: boolean; retentionMs: number; smallFragments: number; deletedShare: number };
 }
 
 /** Who is calling and why: flows from the request into audit records, never into decisions. */

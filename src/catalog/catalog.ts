@@ -14,6 +14,7 @@ import { outageError } from "./failures.js";
 import { alterTableBackfillColumns } from "./jobs/backfill-columns.js";
 import { cancelJob, describeJob, listJobs, queryJobEvents } from "./jobs/job-operations.js";
 import { describeTableMaintenanceSchedule, queueTableMaintenance, setTableMaintenanceSchedule } from "./maintenance/maintenance-jobs.js";
+import { listTablesNeedingMaintenance } from "./maintenance/tables-needing-maintenance.js";
 import { type MaintenanceTask, cleanupTableVersions, compactTable, optimizeTableIndices } from "./maintenance/table-maintenance.js";
 import { listAllTables, listTables } from "./namespaces/list-tables.js";
 import { createNamespace, describeNamespace, dropNamespace, listNamespaces, namespaceExists } from "./namespaces/namespace-lifecycle.js";
@@ -133,6 +134,7 @@ const operationFunctions = {
   optimizeTableIndices,
   setTableMaintenanceSchedule,
   describeTableMaintenanceSchedule,
+  listTablesNeedingMaintenance,
 } satisfies OperationFunctions;
 
 /** The operation methods, typed from the operation table; the loop after the class installs them. */

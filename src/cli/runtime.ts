@@ -123,7 +123,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
   setStoreTimeout(config.storeTimeoutMs ?? defaultStoreTimeoutSeconds * 1000);
   const local = await openLocalRoot(config.root, {
     managedVersioning: config.managedVersioning,
-    jobs: { pools: jobConfig.pools },
+    jobs: { pools: jobConfig.pools, autoMaintenance: jobConfig.autoMaintenance },
     commitAttempts: config.commitAttempts,
     store: config.store,
     data: config.data,

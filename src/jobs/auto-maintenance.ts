@@ -8,9 +8,10 @@
  * recheck time passes (only ageing versions can make it due then), which keeps the nudge cheap.
  */
 import { autoMaintainTable } from "../catalog/maintenance/auto-maintenance-job.js";
-import { autoMaintenanceApplies } from "../catalog/maintenance/maintenance-policy.js";
+import { enclosingNamespaces, maintenancePolicy } from "../catalog/maintenance/maintenance-policy.js";
 import type { CatalogRegistry } from "../catalog/runtime/database-registry.js";
 import { changeEventsTopic } from "../store/rows/change-event-rows.js";
+import type { NamespaceRow } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import type { AutoMaintenanceSettings } from "./job-settings.js";
 import type { JobWorkerLog } from "./job-worker.js";
@@ -84,9 +85,9 @@ export class AutoMaintainer {
     this.nudgeTimer.unref();
   }
 
-  /** How long a table whose version has not moved is left alone. */
-  private recheckMs(): number {
-    return Math.min(Math.max(this.settings.retentionMs / 2, this.settings.intervalMs), 3_600_000);
+  /** How long a table kept for `retentionMs` whose version has not moved is left alone. */
+  private recheckMs(retentionMs: number): number {
+    return Math.min(Math.max(retentionMs / 2, this.settings.intervalMs), 3_600_000);
   }
 
   private async round(now: number, databases?: ReadonlySet<string>): Promise<Map<string, string>> {
@@ -98,14 +99,18 @@ export class AutoMaintainer {
       const catalog = await this.registry.catalogFor(database.name).catch(() => undefined);
       if (!catalog) continue;
       const scope = catalog.scope;
+      // Each namespace is read once a round, however many tables it holds.
+      const namespaces = new Map<string, NamespaceRow | undefined>();
       for (const table of await this.store.rows.listAllTables(database.name)) {
         if (this.stopping) break;
-        if (!autoMaintenanceApplies(table, scope.database, this.settings.enabled)) continue;
+        const enclosing = await enclosingNamespaces(this.store.rows, database.name, table.namespace_path, namespaces);
+        const policy = maintenancePolicy(table, enclosing, scope.database, this.settings);
+        if (!policy.enabled) continue;
         const head = table.head_version === null ? null : Number(table.head_version);
         const seen = this.looked.get(table.id);
-        if (head !== null && seen?.version === head && now - seen.at < this.recheckMs()) continue;
+        if (head !== null && seen?.version === head && now - seen.at < this.recheckMs(policy.retentionMs)) continue;
         try {
-          const outcome = await autoMaintainTable(scope, table, this.settings, now);
+          const outcome = await autoMaintainTable(scope, table, { ...this.settings, retentionMs: policy.retentionMs }, now);
           if (head !== null) this.looked.set(table.id, { version: head, at: now });
           outcomes.set(table.id, outcome.action === "queued" ? "queued" : outcome.reason);
           if (outcome.action === "queued") this.onQueued(outcome.jobId);

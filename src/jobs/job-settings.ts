@@ -9,6 +9,7 @@
  * tables: QUIVER_AUTO_MAINTENANCE (on|off, default on), QUIVER_VERSION_RETENTION (default 7 days),
  * QUIVER_AUTO_MAINTENANCE_INTERVAL_MS (default 30000; 0 turns the periodic pass off).
  */
+import { defaultCompactionThresholds } from "../catalog/maintenance/maintenance-needs.js";
 import { backoffDelay } from "../model/retry.js";
 
 export interface JobSystemConfig {
@@ -49,8 +50,9 @@ export interface AutoRefreshConfig {
 export type AutoRefreshSettings = Required<AutoRefreshConfig>;
 
 /**
- * The deployment-wide upkeep of tables (docs/maintenance.md). A database's setting and a table's
- * `quiver.auto_maintenance` property override `enabled`; the rest applies everywhere.
+ * The deployment-wide upkeep of tables (docs/maintenance.md). A database's setting and a
+ * namespace's or table's `quiver.auto_maintenance` property override `enabled`; a namespace's or
+ * table's `quiver.version_retention` overrides `retentionMs`; the rest applies everywhere.
  */
 export interface AutoMaintenanceConfig {
   /** Whether tables are maintained when neither their database nor their properties say. */
@@ -107,8 +109,8 @@ export function jobSettings(config: JobSystemConfig = {}, env: NodeJS.ProcessEnv
       enabled: config.autoMaintenance?.enabled ?? switchSetting(env, "QUIVER_AUTO_MAINTENANCE", true),
       retentionMs: config.autoMaintenance?.retentionMs ?? defaultVersionRetentionMs,
       intervalMs: config.autoMaintenance?.intervalMs ?? integerSetting(env, "QUIVER_AUTO_MAINTENANCE_INTERVAL_MS", 0, 30_000),
-      smallFragments: config.autoMaintenance?.smallFragments ?? 8,
-      deletedShare: config.autoMaintenance?.deletedShare ?? 0.1,
+      smallFragments: config.autoMaintenance?.smallFragments ?? defaultCompactionThresholds.smallFragments,
+      deletedShare: config.autoMaintenance?.deletedShare ?? defaultCompactionThresholds.deletedShare,
     },
   };
 }

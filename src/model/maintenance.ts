@@ -4,7 +4,7 @@
  * maintenance schedule.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, RequestModel, ResponseModel, Version } from "./common.js";
+import { Nullable, ObjectId, pageFields, PageResponse, RequestModel, ResponseModel, Version } from "./common.js";
 
 /** The switch of docs/jobs.md: false queues a job and answers 202 with its `job_id`. */
 const waitField = { wait: Type.Optional(Nullable(Type.Boolean({ description: "false: run as a job and answer 202 with its job_id" }))) };
@@ -56,6 +56,37 @@ export type SetTableMaintenanceScheduleRequest = Static<typeof SetTableMaintenan
 export const DescribeTableMaintenanceScheduleRequest = RequestModel("DescribeTableMaintenanceScheduleRequest", {});
 export type DescribeTableMaintenanceScheduleRequest = Static<typeof DescribeTableMaintenanceScheduleRequest>;
 
+/** The last `auto_maintenance` job of a table. */
+export const AutoMaintenanceRun = Type.Object({
+  job_id: Type.String(),
+  /** The job's status: queued, running, succeeded, failed or cancelled. */
+  status: Type.String(),
+  created_at_ms: Type.Integer({ minimum: 0 }),
+  /** When it ended (epoch ms); null while queued or running. */
+  finished_at_ms: Nullable(Type.Integer({ minimum: 0 })),
+  /** The tasks it was queued for, each with its reason. */
+  due: Type.Record(Type.String(), Type.String()),
+  fragments_before: Nullable(Type.Integer({ minimum: 0 })),
+  fragments_after: Nullable(Type.Integer({ minimum: 0 })),
+  versions_removed: Nullable(Type.Integer({ minimum: 0 })),
+  /** Why it failed, or why it yielded to concurrent writes; null otherwise. */
+  error: Nullable(Type.String()),
+});
+export type AutoMaintenanceRun = Static<typeof AutoMaintenanceRun>;
+
+/** A table's effective automatic maintenance policy and where each part comes from (docs/maintenance.md). */
+export const AutoMaintenancePolicy = Type.Object({
+  auto_maintenance: Type.Union([Type.Literal("on"), Type.Literal("off")]),
+  /** What decided `auto_maintenance`: `table`, `namespace:<id>` (components joined with `$`), `database` or `server`. */
+  source: Type.String(),
+  version_retention_seconds: Type.Integer({ minimum: 0 }),
+  /** What decided the retention: `table`, `namespace:<id>` or `server`. */
+  version_retention_source: Type.String(),
+  /** The table's latest automatic maintenance job; null when none ran. */
+  last_run: Nullable(AutoMaintenanceRun),
+});
+export type AutoMaintenancePolicy = Static<typeof AutoMaintenancePolicy>;
+
 export const TableMaintenanceSchedule = ResponseModel("TableMaintenanceSchedule", {
   interval_seconds: Nullable(Type.Integer({ minimum: 60 })),
   older_than_seconds: Nullable(OlderThanSeconds),
@@ -63,5 +94,32 @@ export const TableMaintenanceSchedule = ResponseModel("TableMaintenanceSchedule"
   next_run_at_ms: Nullable(Type.Integer({ minimum: 0 })),
   /** The queued job of the next run; null without a schedule. */
   job_id: Nullable(Type.String()),
+  /** Automatic maintenance of the table; answered by DescribeTableMaintenanceSchedule. */
+  auto_maintenance_policy: Type.Optional(AutoMaintenancePolicy),
 });
 export type TableMaintenanceSchedule = Static<typeof TableMaintenanceSchedule>;
+
+export const ListTablesNeedingMaintenanceRequest = RequestModel("ListTablesNeedingMaintenanceRequest", pageFields);
+export type ListTablesNeedingMaintenanceRequest = Static<typeof ListTablesNeedingMaintenanceRequest>;
+
+/** A table whose maintenance is due, or whose last automatic run failed. */
+export const TableNeedingMaintenance = Type.Object({
+  id: ObjectId,
+  /** Fragments of its latest version; null when its state could not be read. */
+  fragments: Nullable(Type.Integer({ minimum: 0 })),
+  /** Each task due, with its reason (the reasons automatic maintenance would queue a job for). */
+  due: Type.Record(Type.String(), Type.String()),
+  /** Whether automatic maintenance looks after it, and what says so. */
+  auto_maintenance: Type.Union([Type.Literal("on"), Type.Literal("off")]),
+  source: Type.String(),
+  last_run: Nullable(AutoMaintenanceRun),
+});
+export type TableNeedingMaintenance = Static<typeof TableNeedingMaintenance>;
+
+export const ListTablesNeedingMaintenanceResponse = PageResponse("ListTablesNeedingMaintenanceResponse", {
+  /** The tables of this page of the namespace's tree that need attention, by identifier. */
+  tables: Type.Array(TableNeedingMaintenance),
+  /** Tables looked at for this page (those needing nothing are left out of `tables`). */
+  examined: Type.Integer({ minimum: 0 }),
+});
+export type ListTablesNeedingMaintenanceResponse = Static<typeof ListTablesNeedingMaintenanceResponse>;

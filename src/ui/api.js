@@ -135,6 +135,7 @@ export const api = {
   deleteFromTable: (parts, predicate) => call("POST", table(parts, "delete"), { body: { predicate } }),
   renameTable: (parts, newName) => call("POST", table(parts, "rename"), { body: { new_table_name: newName } }),
   dropTable: (parts) => call("POST", table(parts, "drop"), { body: {} }),
+  listTablesNeedingMaintenance: (parts, pageToken) => call("GET", `/v1/namespace/${pathId(parts)}/tables_needing_maintenance`, { query: { page_token: pageToken, limit: 20 } }),
   listDroppedTables: (parts, pageToken) => call("GET", `/v1/namespace/${pathId(parts)}/dropped_tables`, { query: { page_token: pageToken, limit: 100 } }),
   undropTable: (parts, droppedId) => call("POST", table(parts, "undrop"), { body: { dropped_id: droppedId } }),
   restoreTable: (parts, version) => call("POST", table(parts, "restore"), { body: { version } }),

@@ -1,11 +1,13 @@
 /**
  * A namespace's page: its properties (DescribeNamespace), its child namespaces and tables
  * (ListNamespaces / ListTables, paged), forms creating a table from a file and a child namespace
- * (CreateNamespace) and, except for the root, a button dropping it (DropNamespace; refused with
+ * (CreateNamespace), the tables of its tree needing maintenance (maintenance-attention.js) and,
+ * except for the root, a button dropping it (DropNamespace; refused with
  * code 3 while it has contents); a link to its Access page (its grants).
  */
 import { api } from "./api.js";
 import { createTableForm } from "./create-table-form.js";
+import { attentionSection } from "./maintenance-attention.js";
 import { actionError, errorBox, h, labelled, loadInto, propertiesTable, replaceChildren, stackForm } from "./dom.js";
 import { namespaceAccessHref, namespaceHref, tableHref } from "./routes.js";
 
@@ -119,6 +121,7 @@ export function renderNamespace(main, parts, context) {
       h("section", { "aria-labelledby": "children-heading" }, h("h3", { id: "children-heading" }, "Child namespaces"), namespaces),
       h("section", { "aria-labelledby": "tables-heading" }, h("h3", { id: "tables-heading" }, "Tables"), tables),
     ),
+    attentionSection(parts),
     createTableForm(parts, context),
     createForm(parts, context),
     parts.length > 0 ? dropSection(parts, context) : null,

@@ -203,6 +203,7 @@ export const fixtures: Record<string, Fixture> = {
   DropTable: (env) => fresh(env),
   DeregisterTable: (env) => fresh(env, {}),
   ListDroppedTables: async () => ({ params: { id: "$" } }),
+  ListTablesNeedingMaintenance: async () => ({ params: { id: "$" } }),
   ListChangeEvents: async () => ({}),
   UndropTable: async (env) => {
     const { name } = await env.table();

@@ -103,6 +103,7 @@ const extensions: readonly { operation: string; doc: string; mention?: string; w
   { operation: "OptimizeTableIndices", doc: "docs/architecture.md", why: "table maintenance: brings indices up to date with new rows" },
   { operation: "SetTableMaintenanceSchedule", doc: "docs/architecture.md", why: "runs the maintenance periodically as jobs" },
   { operation: "DescribeTableMaintenanceSchedule", doc: "docs/architecture.md", why: "the schedule a table's maintenance runs on" },
+  { operation: "ListTablesNeedingMaintenance", doc: "docs/maintenance.md", why: "the tables whose maintenance is due, for the console" },
 ];
 
 test("the operation table serves exactly the spec's operations and Quiver's listed extensions, each named in its document", () => {

@@ -17,6 +17,7 @@ import { tableLabel, namespaceIdOfKey } from "../identifiers.js";
 import { type JobContext, type JobHandler, PermanentJobError } from "../jobs/job-handler.js";
 import { enqueueJob, resolvePool } from "../jobs/job-queue.js";
 import { loadTable, loadTableWithData } from "../table-lookup.js";
+import { describeAutoMaintenancePolicy } from "./auto-maintenance-status.js";
 import { type MaintenanceOptions, type MaintenanceTask, runTableMaintenance } from "./table-maintenance.js";
 
 export const tableMaintenanceJobKind = "table_maintenance";
@@ -77,9 +78,15 @@ export async function setTableMaintenanceSchedule(scope: CatalogScope, request: 
   });
 }
 
-/** DescribeTableMaintenanceSchedule: the schedule and its next run, or nulls without one. Throws 1, 4. */
+/**
+ * DescribeTableMaintenanceSchedule: the schedule and its next run, or nulls without one, and the
+ * table's automatic maintenance policy with its source and last run. Throws 1, 4.
+ */
 export async function describeTableMaintenanceSchedule(scope: CatalogScope, request: { id: string[] }): Promise<TableMaintenanceSchedule> {
-  return translating(tableLabel(request.id), async () => describeSchedule(scope, (await loadTable(scope, request.id)).id));
+  return translating(tableLabel(request.id), async () => {
+    const row = await loadTable(scope, request.id);
+    return { ...(await describeSchedule(scope, row.id)), auto_maintenance_policy: await describeAutoMaintenancePolicy(scope, row) };
+  });
 }
 
 async function describeSchedule(scope: CatalogScope, tableId: string): Promise<TableMaintenanceSchedule> {

@@ -19,6 +19,9 @@ export interface MaintenanceThresholds {
   retentionMs: number;
 }
 
+/** What makes compaction due when the server says nothing else: 8 small fragments, 10% of rows deleted. */
+export const defaultCompactionThresholds = { smallFragments: 8, deletedShare: 0.1 } as const;
+
 /** The tasks due, each with its reason, and the state they were read from. */
 export interface MaintenanceNeeds {
   version: number;

@@ -5,7 +5,7 @@
  * (body `wait: false`, `?wait=false` or `x-quiver-wait: false`; docs/jobs.md).
  */
 import * as M from "../index.js";
-import { json, operation } from "./operation-entry.js";
+import { json, operation, pageQuery } from "./operation-entry.js";
 
 export const maintenanceOperations = {
   /** CompactTable: rewrites small fragments into larger ones; every row is kept. Throws 1, 4, 13, 19. */
@@ -93,5 +93,26 @@ export const maintenanceOperations = {
     querySchema: M.DelimiterQuery,
     request: M.DescribeTableMaintenanceScheduleRequest,
     response: json(M.TableMaintenanceSchedule),
+  }),
+
+  /**
+   * ListTablesNeedingMaintenance: of a namespace's tables and those of every namespace below it,
+   * paged, those whose maintenance is due or whose last automatic run failed. Writers and admins
+   * only, like the other maintenance calls. Throws 1, 13.
+   */
+  listTablesNeedingMaintenance: operation({
+    operationId: "ListTablesNeedingMaintenance",
+    summary: "List the tables of a namespace's tree whose maintenance is due or whose last automatic run failed",
+    tag: "Maintenance",
+    access: "write",
+    privilege: { needs: "CREATE_TABLE", on: "object" },
+    methods: ["GET"],
+    path: "/v1/namespace/{id}/tables_needing_maintenance",
+    target: "namespace",
+    body: "none",
+    querySchema: M.ListQuery,
+    query: [...pageQuery],
+    request: M.ListTablesNeedingMaintenanceRequest,
+    response: json(M.ListTablesNeedingMaintenanceResponse),
   }),
 };
