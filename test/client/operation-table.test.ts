@@ -30,9 +30,11 @@ test("every namespace route in the server's OpenAPI document has a client entry 
 
   // Each method of an operation is documented under its own operationId (`operationIdOf`).
   const served = new Map<string, { path: string; method: string }>();
+  // Operations the client leaves to HTTP (`client: false`: the managed deployment's extras).
+  const httpOnly = new Set((Object.values(allOperations) as OperationEntry[]).filter((entry) => entry.client === false).flatMap((entry) => entry.methods.map((method) => operationIdOf(entry, method))));
   for (const [path, item] of Object.entries(document.paths)) {
     if (notNamespaceApi.test(path)) continue;
-    for (const [method, operation] of Object.entries(item)) served.set(operation.operationId, { path, method: method.toUpperCase() });
+    for (const [method, operation] of Object.entries(item)) if (!httpOnly.has(operation.operationId)) served.set(operation.operationId, { path, method: method.toUpperCase() });
   }
   assert.ok(served.size >= 50, `the document lists the namespace routes (${served.size})`);
 
@@ -104,6 +106,10 @@ const extensions: readonly { operation: string; doc: string; mention?: string; w
   { operation: "SetTableMaintenanceSchedule", doc: "docs/architecture.md", why: "runs the maintenance periodically as jobs" },
   { operation: "DescribeTableMaintenanceSchedule", doc: "docs/architecture.md", why: "the schedule a table's maintenance runs on" },
   { operation: "ListTablesNeedingMaintenance", doc: "docs/maintenance.md", why: "the tables whose maintenance is due, for the console" },
+  { operation: "FetchTableBlobs", doc: "docs/compatibility.md", mention: "fetch_blobs", why: "the LanceDB client's fetchBlobs: blob bytes by row id" },
+  { operation: "GetTableBlobBytes", doc: "docs/compatibility.md", mention: "/bytes", why: "the LanceDB client's ranged reads of one blob" },
+  { operation: "GetTableLsmWriteSpec", doc: "docs/compatibility.md", mention: "get_lsm_write_spec", why: "the LanceDB client's look at a table's LSM write spec" },
+  { operation: "GetTableLsmStats", doc: "docs/compatibility.md", mention: "get_lsm_stats", why: "the LanceDB client's look at a table's LSM statistics" },
 ];
 
 test("the operation table serves exactly the spec's operations and Quiver's listed extensions, each named in its document", () => {
