@@ -86,7 +86,9 @@ test("GET /docs loads in a browser with no failed request, HTTP error or script 
   t.after(() => browser.close());
   const docs = await ConsolePage.open(browser, `${server.url}/docs`);
   t.after(() => docs.close());
-  await docs.page.getByText("CreateNamespace", { exact: true }).first().waitFor();
+  // The first render lays out every operation of the document: on a loaded machine it takes longer
+  // than a click's wait.
+  await docs.page.getByText("CreateNamespace", { exact: true }).first().waitFor({ timeout: 30_000 });
   assert.equal(await docs.page.locator(".opblock").count(), operationsOf(document).length);
   const requested = new Set<string>();
   docs.page.on("request", (request) => requested.add(new URL(request.url()).origin));
