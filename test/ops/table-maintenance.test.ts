@@ -100,7 +100,9 @@ test("table maintenance", async (t) => {
   await t.test("a schedule runs maintenance as a job, then queues its next run; null removes it", async () => {
     await fragmentedTable(server, "scheduled", 3);
     const none = await expectJson(await server.post("/v1/table/scheduled/maintenance_schedule/describe", {}));
-    assert.deepEqual(none, { interval_seconds: null, older_than_seconds: null, next_run_at_ms: null, job_id: null });
+    const { auto_maintenance_policy: policy, ...schedule } = none;
+    assert.deepEqual(schedule, { interval_seconds: null, older_than_seconds: null, next_run_at_ms: null, job_id: null });
+    assert.equal(policy?.source, "server", "the effective automatic maintenance and where it comes from");
     const set = await expectJson(await server.post("/v1/table/scheduled/maintenance_schedule", { interval_seconds: 3600, older_than_seconds: 0, first_run_in_seconds: 0 }));
     assert.equal(set.interval_seconds, 3600);
     const first = await waitForJob(server, set.job_id);

@@ -76,9 +76,9 @@ test("Console in headless Chromium against an auth-required server without a key
   const { page } = consolePage;
   await page.locator("#auth-prompt[role=alert]", { hasText: "This server needs an API key." }).waitFor();
   await page.getByText(`Quiver ${quiverVersion}`).waitFor();
-  // Every refused call has answered: the tree's listing and the root page's three reads.
+  // Every refused call has answered: the tree's listing and the root page's four reads.
   await page.locator("#tree .needs-key").waitFor();
-  await page.locator("main .needs-key").nth(2).waitFor();
+  await page.locator("main .needs-key").nth(3).waitFor();
   assert.equal(await page.locator("[role=alert]").count(), 1, "one prompt, no red box per refused call");
   assert.equal(await page.locator(".error").count(), 0);
   assert.equal(await page.locator("details.connection").getAttribute("open"), "", "the prompt opens the connection settings");
@@ -194,12 +194,13 @@ test("Console in headless Chromium, admin page with a deployment admin key → a
   assertClean(opened);
 });
 
-/** The root namespace's page on a server that wants a key: each of its three calls is refused. */
+/** The root namespace's page on a server that wants a key: each of its four calls is refused. */
 function unauthorizedRootPage(): HttpError[] {
   return [
     { method: "POST", path: "/v1/namespace/%24/describe", status: 401 },
     { method: "GET", path: "/v1/namespace/%24/list?limit=100", status: 401 },
     { method: "GET", path: "/v1/namespace/%24/table/list?limit=100", status: 401 },
+    { method: "GET", path: "/v1/namespace/%24/tables_needing_maintenance?limit=20", status: 401 },
   ];
 }
 
