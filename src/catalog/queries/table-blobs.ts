@@ -2,7 +2,7 @@
  * @module The LanceDB Cloud client's blob reads and LSM getters (spec/clients.md §2.3):
  * FetchTableBlobs, GetTableBlobBytes, GetTableLsmWriteSpec, GetTableLsmStats.
  */
-import { type BlobBytes, type FetchedBlobs, type TableRef, describeLsmWriteSpec } from "../../engine/engine.js";
+import { type BlobBytes, type FetchedBlobs, describeLsmWriteSpec } from "../../engine/engine.js";
 import type {
   FetchTableBlobsRequest,
   GetTableBlobBytesRequest,
@@ -13,19 +13,10 @@ import type {
 } from "../../model/blobs.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope, WithId } from "../catalog-scope.js";
-import { translating } from "../failures.js";
 import { tableLabel } from "../identifiers.js";
-import { loadTable } from "../table-lookup.js";
-import { readRefOf } from "../table-heads.js";
-import { refOf, refOverrides } from "../table-refs.js";
+import { refOf } from "../table-refs.js";
+import { readingTable } from "./table-reads.js";
 
-function readingTable<T>(scope: CatalogScope, id: string[], ref: TableRef, read: (location: string, at: TableRef) => Promise<T>): Promise<T> {
-  const subject = tableLabel(id);
-  return translating(subject, async () => {
-    const row = await loadTable(scope, id);
-    return read(row.location, readRefOf(scope, row, ref));
-  }, refOverrides(subject, ref));
-}
 
 /**
  * FetchTableBlobs: the blobs of `column` at `row_ids`, one row per id in order (nulls and

@@ -24,7 +24,7 @@ import { readRefOf } from "../table-heads.js";
  * Runs `read` on the table `id` names, at the table's location and the ref the engine reads at
  * for `ref`; engine failures come out as the catalog errors naming that table, version and branch.
  */
-function readingTable<T>(scope: CatalogScope, id: string[], ref: TableRef, read: (location: string, at: TableRef) => Promise<T>): Promise<T> {
+export function readingTable<T>(scope: CatalogScope, id: string[], ref: TableRef, read: (location: string, at: TableRef) => Promise<T>): Promise<T> {
   const subject = tableLabel(id);
   return translating(subject, async () => {
     const row = await loadTable(scope, id);
