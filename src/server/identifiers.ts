@@ -10,6 +10,11 @@ import { invalidInput } from "../model/catalog-error.js";
 
 export const defaultDelimiter = "$";
 
+/** The `delimiter` a request's query (or the catalog request made of it) names; `$` when none or empty. */
+export function delimiterOf(fields: Record<string, unknown>): string {
+  return typeof fields.delimiter === "string" && fields.delimiter !== "" ? fields.delimiter : defaultDelimiter;
+}
+
 /** Splits a (percent-decoded) path id. The delimiter alone, or nothing, is the root `[]`. */
 export function parsePathId(raw: string | undefined, delimiter: string = defaultDelimiter): string[] {
   if (delimiter.length === 0) throw invalidInput("delimiter must not be empty");

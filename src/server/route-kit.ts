@@ -11,7 +11,7 @@ import { arrowBody, catalogRequestOf } from "./catalog-request.js";
 import { withinDeadline } from "./read-deadline.js";
 import { finishIdempotent, startIdempotent } from "./idempotent-requests.js";
 import { answerConditionally } from "./conditional-reads.js";
-import { defaultDelimiter, parsePathId, reconcileBodyId } from "./identifiers.js";
+import { delimiterOf, parsePathId, reconcileBodyId } from "./identifiers.js";
 import { type OperationHandler, answerSecrets, catalogMethodHandler, customHandlers } from "./operation-handlers.js";
 import type { ServerServices } from "./services.js";
 import { limitedUpload, refuseDeclaredOversize, uploadErrorOr } from "./upload-limit.js";
@@ -69,7 +69,7 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
     handler: async (http, reply) => {
       const catalog = await services.resolveCatalog(http);
       const query = (http.query ?? {}) as Record<string, unknown>;
-      const delimiter = typeof query.delimiter === "string" && query.delimiter !== "" ? query.delimiter : defaultDelimiter;
+      const delimiter = delimiterOf(query);
       const params = http.params as Record<string, string>;
       const pathId = parsePathId(params.id, delimiter);
       const body = jsonBody ? (http.body as Record<string, unknown>) : {};

@@ -31,7 +31,7 @@ import { checkOperation } from "../../model/authz/operation-check.js";
 import type { CatalogCall } from "../services.js";
 import { followObjectChange, renameDestination } from "./grant-lifecycle.js";
 import { isListing, visibleListing } from "./visible-listings.js";
-import { defaultDelimiter, parsePathId } from "../identifiers.js";
+import { delimiterOf, parsePathId } from "../identifiers.js";
 import { credentialsOf, hasCredentialHeaders } from "./credentials-of.js";
 import { FailureThrottle, type ThrottlePolicy, defaultThrottlePolicy } from "./failure-throttle.js";
 import { sourceOf } from "./request-source.js";
@@ -92,8 +92,7 @@ export function requireRole(principal: Principal, database: string, needed: Acce
 /** The identifier the request's path names, split on its `delimiter` (the body's may only repeat it). */
 function pathIdOf(request: FastifyRequest): string[] {
   const query = (request.query ?? {}) as Record<string, unknown>;
-  const delimiter = typeof query.delimiter === "string" && query.delimiter !== "" ? query.delimiter : defaultDelimiter;
-  return parsePathId((request.params as Record<string, string | undefined>).id, delimiter);
+  return parsePathId((request.params as Record<string, string | undefined>).id, delimiterOf(query));
 }
 
 function isUnauthenticated(error: unknown): boolean {

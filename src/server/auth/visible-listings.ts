@@ -8,7 +8,7 @@ import type { EffectiveGrants } from "../../model/authz/effective-grants.js";
 import { tableVisible } from "../../model/authz/operation-check.js";
 import { type NamespaceObject, type TableObject, hasObjectText } from "../../model/authz/objects.js";
 import type { OperationEntry } from "../../model/operations/operation-entry.js";
-import { defaultDelimiter } from "../identifiers.js";
+import { delimiterOf } from "../identifiers.js";
 import type { CatalogCall } from "../services.js";
 
 type Listing = { namespaces?: string[]; tables?: string[] };
@@ -34,7 +34,7 @@ export function visibleListing(grants: EffectiveGrants, database: string, operat
 
 /** Full identifiers joined with the request's delimiter; a name holding the delimiter splits as it would on the client. */
 function allTables(grants: EffectiveGrants, database: string, { request }: CatalogCall, listed: Listing): Listing {
-  const delimiter = typeof request.delimiter === "string" && request.delimiter !== "" ? request.delimiter : defaultDelimiter;
+  const delimiter = delimiterOf(request);
   return { ...listed, tables: (listed.tables ?? []).filter((joined) => shownTable(grants, database, joined.split(delimiter))) };
 }
 
