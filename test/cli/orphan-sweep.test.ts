@@ -78,6 +78,8 @@ test("A running server removes an orphaned table folder older than the grace per
   assert.equal(existsSync(fresh), true, "a folder changed within the grace period is kept");
   assert.equal(existsSync(live), true);
   assert.equal(await countRows(server.url, "live"), 5, "the live table is untouched and the server still serves");
+  // The log line reaches this process's pipe a moment after the folder is gone.
+  await until(() => removalLines(server).length > 0, "the removal is logged");
   assert.deepEqual(removalLines(server).map((line) => line.location), [orphan]);
   assert.equal(await removedCount(server), 1);
 });
@@ -133,10 +135,15 @@ test("PostgreSQL replicas: the periodic sweep runs on one replica at a time; whi
       await released;
       return true;
     });
-  // The replicas sweep every 100 ms: a try that meets one of their sweeps answers undefined at once.
+  // The replicas sweep every 100 ms: a try that meets one of their sweeps answers undefined, and
+  // is tried again; a try that takes the lock stays pending until released.
+  const deadline = Date.now() + 60_000;
   let held = hold();
-  for (let tries = 1; (await Promise.race([held, sleep(200).then(() => "waiting" as const)])) === undefined && tries < 50; tries += 1) held = hold();
-  await until(() => holding, "the lock is taken");
+  while (!holding && Date.now() < deadline) {
+    const tried = await Promise.race([held, sleep(50).then(() => "pending" as const)]);
+    if (tried === undefined) held = hold();
+  }
+  assert.ok(holding, "the lock is taken");
 
   const orphans = Array.from({ length: 6 }, () => orphanBeside(live, 2 * hourMs));
   const run = await runCli(["sweep", "--store", storeUrl, "--root", roots[2] as string, "--data", data]);
@@ -150,6 +157,7 @@ test("PostgreSQL replicas: the periodic sweep runs on one replica at a time; whi
   await until(() => orphans.every((orphan) => !existsSync(orphan)), "a replica removes the folders once the lock is free");
   // Several more rounds of both replicas: each folder was removed by exactly one of them.
   await sleep(500);
+  await until(() => replicas.flatMap(removalLines).length >= orphans.length, "each removal is logged");
   const lines = replicas.flatMap(removalLines);
   assert.deepEqual(lines.map((line) => line.location).sort(), [...orphans].sort());
   let counted = 0;
