@@ -12,7 +12,8 @@ COPY src ./src
 COPY test ./test
 COPY bench ./bench
 COPY examples ./examples
-RUN npx tsc -p tsconfig.json && npm prune --omit=dev --no-audit --no-fund
+COPY scripts ./scripts
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production
@@ -23,7 +24,7 @@ COPY --from=build /app/dist/src ./dist/src
 # The web console is served from its source files.
 COPY src/ui ./src/ui
 COPY deploy/docker/quiver.toml /etc/quiver/quiver.toml
-RUN chmod 755 dist/src/cli/main.js && ln -s /app/dist/src/cli/main.js /usr/local/bin/quiver \
+RUN chmod 755 dist/src/bin/main.js && ln -s /app/dist/src/bin/main.js /usr/local/bin/quiver \
  && mkdir -p /var/lib/quiver && chown node:node /var/lib/quiver
 USER node
 VOLUME /var/lib/quiver

@@ -6,7 +6,7 @@
  * - DescribeTable requests/s through `quiver serve --auth required` (its own process, 32
  *   concurrent keep-alive connections) with a key holding only grants (USAGE on the database,
  *   SELECT on the table), against the same requests with a `read` key, which no grant is asked for.
- * With a third argument, the CLI entry (`dist/src/cli/main.js`) of another build: the same
+ * With a third argument, the CLI entry (`dist/src/bin/main.js`) of another build: the same
  * requests with the `read` key through that build's server on the same root, e.g. the release
  * before grants, to compare a role's requests with what they cost there.
  * Run `npm run build && node dist/bench/authz.js [grants=10000] [requests=20000] [baselineEntry]`.

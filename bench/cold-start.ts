@@ -7,7 +7,7 @@ import { measureStartUp } from "./start-up.js";
 
 /** Milliseconds from spawn to "listening", median of `starts` restarts on one root (the first start creates it and is not counted). */
 export function measureColdStart(starts: number): Promise<number> {
-  return measureStartUp(process.execPath, ["dist/src/cli/main.js", "serve"], starts);
+  return measureStartUp(process.execPath, ["dist/src/bin/main.js", "serve"], starts);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

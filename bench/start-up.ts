@@ -52,8 +52,8 @@ export async function measureStartUp(command: string, args: string[], starts: nu
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const starts = Number(process.argv[2] ?? 10);
-  const cli = await measureStartUp(process.execPath, ["dist/src/cli/main.js", "serve"], starts);
-  console.log(`node dist/src/cli/main.js serve: ${cli.toFixed(0)} ms (median of ${starts})`);
+  const cli = await measureStartUp(process.execPath, ["dist/src/bin/main.js", "serve"], starts);
+  console.log(`node dist/src/bin/main.js serve: ${cli.toFixed(0)} ms (median of ${starts})`);
   const npm = await measureStartUp("npm", ["start", "--"], starts);
   console.log(`npm start: ${npm.toFixed(0)} ms (median of ${starts})`);
 }

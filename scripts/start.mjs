@@ -5,4 +5,4 @@ import "./build-if-stale.mjs";
 
 process.argv.splice(2, 0, "serve");
 // Imported only now: the build above may just have written it.
-await import("../dist/src/cli/main.js");
+await import("../dist/src/bin/main.js");

@@ -17,7 +17,7 @@ import { testStoreUrl } from "../helpers/test-store.js";
 import { apiKey, startAuthServer } from "./auth-helpers.js";
 
 const run = promisify(execFile);
-const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/cli/main.js");
+const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/bin/main.js");
 
 test("CreateDatabase, ListDatabases, DropDatabase with a deployment admin key → 201, listed, 409 code 3 while not empty, gone after cascade with its keys and data", async (t) => {
   const server = await startAuthServer();

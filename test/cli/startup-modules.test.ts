@@ -6,12 +6,27 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { spawnServe } from "../helpers/cli-process.js";
 import type { LoadedModulesReport } from "../helpers/loaded-modules.js";
 import { tempRoot } from "../helpers/test-server.js";
 
 const preload = pathToFileURL(new URL("../helpers/loaded-modules.js", import.meta.url).pathname).href;
+const projectRoot = fileURLToPath(new URL("../../../", import.meta.url));
+
+/**
+ * The command runs from its bundle (dist/src/bin/, scripts/bundle.mjs): each file of it loaded
+ * stands for the sources it holds, as the bundle's metafile lists them.
+ */
+function sourcesOf(report: LoadedModulesReport): LoadedModulesReport {
+  const { outputs } = JSON.parse(readFileSync(path.join(projectRoot, "dist/src/bin/meta.json"), "utf8")) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+  const modules = report.modules.flatMap((url) => {
+    if (!url.startsWith("file:")) return [url];
+    const output = outputs[path.relative(projectRoot, fileURLToPath(url))];
+    return output ? Object.keys(output.inputs).map((input) => pathToFileURL(path.join(projectRoot, input)).href) : [url];
+  });
+  return { ...report, modules };
+}
 
 /** Packages of subsystems the default configuration does not use, or not before the first request that needs them. */
 const unusedSubsystems = [
@@ -56,7 +71,7 @@ async function reportsOfOneStart(root: string): Promise<{ server: LoadedModulesR
     const serverReport = reports.find((report) => report.role === "server");
     const relayReport = reports.find((report) => report.role === "relay");
     assert.ok(serverReport && relayReport, `a report from each process, got ${reports.map((report) => report.role).join(", ")}`);
-    return { server: serverReport, relay: relayReport };
+    return { server: sourcesOf(serverReport), relay: sourcesOf(relayReport) };
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
   }

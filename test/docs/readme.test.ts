@@ -85,7 +85,7 @@ test("README: every block run in order on a fresh server exits 0, answers no err
   // `quiver` is what `npm link` would put on PATH: the built CLI.
   const bin = path.join(work, ".doc-test", "bin");
   mkdirSync(bin, { recursive: true });
-  writeFileSync(path.join(bin, "quiver"), `#!/bin/sh\nexec node ${JSON.stringify(path.join(checkout, "dist/src/cli/main.js"))} "$@"\n`);
+  writeFileSync(path.join(bin, "quiver"), `#!/bin/sh\nexec node ${JSON.stringify(path.join(checkout, "dist/src/bin/main.js"))} "$@"\n`);
   chmodSync(path.join(bin, "quiver"), 0o755);
   // `npm install` has nothing to do: the packages and the build are the checkout's, linked in (an
   // install here would write into them). Every other npm command runs as it is.

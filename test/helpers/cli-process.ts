@@ -8,7 +8,7 @@ import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { tempRoot } from "./test-server.js";
 
-export const cliEntry = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
+export const cliEntry = fileURLToPath(new URL("../../src/bin/main.js", import.meta.url));
 export const examplesDir = fileURLToPath(new URL("../../examples/", import.meta.url));
 
 /** Environment additions; an `undefined` value removes the variable from the inherited environment. */

@@ -71,8 +71,8 @@ test("the image's config starts a server that answers every path the health chec
 
 test("the package's bin gives a quiver command", async () => {
   const { bin } = JSON.parse(read("package.json")) as { bin: Record<string, string> };
-  assert.equal(bin.quiver, "./dist/src/cli/main.js");
-  assert.match(read("dist/src/cli/main.js"), /^#!\/usr\/bin\/env node\n/);
+  assert.equal(bin.quiver, "./dist/src/bin/main.js");
+  assert.match(read("dist/src/bin/main.js"), /^#!\/usr\/bin\/env node\n/);
   const { code, stdout } = await runCli(["--version"]);
   assert.equal(code, 0);
   assert.equal(stdout.trim(), JSON.parse(read("package.json")).version);

@@ -18,7 +18,7 @@ import { testDataLocation } from "../helpers/test-backend.js";
 import { tempRoot } from "../helpers/test-server.js";
 import { type LanceView, readWithLance, stageVersion } from "./fixtures.js";
 
-const mainScript = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/cli/main.js");
+const mainScript = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/bin/main.js");
 const tables = ["a", "b", "c"];
 const finalizeDelayMs = 400;
 
