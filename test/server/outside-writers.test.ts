@@ -183,3 +183,16 @@ test("the freshness headers: x-lancedb-version names the version a count or quer
   await expectError(await server.post("/v1/table/hints/describe", {}, { ...headers, "x-lancedb-min-read-version": "9" }), 404, 11);
   assert.equal(await table.countRows(), 5);
 });
+
+test("CreateTable by the LanceDB client in managed-deployment mode answers no credentials (it never opens the store itself), so its table's warm reads list nothing", async () => {
+  const db = await lancedb.connect("db://default", { apiKey: writerKey, hostOverride: server.url });
+  const table = await db.createTable("managed_client", rowsFrom(0, 2));
+  await table.add(rowsFrom(10, 1));
+  assert.equal(await table.countRows(), 3);
+  proxy.reset();
+  for (let i = 0; i < 3; i += 1) assert.equal(await table.countRows(), 3);
+  assert.equal(listings(proxy), 0);
+  // Asked plainly (no trailing slash), the same caller still gets its credentials.
+  const described = await expectJson<{ storage_options: Record<string, string> }>(await server.post("/v1/table/managed_client/describe", {}, { "x-api-key": writerKey }));
+  assert.ok(described.storage_options.azure_storage_sas_token);
+});
