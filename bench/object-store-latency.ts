@@ -185,9 +185,10 @@ async function createTable(server: Server, rows: number, dim: number): Promise<v
 /**
  * The sides measured on the object store: without the cache; with its blocks only (every read
  * through its proxy); with the whole cache (a local copy of the table, read as a local folder once
- * made); each cached side also with a read consistency interval (reads answer from the kept table
- * without listing the store's versions within it; by default every read lists them, to see
- * commits made around Quiver at once).
+ * made); each cached side also with a read consistency interval. The bench table is written only
+ * through Quiver, so under the default (strong) reads answer from the catalog's head and list
+ * nothing; they would list the store's versions, alongside the read, only while someone else could
+ * commit (docs/read-freshness.md).
  */
 const variants: readonly { name: string; cached: boolean; copies: boolean; intervalMs: number | null }[] = [
   { name: "uncached", cached: false, copies: false, intervalMs: null },

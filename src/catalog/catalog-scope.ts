@@ -23,6 +23,11 @@ export interface DatabaseInfo {
   readConsistencyMs: number | null;
   /** Automatic maintenance of the database's tables: on, off, or null to follow the server. */
   autoMaintenance: boolean | null;
+  /**
+   * Writers holding their own storage keys commit to the database's tables: reads then always
+   * look at the store alongside (docs/read-freshness.md).
+   */
+  outsideWriters: boolean;
   properties: Record<string, string>;
 }
 

@@ -27,6 +27,7 @@ export function toDatabaseInfo(row: DatabaseRow, dataLocation: string): Database
     managedVersioning: row.managed_versioning === 1,
     readConsistencyMs: row.read_consistency_ms === null || row.read_consistency_ms === undefined ? null : Number(row.read_consistency_ms),
     autoMaintenance: row.auto_maintenance === null || row.auto_maintenance === undefined ? null : Number(row.auto_maintenance) === 1,
+    outsideWriters: Number(row.outside_writers ?? 0) === 1,
     properties: row.properties,
     storageOptions: row.storage_options,
   };

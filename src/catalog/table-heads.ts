@@ -1,16 +1,19 @@
 /**
  * @module The newest version of each table's main branch as the catalog knows it (the table
  * row's `head_version`), and what a read of the newest version may trust because of it. Every
- * commit made through Quiver raises the head; a read of a managed-versioning database, where no
- * commit bypasses the catalog, then answers from the kept table handle without looking at the
- * store while the head is unchanged. Elsewhere clients may commit to the store directly, so a
- * read looks at the store every time, or once per the database's read-consistency interval
- * (docs/object-storage.md, "Read freshness").
+ * commit made through Quiver raises the head. The store can hold a newer version only while
+ * someone else can commit to it (`mayBeWrittenOutside`); until then a read answers from the kept
+ * table handle at the head with no look at the store. While someone can, the look runs alongside
+ * the read, or once per the database's read-consistency interval (docs/read-freshness.md).
  */
 import type { ReadFreshness, TableRef } from "../engine/engine.js";
+import { isUri } from "../storage/locations.js";
+import { defaultVending } from "../storage/storages.js";
 import type { TableRow } from "../store/schema.js";
 import type { StoreTx } from "../store/store.js";
 import type { CatalogScope } from "./catalog-scope.js";
+import { foundOnStore } from "./outside-commits.js";
+import type { ReadDemand } from "./read-demand.js";
 
 /** Whether `branch` names the main branch, the one whose head the table row keeps. */
 function isMain(branch: string | null | undefined): boolean {
@@ -29,21 +32,43 @@ export async function noteCommitted(rows: StoreTx, tableId: string, branch: stri
 }
 
 /**
- * The engine reference for a read of table `row` at `ref`: the database it belongs to, and, for
- * the newest version, what the catalog knows of it.
+ * Whether a commit to table `row` can reach the store without passing through the catalog now:
+ * the database declares writers with their own keys; or, unless every commit goes through the
+ * catalog (managed versioning), the table is a local folder (which a client writes with no
+ * credentials), the server hands out its own keys (`static` vending), or credentials vended with
+ * write access to the table have not yet run out.
  */
-export function readRefOf(scope: CatalogScope, row: TableRow, ref: TableRef = {}): TableRef {
+export function mayBeWrittenOutside(scope: CatalogScope, row: TableRow, now = Date.now()): boolean {
+  if (scope.database.outsideWriters) return true;
+  if (scope.database.managedVersioning) return false;
+  if (!isUri(row.location)) return true;
+  if ((scope.vending ?? defaultVending).mode === "static") return true;
+  return row.outside_writes_until !== null && Number(row.outside_writes_until) > now;
+}
+
+/**
+ * The engine reference for a read of table `row` at `ref`: the database it belongs to, and, for
+ * the newest version, what the catalog knows of it and what the reader asks (`demand`).
+ */
+export function readRefOf(scope: CatalogScope, row: TableRow, ref: TableRef = {}, demand?: ReadDemand): TableRef {
   const reads = { ...ref, tableId: row.id, database: scope.database.name };
   if ((ref.version !== undefined && ref.version !== null) || ref.tag) return reads;
   const lookIntervalMs = scope.database.readConsistencyMs ?? 0;
   const main = isMain(ref.branch);
   const knownVersion = main && row.head_version !== null ? Number(row.head_version) : null;
+  const outside = mayBeWrittenOutside(scope, row);
   const freshness: ReadFreshness = {
     knownVersion,
-    complete: main && scope.database.managedVersioning,
+    complete: main && !outside,
+    // On an object store a look costs a round trip: it runs beside the read instead of before it.
+    lookAlongside: main && outside && knownVersion !== null && lookIntervalMs === 0 && isUri(row.location),
     lookIntervalMs,
-    // A look that found a newer commit than the head (one made outside Quiver) raises it.
-    onLooked: main ? (version) => (knownVersion === null || version > knownVersion ? noteCommitted(scope.store.rows, row.id, null, version) : undefined) : undefined,
+    minVersion: demand?.minVersion,
+    // A reader's clock ahead of this one's asks for no more than a look now.
+    lookedSince: demand?.minTimestampMs === undefined ? undefined : Math.min(demand.minTimestampMs, Date.now()),
+    onRead: demand?.onRead,
+    // A look that found a newer commit than the head (one made around Quiver) records it.
+    onLooked: main ? (version) => (knownVersion === null || version > knownVersion ? foundOnStore(scope, row.id, version) : undefined) : undefined,
   };
   return { ...reads, freshness };
 }

@@ -10,10 +10,11 @@ import { storeTargetUsage } from "./store-flag.js";
 export const databasesUsage = `Usage: quiver databases <create|list|set|drop> [options]
 
   quiver databases create NAME [--managed-versioning] [--data LOCATION] [--storage-option K=V ...]
-                          [--read-consistency-interval MS] [--root DIR | --store URL]
+                          [--read-consistency-interval MS] [--outside-writers on|off]
+                          [--root DIR | --store URL]
   quiver databases list [--root DIR | --store URL]
   quiver databases set NAME [--read-consistency-interval MS|strong] [--auto-maintenance on|off|server]
-                       [--root DIR | --store URL]
+                       [--outside-writers on|off] [--root DIR | --store URL]
   quiver databases drop NAME [--cascade] [--root DIR | --store URL]
 
 ${storeTargetUsage}
@@ -25,6 +26,11 @@ ${storeTargetUsage}
                         at the store for commits made outside Quiver (clients writing directly);
                         'strong' (the default) looks on every read. Commits through Quiver are seen
                         at once either way
+  --outside-writers on|off
+                        'on': writers holding their own storage keys commit to the database's
+                        tables, so every read looks at the store. 'off' (the default): reads of an
+                        object-store table look only while credentials Quiver vended with write
+                        access to it are valid, or under static vending
   --auto-maintenance on|off|server
                         whether the database's tables are compacted, re-indexed and cleaned up
                         without being asked; 'server' (the default) follows quiver serve's
@@ -47,6 +53,13 @@ function autoMaintenanceOf(text: string | undefined): boolean | null | undefined
   throw new Error(`--auto-maintenance must be on, off or server, got '${text}'`);
 }
 
+/** The value of --outside-writers: on or off. */
+function outsideWritersOf(text: string | undefined): boolean | undefined {
+  if (text === undefined) return undefined;
+  if (text === "on" || text === "off") return text === "on";
+  throw new Error(`--outside-writers must be on or off, got '${text}'`);
+}
+
 /** How a database's maintenance setting is shown. */
 function shownAutoMaintenance(value: boolean | null): string {
   return value === null ? "server" : value ? "on" : "off";
@@ -58,10 +71,12 @@ export async function databasesCommand(argv: string[]): Promise<void> {
     cascade: { type: "boolean" },
     "read-consistency-interval": { type: "string" },
     "auto-maintenance": { type: "string" },
+    "outside-writers": { type: "string" },
     ...storageFlagSpecs,
   });
   const readConsistencyMs = readConsistencyOf(values["read-consistency-interval"] as string | undefined);
   const autoMaintenance = autoMaintenanceOf(values["auto-maintenance"] as string | undefined);
+  const outsideWriters = outsideWritersOf(values["outside-writers"] as string | undefined);
   const [action, name] = positionals;
   if (values.help || !action) {
     console.log(databasesUsage);
@@ -77,6 +92,7 @@ export async function databasesCommand(argv: string[]): Promise<void> {
           location: own.data,
           storageOptions: own.options,
           readConsistencyMs: readConsistencyMs ?? null,
+          outsideWriters: outsideWriters ?? false,
         });
         console.log(info.name);
         // Said here as under `quiver serve`'s default vending; --vend-shared-containers there changes it.
@@ -87,15 +103,17 @@ export async function databasesCommand(argv: string[]): Promise<void> {
       case "list":
         for (const info of await listDatabases(store, dataLocation)) {
           const consistency = info.readConsistencyMs === null ? "strong" : `${info.readConsistencyMs}ms`;
-          console.log(`${info.name}\tmanaged_versioning=${info.managedVersioning}\tread_consistency=${consistency}\tauto_maintenance=${shownAutoMaintenance(info.autoMaintenance)}\t${info.storageRoot}`);
+          console.log(`${info.name}\tmanaged_versioning=${info.managedVersioning}\tread_consistency=${consistency}\tauto_maintenance=${shownAutoMaintenance(info.autoMaintenance)}\toutside_writers=${info.outsideWriters ? "on" : "off"}\t${info.storageRoot}`);
         }
         return;
       case "set": {
         if (!name) throw new Error("quiver databases set needs a NAME");
-        if (readConsistencyMs === undefined && autoMaintenance === undefined) throw new Error("quiver databases set needs --read-consistency-interval MS|strong or --auto-maintenance on|off|server");
-        const info = await updateDatabaseSettings(store, dataLocation, name, { readConsistencyMs, autoMaintenance });
+        if (readConsistencyMs === undefined && autoMaintenance === undefined && outsideWriters === undefined) {
+          throw new Error("quiver databases set needs --read-consistency-interval MS|strong, --auto-maintenance on|off|server or --outside-writers on|off");
+        }
+        const info = await updateDatabaseSettings(store, dataLocation, name, { readConsistencyMs, autoMaintenance, outsideWriters });
         const consistency = info.readConsistencyMs === null ? "strong" : `${info.readConsistencyMs}ms`;
-        console.log(`${info.name}\tread_consistency=${consistency}\tauto_maintenance=${shownAutoMaintenance(info.autoMaintenance)}`);
+        console.log(`${info.name}\tread_consistency=${consistency}\tauto_maintenance=${shownAutoMaintenance(info.autoMaintenance)}\toutside_writers=${info.outsideWriters ? "on" : "off"}`);
         return;
       }
       case "drop": {

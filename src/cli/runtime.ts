@@ -18,6 +18,7 @@ import { startPeriodicTask } from "../catalog/periodic-task.js";
 import { defaultDropPurgeIntervalMs, startDroppedTablePurger } from "../catalog/tables/dropped-table-purger.js";
 import { settlePendingVersions } from "../catalog/versions/version-commit.js";
 import { defaultEventPurgeIntervalMs, defaultEventRetentionMs, startEventRetention } from "../catalog/events/event-retention.js";
+import { defaultOutsideCommitCheckIntervalMs, startOutsideCommitCheck } from "../catalog/outside-commits.js";
 import type { WebhookSettings } from "../catalog/events/webhook-delivery.js";
 import { sharedContainerReasons } from "../catalog/shared-containers.js";
 import type { Engine } from "../engine/engine.js";
@@ -91,6 +92,8 @@ export interface RuntimeConfig {
   eventRetentionMs?: number;
   /** Time between two purges of change events past their retention (default 10 minutes). */
   eventPurgeIntervalMs?: number;
+  /** Time between two looks at the tables others may write, for commits no one recorded (default a minute; 0: never). */
+  outsideCommitCheckIntervalMs?: number;
 }
 
 export interface Runtime {
@@ -218,6 +221,10 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
     },
     (error) => app.log.warn({ err: error }, "aborting expired multipart writes failed; the next run is on time"),
   );
+  // Commits made around Quiver to tables others may write are recorded, with their events, even when no read looks.
+  const outsideCommits = startOutsideCommitCheck(store, registry, config.outsideCommitCheckIntervalMs ?? defaultOutsideCommitCheckIntervalMs, (error) =>
+    app.log.warn({ err: error }, "the check for commits made around Quiver failed; the next one runs on time"),
+  );
   await warnOfUnappliedManagedVersioning(config, store, app);
   const jobs = startJobSystem(store, registry, jobConfig, { warn: (message, detail) => app.log.warn(detail ?? {}, message) });
   return {
@@ -246,6 +253,7 @@ export async function openRuntime(config: RuntimeConfig): Promise<Runtime> {
       await eventRetention.stop();
       await webhooks?.stop();
       await uploadExpiry.stop();
+      await outsideCommits.stop();
       await jobs.stop();
       await app.close();
       await local.close();

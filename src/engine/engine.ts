@@ -110,6 +110,8 @@ export class Engine {
   private readonly copyHandles = new Map<string, { table: Promise<NativeTable>; folder: string }>();
   /** For each kept handle of the store, the copy and version it last found still the store's (`folder@version`). */
   private readonly checkedCopies = new WeakMap<NativeTable, string>();
+  /** The listings of a table's versions under way for reads that look alongside, by location: the one running and the one queued. */
+  private readonly storeLooks = new Map<string, { current: Promise<number | undefined> | undefined; next: Promise<number | undefined> | undefined }>();
   /** The last snapshot described through each table handle, for as long as the handle lives. */
   private readonly snapshots = new WeakMap<NativeTable, TableSnapshot>();
   readonly commitAttempts: number;
@@ -199,9 +201,72 @@ export class Engine {
    */
   async readTable(location: string, ref: TableRef = {}): Promise<NativeTable> {
     if ((ref.version !== undefined && ref.version !== null) || ref.tag) return this.openTable(location, ref);
+    const freshness = ref.freshness ?? lookEveryRead;
+    const table = await this.lookingAlongside(location, ref, freshness);
+    if (freshness.onRead) {
+      const version = await this.call(() => table.version());
+      freshness.onRead(version);
+    }
+    return table;
+  }
+
+  private async lookingAlongside(location: string, ref: TableRef, freshness: ReadFreshness): Promise<NativeTable> {
+    if (!freshness.lookAlongside) return this.keptTable(location, ref, freshness);
+    // Others may have committed: the look at the store runs while the kept table is brought to the known version.
+    const [table, newest] = await Promise.all([this.keptTable(location, ref, trustingKnown(freshness)), this.newestOnStore(location)]);
+    if (newest === undefined || newest <= (await this.call(() => table.version()))) return table;
+    void freshness.onLooked?.(newest);
+    return this.keptTable(location, ref, { ...trustingKnown(freshness), knownVersion: newest });
+  }
+
+  /** The kept table of `ref` as `freshness` allows; never older than `freshness.minVersion` (else "version-not-found"). */
+  private async keptTable(location: string, ref: TableRef, freshness: ReadFreshness): Promise<NativeTable> {
     const database = ref.database ?? this.databaseAt(location);
     const session = `${database}\u0000${this.storages.credentialGeneration(location)}`;
-    return this.call(() => this.handles.latest(location, ref.branch || null, ref.tableId, ref.freshness ?? lookEveryRead, session));
+    const table = await this.call(() => this.handles.latest(location, ref.branch || null, ref.tableId, freshness, session));
+    if (freshness.minVersion === undefined) return table;
+    const version = await this.call(() => table.version());
+    if (version < freshness.minVersion) throw new EngineError("version-not-found", `version ${freshness.minVersion} is not committed yet; the newest is ${version}`);
+    return table;
+  }
+
+  /**
+   * The newest committed version of main on the store (one listing of `_versions/`), undefined
+   * when none is. Reads of one table that arrive together share their listings as the kept
+   * handles share their looks: a read joins the listing that starts after it arrived, never one
+   * under way (which may have listed before a commit the read must see).
+   */
+  private newestOnStore(location: string): Promise<number | undefined> {
+    let looks = this.storeLooks.get(location);
+    if (!looks) {
+      looks = { current: undefined, next: undefined };
+      this.storeLooks.set(location, looks);
+    }
+    const state = looks;
+    const start = (): Promise<number | undefined> => {
+      const listing = this.listNewest(location).finally(() => {
+        if (state.current === listing) state.current = undefined;
+        if (state.current === undefined && state.next === undefined && this.storeLooks.get(location) === state) this.storeLooks.delete(location);
+      });
+      state.current = listing;
+      return listing;
+    };
+    if (state.current === undefined) return start();
+    state.next ??= state.current
+      .catch(() => undefined)
+      .then(() => {
+        state.next = undefined;
+        return start();
+      });
+    return state.next;
+  }
+
+  private async listNewest(location: string): Promise<number | undefined> {
+    try {
+      return (await this.files.manifests.list(location, "")).at(-1)?.version;
+    } catch (error) {
+      throw classifyEngineError(error);
+    }
   }
 
   /**
@@ -212,15 +277,39 @@ export class Engine {
    * there is the copy at fault, and let go.
    */
   async readOnCopyOrStore<T>(location: string, ref: TableRef, read: (table: NativeTable) => Promise<T>): Promise<{ value: T; fromCopy: boolean }> {
-    const { table, copy } = await this.copyOrStoreTable(location, ref);
-    if (copy === undefined) return { value: await read(table), fromCopy: false };
+    const freshness = ref.freshness;
+    const pinned = (ref.version !== undefined && ref.version !== null) || Boolean(ref.tag);
+    const plain = freshness === undefined ? ref : { ...ref, freshness: { ...freshness, onRead: undefined } };
+    const result = freshness?.lookAlongside && !pinned ? await this.readAlongsideLook(location, ref, freshness, read) : await this.readOnce(location, plain, read);
+    freshness?.onRead?.(result.version);
+    return result;
+  }
+
+  /**
+   * Others may have committed: the look at the store runs alongside the read of the known
+   * version, and the read is repeated only when the look found a newer one.
+   */
+  private async readAlongsideLook<T>(location: string, ref: TableRef, freshness: ReadFreshness, read: (table: NativeTable) => Promise<T>): Promise<{ value: T; fromCopy: boolean; version: number }> {
+    const looking = this.newestOnStore(location);
+    looking.catch(() => undefined);
+    const first = await this.readOnce(location, { ...ref, freshness: trustingKnown(freshness) }, read);
+    const newest = await looking;
+    if (newest === undefined || newest <= first.version) return first;
+    void freshness.onLooked?.(newest);
+    return this.readOnce(location, { ...ref, freshness: { ...trustingKnown(freshness), knownVersion: newest } }, read);
+  }
+
+  /** `read` once, on the copy or the store (see `readOnCopyOrStore`), with the version it read. */
+  private async readOnce<T>(location: string, ref: TableRef, read: (table: NativeTable) => Promise<T>): Promise<{ value: T; fromCopy: boolean; version: number }> {
+    const { table, copy, version } = await this.copyOrStoreTable(location, ref);
+    if (copy === undefined) return { value: await read(table), fromCopy: false, version };
     try {
-      return { value: await read(table), fromCopy: true };
+      return { value: await read(table), fromCopy: true, version };
     } catch (error) {
       if (clientMistakeKinds.has(classifyEngineError(error).kind)) throw error;
       const value = await read(await this.readTable(location, ref));
       this.distrustCopy(copy);
-      return { value, fromCopy: false };
+      return { value, fromCopy: false, version };
     }
   }
 
@@ -230,30 +319,30 @@ export class Engine {
    * handle reads a version from a copy, the copy's manifest is checked against the store's (one
    * request): a table written again from scratch under the same id reuses version numbers.
    */
-  private async copyOrStoreTable(location: string, ref: TableRef): Promise<{ table: NativeTable; copy?: string }> {
+  private async copyOrStoreTable(location: string, ref: TableRef): Promise<{ table: NativeTable; copy?: string; version: number }> {
     const table = await this.readTable(location, ref);
+    const version = await this.call(() => table.version());
     const pinned = (ref.version !== undefined && ref.version !== null) || Boolean(ref.tag) || Boolean(ref.branch);
     const copies = this.copies;
-    if (!copies || pinned || ref.tableId === undefined || !isUri(location)) return { table };
-    const version = await this.call(() => table.version());
+    if (!copies || pinned || ref.tableId === undefined || !isUri(location)) return { table, version };
     const normalized = normalizeLocation(location);
     const hit = copies.at(normalized, ref.tableId, version);
-    if (hit === undefined) return { table };
+    if (hit === undefined) return { table, version };
     try {
       const checked = `${hit.folder}@${version}`;
       if (this.checkedCopies.get(table) !== checked) {
         if (!(await copies.stillTheStores(normalized, hit))) {
           this.distrustCopy(hit.folder);
-          return { table };
+          return { table, version };
         }
         this.checkedCopies.set(table, checked);
       }
       const database = ref.database ?? this.databaseAt(location);
-      return { table: await this.copyAt(hit.folder, version, database, this.storages.credentialGeneration(location)), copy: hit.folder };
+      return { table: await this.copyAt(hit.folder, version, database, this.storages.credentialGeneration(location)), copy: hit.folder, version };
     } catch {
       // A copy that cannot be checked or opened now (the store down, too many open files) leaves
       // this read to the store, which says what is wrong if anything is.
-      return { table };
+      return { table, version };
     }
   }
 
@@ -455,6 +544,11 @@ export class Engine {
     this.sessions.set(database, { generation, session });
     return session;
   }
+}
+
+/** `freshness` for a read whose caller looks at the store itself, alongside: the known version is taken as the newest. */
+function trustingKnown(freshness: ReadFreshness): ReadFreshness {
+  return { ...freshness, complete: true, lookAlongside: false, lookIntervalMs: 0, onLooked: undefined, onRead: undefined };
 }
 
 function closeLater(connection: Promise<NativeConnection>): void {

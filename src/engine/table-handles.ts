@@ -6,6 +6,9 @@
  *   catalog) and says nothing is committed but through it (`complete`), a handle at that version
  *   answers with no look at the store (or one per `lookIntervalMs`, when set), and a handle
  *   behind it checks out exactly that version;
+ * - when the caller knows it but others may commit too (`lookAlongside`), the engine looks at the
+ *   store alongside the read and asks for the handle at the known version (as `complete`), then
+ *   at the newer version the look found, if any;
  * - otherwise the handle asks Lance whether a newer version was committed (`checkoutLatest`: one
  *   look at the versions folder), on every read, or at most once per `lookIntervalMs`;
  * - a write opened at the location by this process since the handle last looked always makes the
@@ -29,6 +32,18 @@ export interface ReadFreshness {
    * every read, or, when `complete`, never (the known version is the newest).
    */
   lookIntervalMs: number;
+  /**
+   * Whether others may commit besides the caller, so a look at the store runs alongside each read
+   * (`Engine.readTable`, `Engine.readOnCopyOrStore`); the kept handle itself is brought to
+   * `knownVersion` without one, and moved on only when the look found a newer version.
+   */
+  lookAlongside?: boolean | undefined;
+  /** The read must be at this version or newer: a handle behind it looks at the store, whatever else says. */
+  minVersion?: number | undefined;
+  /** Epoch ms: a look at the store made before then is not trusted (the reader saw the store as of then). */
+  lookedSince?: number | undefined;
+  /** Told the version the read answered from (by the engine's reads, not by the handles). */
+  onRead?: ((version: number) => void) | undefined;
   /** Told the version a look at the store found: a caller may remember it. */
   onLooked?: ((version: number) => unknown) | undefined;
 }
@@ -136,7 +151,10 @@ export class TableHandles {
     const known = freshness.knownVersion;
     const at = entry.version;
     const unchangedHere = entry.writes === writes && at !== undefined;
-    if (unchangedHere && known !== null && freshness.complete) {
+    // A version asked for that neither the handle nor the caller knows of is only found by looking.
+    const demanded = freshness.minVersion ?? 0;
+    const demandMet = at !== undefined && demanded <= Math.max(at, known ?? 0);
+    if (unchangedHere && demandMet && known !== null && freshness.complete) {
       if (known > at) {
         await table.checkout(known);
         entry.version = known;
@@ -146,7 +164,8 @@ export class TableHandles {
       if (freshness.lookIntervalMs === 0 || now - entry.lookedAt < freshness.lookIntervalMs) return;
     }
     const behindKnown = known !== null && (at === undefined || known > at);
-    if (unchangedHere && !behindKnown && freshness.lookIntervalMs > 0 && now - entry.lookedAt < freshness.lookIntervalMs) return;
+    const lookedRecently = freshness.lookIntervalMs > 0 && now - entry.lookedAt < freshness.lookIntervalMs && entry.lookedAt >= (freshness.lookedSince ?? 0);
+    if (unchangedHere && demandMet && !behindKnown && lookedRecently) return;
     await this.look(entry, table, freshness);
   }
 
@@ -182,7 +201,8 @@ export class TableHandles {
     entry.writes = writes;
     // A read that looks every time has no use for the version it found (the next read looks
     // again, and the head is only a lower bound): asking would cost every read another call.
-    if (!freshness.complete && freshness.lookIntervalMs === 0) {
+    // Unless the caller knows no version at all: it records the first it is told of.
+    if (!freshness.complete && freshness.lookIntervalMs === 0 && freshness.knownVersion !== null) {
       entry.version = undefined;
       return;
     }

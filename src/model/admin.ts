@@ -18,6 +18,7 @@ export const DatabaseInfo = Type.Object(
     auto_maintenance: Type.Optional(
       Nullable(Type.Boolean({ description: "Automatic maintenance of the database's tables: true, false, or null to follow the server's --auto-maintenance (docs/maintenance.md)" })),
     ),
+    outside_writers: Type.Optional(Type.Boolean({ description: "Writers holding their own storage keys commit to the database's tables: reads always look at the store (docs/read-freshness.md)" })),
     warnings: Type.Optional(
       Type.Array(Type.String(), { description: "On creation: what the operator should know, e.g. that clients get no credentials where they would reach a container other databases share" }),
     ),
@@ -40,6 +41,9 @@ export const CreateDatabaseRequest = Type.Object(
     location: Type.Optional(Nullable(Type.String({ minLength: 1, description: "A folder or object-store URI of its own, kept whatever the server's data location; without it, the database follows the serving server's data location + the name" }))),
     storage_options: Type.Optional(Nullable(StringMap)),
     read_consistency_interval_ms: Type.Optional(Nullable(ReadConsistencyInterval)),
+    outside_writers: Type.Optional(
+      Nullable(Type.Boolean({ description: "Writers holding their own storage keys commit to the database's tables: reads always look at the store (docs/read-freshness.md); default false" })),
+    ),
   },
   { $id: "CreateDatabaseRequest" },
 );
@@ -50,6 +54,9 @@ export const UpdateDatabaseSettingsRequest = Type.Object(
     read_consistency_interval_ms: Type.Optional(Nullable(ReadConsistencyInterval)),
     auto_maintenance: Type.Optional(
       Nullable(Type.Boolean({ description: "Automatic maintenance of the database's tables: true, false, or null to follow the server (docs/maintenance.md)" })),
+    ),
+    outside_writers: Type.Optional(
+      Nullable(Type.Boolean({ description: "Writers holding their own storage keys commit to the database's tables: reads always look at the store (docs/read-freshness.md); default false" })),
     ),
   },
   { $id: "UpdateDatabaseSettingsRequest" },

@@ -8,6 +8,8 @@ import { Readable } from "node:stream";
 import { type HttpMethod, type OperationEntry, type OperationName, type ServedOperation, bodySchemaOf, operations } from "../model/operations/index.js";
 import { readJsonBody } from "./body-parsing.js";
 import { arrowBody, catalogRequestOf } from "./catalog-request.js";
+import { withReadDemand } from "../catalog/read-demand.js";
+import { readDemandOfHeaders } from "./read-freshness-headers.js";
 import { withinDeadline } from "./read-deadline.js";
 import { finishIdempotent, startIdempotent } from "./idempotent-requests.js";
 import { answerConditionally } from "./conditional-reads.js";
@@ -75,6 +77,7 @@ function registerRoute({ app, services, name, entry, url, handler }: Route, meth
       const body = jsonBody ? (http.body as Record<string, unknown>) : {};
       const id = jsonBody && "id" in params ? reconcileBodyId(pathId, body.id) : pathId;
       const request = catalogRequestOf(entry, { id, delimiter, body, query, params });
+      if (entry.access === "read") withReadDemand(request, readDemandOfHeaders(http, reply));
       await services.authorize(http, catalog, entry, { id, request });
       await services.rateLimiter?.admit(http, reply, catalog);
       if (entry.body === "arrow") http.body = budgetedUpload(services.uploadMemory, http, limitedUpload(http, arrowBody(http.body), services.maxUploadBytes));

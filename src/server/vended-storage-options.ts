@@ -16,6 +16,7 @@ import type { OperationEntry } from "../model/operations/operation-entry.js";
 import type { TableAccess } from "../model/table-access.js";
 import { judgedGrantsOf, principalOf } from "./auth/auth-gate.js";
 import type { AnswerSecrets } from "./idempotent-requests.js";
+import { isCloudClientRequest } from "./cloud-client.js";
 
 /** What vending needs of an operation's call. */
 export interface VendingCall {
@@ -48,9 +49,15 @@ function tableAccessOf({ http, catalog, id, entry }: VendingCall): TableAccess |
   return holds("INSERT") || holds("UPDATE") || holds("DELETE") ? "write" : "read";
 }
 
-/** Whether to vend: the request's `vend_credentials`, and never to a caller without SELECT on the table. */
+/**
+ * Whether to vend: the request's `vend_credentials`; never to a caller without SELECT on the
+ * table, nor to the LanceDB client in managed-deployment mode, which reads and writes only
+ * through the server: credentials it would not use would only make every replica's reads of the
+ * table look at the store until they expire (docs/read-freshness.md).
+ */
 function vendCredentialsOf(call: VendingCall, access: TableAccess | "none"): boolean | null | undefined {
-  return access === "none" ? false : (call.request as { vend_credentials?: boolean | null }).vend_credentials;
+  if (access === "none" || isCloudClientRequest(call.http)) return false;
+  return (call.request as { vend_credentials?: boolean | null }).vend_credentials;
 }
 
 /** `answer` with what the caller needs to open the table itself. */

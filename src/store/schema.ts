@@ -24,6 +24,8 @@ export interface DatabasesTable {
   read_consistency_ms: ColumnType<number | null, number | null | undefined, number | null>;
   /** Automatic table maintenance: 1 on, 0 off, null to follow the server (docs/maintenance.md). */
   auto_maintenance: ColumnType<number | null, number | null | undefined, number | null>;
+  /** 1 when writers holding their own storage keys commit to the database's tables (docs/read-freshness.md). */
+  outside_writers: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface NamespacesTable {
@@ -53,13 +55,19 @@ export interface TablesTable {
    * raised (see `TableRows.raiseTableHead`).
    */
   head_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * When the last credentials Quiver vended with write access to the table run out (epoch ms),
+   * null when none were: until then a client may commit to the store without the catalog knowing.
+   * Only ever raised (see `TableRows.raiseOutsideWrites`).
+   */
+  outside_writes_until: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /**
  * A table dropped under a drop retention: its `tables` row (the same id), moved out so its name
  * is free and no listing sees it, with what went with it, until an undrop or the purge.
  */
-export interface DroppedTablesTable extends Omit<TablesTable, "head_version"> {
+export interface DroppedTablesTable extends Omit<TablesTable, "head_version" | "outside_writes_until"> {
   /** JSON: the table's `table_versions` and `table_data_refs` rows at the drop. */
   kept_records: string;
   dropped_at: number;

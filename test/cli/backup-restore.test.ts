@@ -308,13 +308,17 @@ describe("quiver backup and restore", { concurrency: true }, () => {
       records.splice(0, records.length, ...records.filter((record) => !later.includes(record.table as string)));
       for (const record of records) if (record.end) for (const table of later) delete record.end[table];
       // Nor had its rows the columns later migrations added (0015: heads, read consistency; 0018:
-      // automatic maintenance).
+      // automatic maintenance; 0019: outside writers).
       for (const record of records) {
         if (record.table === "databases") {
           delete (record.row as Record<string, unknown>).read_consistency_ms;
           delete (record.row as Record<string, unknown>).auto_maintenance;
+          delete (record.row as Record<string, unknown>).outside_writers;
         }
-        if (record.table === "tables") delete (record.row as Record<string, unknown>).head_version;
+        if (record.table === "tables") {
+          delete (record.row as Record<string, unknown>).head_version;
+          delete (record.row as Record<string, unknown>).outside_writes_until;
+        }
       }
     });
     const newer = path.join(root, "newer.backup");

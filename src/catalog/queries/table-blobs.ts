@@ -16,6 +16,7 @@ import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { tableLabel } from "../identifiers.js";
 import { refOf } from "../table-refs.js";
 import { readingTable } from "./table-reads.js";
+import { readDemandOf } from "../read-demand.js";
 
 
 /**
@@ -24,7 +25,7 @@ import { readingTable } from "./table-reads.js";
  * column that holds no blobs, or an id not in the version read, is 13. Throws 1, 4, 11, 12, 13, 22.
  */
 export function fetchTableBlobs(scope: CatalogScope, request: WithId<FetchTableBlobsRequest>): Promise<FetchedBlobs> {
-  return readingTable(scope, request.id, refOf(request), (location, at) => scope.engine.blobs.fetch(location, at, request.column, request.row_ids));
+  return readingTable(scope, request.id, refOf(request), (location, at) => scope.engine.blobs.fetch(location, at, request.column, request.row_ids), readDemandOf(request));
 }
 
 /**
@@ -35,7 +36,7 @@ export function getTableBlobBytes(scope: CatalogScope, request: WithId<GetTableB
   if (!/^\d{1,16}$/.test(request.row_id) || !Number.isSafeInteger(Number(request.row_id))) {
     throw invalidInput(`row id '${request.row_id}' is not a row id: give the decimal _rowid a query with row ids answers`);
   }
-  return readingTable(scope, request.id, refOf(request), (location, at) => scope.engine.blobs.open(location, at, request.column, Number(request.row_id)));
+  return readingTable(scope, request.id, refOf(request), (location, at) => scope.engine.blobs.open(location, at, request.column, Number(request.row_id)), readDemandOf(request));
 }
 
 /** GetTableLsmWriteSpec: the LSM write spec another writer installed on the newest version of main, null when none. Throws 1, 4, 19. */
@@ -45,7 +46,7 @@ export function getTableLsmWriteSpec(scope: CatalogScope, request: WithId<GetTab
     if (!spec) return { lsm_write_spec: null };
     const sharding = { mode: spec.mode, ...(spec.column === undefined ? {} : { column: spec.column }), ...(spec.numBuckets === undefined ? {} : { num_buckets: spec.numBuckets }) };
     return { lsm_write_spec: { sharding, maintained_indexes: spec.maintainedIndexes, writer_config_defaults: spec.writerConfigDefaults } };
-  });
+  }, readDemandOf(request));
 }
 
 /**

@@ -19,18 +19,22 @@ import { toQuerySpec } from "./query-spec.js";
 import { loadTable } from "../table-lookup.js";
 import { refOf, refOverrides } from "../table-refs.js";
 import { readRefOf } from "../table-heads.js";
+import { type ReadDemand, demandOverrides, readDemandOf } from "../read-demand.js";
 
 /**
  * Runs `read` on the table `id` names, at the table's location and the ref the engine reads at
- * for `ref`; engine failures come out as the catalog errors naming that table, version and branch.
+ * for `ref` and what the reader asks (`demand`, see read-demand.ts); engine failures come out as
+ * the catalog errors naming that table, version and branch. A version asked for that is not on
+ * the store yet is 404, code 11.
  */
-export function readingTable<T>(scope: CatalogScope, id: string[], ref: TableRef, read: (location: string, at: TableRef) => Promise<T>): Promise<T> {
+export function readingTable<T>(scope: CatalogScope, id: string[], ref: TableRef, read: (location: string, at: TableRef) => Promise<T>, demand?: ReadDemand): Promise<T> {
   const subject = tableLabel(id);
   return translating(subject, async () => {
     const row = await loadTable(scope, id);
-    return read(row.location, readRefOf(scope, row, ref));
-  }, refOverrides(subject, ref));
+    return read(row.location, readRefOf(scope, row, ref, demand));
+  }, { ...refOverrides(subject, ref), ...demandOverrides(subject, ref, demand) });
 }
+
 
 /**
  * QueryTable: a filtered scan, vector search (one or several query vectors), full-text search
@@ -40,7 +44,7 @@ export function readingTable<T>(scope: CatalogScope, id: string[], ref: TableRef
  */
 export async function queryTable(scope: CatalogScope, request: WithId<QueryTableRequest>): Promise<QueryResult> {
   const spec = toQuerySpec(request);
-  return readingTable(scope, request.id, refOf(request), (location, at) => scope.engine.query.run(location, at, spec));
+  return readingTable(scope, request.id, refOf(request), (location, at) => scope.engine.query.run(location, at, spec), readDemandOf(request));
 }
 
 /** CountTableRows: rows matching `predicate` (all when absent). Throws 1, 4, 11, 12, 13, 22. */
@@ -51,6 +55,7 @@ export async function countTableRows(scope: CatalogScope, request: WithId<CountT
       if (error instanceof EngineError && error.kind === "dataset-not-found") return 0;
       throw error;
     }),
+    readDemandOf(request),
   );
 }
 
@@ -59,13 +64,13 @@ export async function explainTableQueryPlan(scope: CatalogScope, request: WithId
   const query = request.query as QueryTableRequest;
   const spec = toQuerySpec(query);
   const ref = refOf({ version: query.version, branch: request.branch ?? query.branch });
-  return readingTable(scope, request.id, ref, (location, at) => scope.engine.query.explain(location, at, spec, request.verbose ?? false));
+  return readingTable(scope, request.id, ref, (location, at) => scope.engine.query.explain(location, at, spec, request.verbose ?? false), readDemandOf(request));
 }
 
 /** AnalyzeTableQueryPlan: runs the query and answers its plan with execution metrics. Throws 1, 4, 11, 12, 13, 19. */
 export async function analyzeTableQueryPlan(scope: CatalogScope, request: WithId<AnalyzeTableQueryPlanRequest>): Promise<string> {
   const spec = toQuerySpec(request);
-  return readingTable(scope, request.id, refOf(request), (location, at) => scope.engine.query.analyze(location, at, spec));
+  return readingTable(scope, request.id, refOf(request), (location, at) => scope.engine.query.analyze(location, at, spec), readDemandOf(request));
 }
 
 /** GetTableStats: size, rows, indices and fragment statistics of a branch (main by default). Throws 1, 4, 19, 22. */
@@ -83,5 +88,5 @@ export async function getTableStats(scope: CatalogScope, request: WithId<GetTabl
         lengths: { min: l.min, max: l.max, mean: l.mean, p25: l.p25, p50: l.p50, p75: l.p75, p99: l.p99 },
       },
     };
-  });
+  }, readDemandOf(request));
 }

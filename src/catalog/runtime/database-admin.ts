@@ -37,6 +37,11 @@ export interface DatabaseSettings {
    * follow the server's `--auto-maintenance`. A table's `quiver.auto_maintenance` property wins.
    */
   autoMaintenance?: boolean | null;
+  /**
+   * Writers holding their own storage keys commit to the database's tables directly: every read
+   * looks at the store alongside, and a periodic check records what they commit. Default false.
+   */
+  outsideWriters?: boolean;
 }
 
 /**
@@ -44,9 +49,10 @@ export interface DatabaseSettings {
  * process on the store hears of it. Throws 1 when it does not exist, 13 for a value out of range.
  */
 export async function updateDatabaseSettings(store: Store, dataLocation: string, name: string, settings: DatabaseSettings): Promise<DatabaseInfo> {
-  const update: { read_consistency_ms?: number | null; auto_maintenance?: number | null } = {};
+  const update: { read_consistency_ms?: number | null; auto_maintenance?: number | null; outside_writers?: number } = {};
   if (settings.readConsistencyMs !== undefined) update.read_consistency_ms = checkedReadConsistency(settings.readConsistencyMs);
   if (settings.autoMaintenance !== undefined) update.auto_maintenance = settings.autoMaintenance === null ? null : settings.autoMaintenance ? 1 : 0;
+  if (settings.outsideWriters !== undefined) update.outside_writers = settings.outsideWriters ? 1 : 0;
   if (Object.keys(update).length > 0) {
     const updated = await store.rows.updateDatabase(name, update);
     if (!updated) throw CatalogError.of("NamespaceNotFound", `database '${name}' does not exist`);

@@ -36,6 +36,8 @@ export interface CreateDatabaseOptions {
   storageOptions?: StorageOptions;
   /** See `DatabaseSettings.readConsistencyMs`; default null (a look at the store on every read). */
   readConsistencyMs?: number | null;
+  /** See `DatabaseSettings.outsideWriters`; default false. */
+  outsideWriters?: boolean;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function ensureDatabase(storages: Storages, store: Store, dataLocat
         storage_options: options.storageOptions ?? {},
         created_at: Date.now(),
         read_consistency_ms: checkedReadConsistency(options.readConsistencyMs),
+        outside_writers: options.outsideWriters ? 1 : 0,
       });
       await recordChange(tx, { kind: "database.created", database: name, data: { location: storageRoot, managed_versioning: options.managedVersioning ?? false } });
     });

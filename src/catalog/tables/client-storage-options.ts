@@ -7,7 +7,7 @@
  */
 import { CatalogError } from "../../model/catalog-error.js";
 import type { TableAccess } from "../../model/table-access.js";
-import { parentLocation } from "../../storage/locations.js";
+import { isUri, parentLocation } from "../../storage/locations.js";
 import { defaultVending } from "../../storage/storages.js";
 import { type StorageOptions, clientWriteOptionsOf } from "../../storage/storage-options.js";
 import type { CatalogScope } from "../catalog-scope.js";
@@ -30,15 +30,31 @@ export async function storageOptionsForClient(
   const dataLocation = scope.dataLocation ?? parentLocation(scope.database.storageRoot);
   if (mode === "scoped" && (await sharedContainerReason(scope.storages, scope.store, scope.database, dataLocation, vending, answer.location)) !== undefined) mode = "none";
   const labels = { mode, access, backend: backendOf(answer.location) };
+  let vended: StorageOptions;
   try {
-    const vended = await scope.storages.clientOptions(answer.location, access, { ...vending, mode });
+    vended = await scope.storages.clientOptions(answer.location, access, { ...vending, mode });
     credentialsVended.inc({ ...labels, outcome: Object.keys(vended).length > 0 ? "vended" : "none" });
-    return { ...own, ...vended };
   } catch (error) {
     credentialsVended.inc({ ...labels, outcome: "failed" });
     // A provider that cannot mint right now (STS down, throttled) is not the client's mistake.
     throw CatalogError.of("ServiceUnavailable", `credentials for the table could not be issued: ${(error as Error).message}`, { cause: error });
   }
+  const writableUntil = access === "write" ? outsideWritesUntil(answer.location, vended, vending.ttlSeconds) : undefined;
+  // Recorded before the credentials leave: every replica's reads then look at the store until they run out.
+  if (writableUntil !== undefined) await scope.store.rows.raiseOutsideWrites(scope.database.name, answer.location, writableUntil);
+  return { ...own, ...vended };
+}
+
+/**
+ * Until when a client given `vended` for `location` with write access can commit to it without
+ * the catalog: minted credentials until they expire; a local folder, which needs none, for the
+ * credentials' lifetime from now (the client writes the folder itself; see docs/read-freshness.md).
+ * Undefined when nothing vended lets it write (no credentials; static ones are covered by the mode).
+ */
+function outsideWritesUntil(location: string, vended: StorageOptions, ttlSeconds: number): number | undefined {
+  const expires = Number(vended.expires_at_millis);
+  if (Number.isFinite(expires) && expires > 0) return expires;
+  return isUri(location) ? undefined : Date.now() + ttlSeconds * 1000;
 }
 
 /**

@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import type { TableSnapshot } from "../../engine/engine.js";
 import { EngineError, type EngineErrorKind } from "../../engine/engine-errors.js";
 import { readRefOf } from "../table-heads.js";
+import { demandOverrides, readDemandOf } from "../read-demand.js";
 import type { TableRow } from "../../store/schema.js";
 import { isUri } from "../../storage/locations.js";
 import type { DescribeTableRequest, DescribeTableResponse, TableExistsRequest } from "../../model/table.js";
@@ -57,7 +58,7 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
     response.metadata = detail.metadata;
     response.stats = { num_deleted_rows: detail.numDeletedRows, num_fragments: detail.numFragments };
     return response;
-  }, describeOverrides(subject, request));
+  }, { ...describeOverrides(subject, request), ...demandOverrides(subject, { version: request.version, tag: optionalTag(request.tag), branch: optionalBranch(request.branch) }, readDemandOf(request)) });
 }
 
 /** The snapshot `request` selects, or "declared-only" while the table has no data. */
@@ -70,7 +71,7 @@ async function snapshotOf(scope: CatalogScope, row: TableRow, request: DescribeT
     await requireBranch(engine.files, row, branch);
   }
   try {
-    return await engine.describeTable(row.location, readRefOf(scope, row, { version: request.version, tag: optionalTag(request.tag), branch }));
+    return await engine.describeTable(row.location, readRefOf(scope, row, { version: request.version, tag: optionalTag(request.tag), branch }, readDemandOf(request)));
   } catch (error) {
     if (error instanceof EngineError && error.kind === "dataset-not-found") return "declared-only";
     throw error;

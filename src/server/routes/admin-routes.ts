@@ -35,6 +35,7 @@ function wireDatabase(info: DatabaseInfo): M.DatabaseInfo {
     ...(Object.keys(options).length > 0 ? { storage_options: options } : {}),
     read_consistency_interval_ms: info.readConsistencyMs,
     auto_maintenance: info.autoMaintenance,
+    outside_writers: info.outsideWriters,
   };
 }
 
@@ -76,6 +77,7 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
         location: body.location ?? undefined,
         storageOptions: body.storage_options ?? undefined,
         readConsistencyMs: body.read_consistency_interval_ms ?? null,
+        outsideWriters: body.outside_writers ?? false,
       });
       // The operator learns at once when clients of the new database will get no credentials.
       const reason = await sharedContainerReason(storages, store, created, dataLocation, services.registry.vending);
@@ -84,8 +86,12 @@ export function adminRoutes(app: FastifyInstance, services: ServerServices, auth
   );
 
   define<M.UpdateDatabaseSettingsRequest, unknown, DatabaseParams>(
-    { operationId: "UpdateDatabaseSettings", summary: "Change a database's settings (its read-consistency interval, its automatic maintenance)", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/settings", body: "json", request: M.UpdateDatabaseSettingsRequest, response: json(M.DatabaseInfo), access: "admin", scope: "deployment-admin", audit: true },
-    async ({ params, body }) => wireDatabase(await updateDatabaseSettings(store, dataLocation, params.database, { readConsistencyMs: body.read_consistency_interval_ms, autoMaintenance: body.auto_maintenance })),
+    { operationId: "UpdateDatabaseSettings", summary: "Change a database's settings (its read-consistency interval, its outside writers, its automatic maintenance)", tag, methods: ["POST"], path: "/v1/admin/databases/{database}/settings", body: "json", request: M.UpdateDatabaseSettingsRequest, response: json(M.DatabaseInfo), access: "admin", scope: "deployment-admin", audit: true },
+    async ({ params, body }) => wireDatabase(await updateDatabaseSettings(store, dataLocation, params.database, {
+        readConsistencyMs: body.read_consistency_interval_ms,
+        autoMaintenance: body.auto_maintenance,
+        outsideWriters: body.outside_writers === null ? false : body.outside_writers,
+      })),
   );
 
   define<unknown, M.DropDatabaseQuery, DatabaseParams>(

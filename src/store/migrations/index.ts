@@ -22,6 +22,7 @@ import * as m0015 from "./0015-table-heads.js";
 import * as m0016 from "./0016-change-event-database-numbers.js";
 import * as m0017 from "./0017-authz.js";
 import * as m0018 from "./0018-database-auto-maintenance.js";
+import * as m0019 from "./0019-outside-writers.js";
 
 const migrations: Record<string, Migration> = {
   "0001-catalog": m0001,
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   "0016-change-event-database-numbers": m0016,
   "0017-authz": m0017,
   "0018-database-auto-maintenance": m0018,
+  "0019-outside-writers": m0019,
 };
 
 /** Every migration this build knows, in order. */

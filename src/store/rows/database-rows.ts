@@ -13,7 +13,7 @@ export interface DatabaseRows {
   listDatabases(): Promise<DatabaseRow[]>;
   insertDatabase(row: NewDatabaseRow): Promise<void>;
   /** Changes settings of database `name`; answers whether it exists. */
-  updateDatabase(name: string, update: Updateable<Pick<DatabasesTable, "read_consistency_ms" | "auto_maintenance">>): Promise<boolean>;
+  updateDatabase(name: string, update: Updateable<Pick<DatabasesTable, "read_consistency_ms" | "auto_maintenance" | "outside_writers">>): Promise<boolean>;
   deleteDatabase(name: string): Promise<void>;
 }
 

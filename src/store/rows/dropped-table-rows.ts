@@ -106,8 +106,8 @@ export function droppedTableRows(db: Kysely<Database>): DroppedTableRows {
       const dropped = await db.selectFrom("dropped_tables").selectAll().where("id", "=", id).executeTakeFirst();
       if (!dropped) return undefined;
       const { kept_records, dropped_at: _at, purge_at: _purge, dropped_by: _by, ...fields } = numeric(dropped);
-      // The head starts unknown: the first read looks at the store again.
-      const row: Selectable<TablesTable> = { ...fields, updated_at: Date.now(), head_version: null };
+      // The head starts unknown: the first read looks at the store again, and records what it finds.
+      const row: Selectable<TablesTable> = { ...fields, updated_at: Date.now(), head_version: null, outside_writes_until: null };
       await db.insertInto("tables").values(row).execute();
       const records = JSON.parse(kept_records) as KeptRecords;
       for (const version of records.versions) await db.insertInto("table_versions").values(version as never).execute();

@@ -28,6 +28,19 @@ export interface TableRows {
    * of one table may report in any order, and the head never goes back.
    */
   raiseTableHead(id: string, version: number): Promise<void>;
+  /**
+   * Moves the table's `head_version` from `from` to `to` only if it still names `from`: of the
+   * processes that found the same commits made around Quiver, one records them. Answers whether
+   * this call moved it.
+   */
+  moveTableHead(id: string, from: number | null, to: number): Promise<boolean>;
+  /**
+   * Raises `outside_writes_until` of the table of `database` at `location` to `until` unless it
+   * is already later: credentials with write access to it were vended, valid until then.
+   */
+  raiseOutsideWrites(database: string, location: string, until: number): Promise<void>;
+  /** The tables of `database` that credentials vended with write access may still reach after `since`. */
+  listTablesWrittenOutside(database: string, since: number): Promise<TableRow[]>;
   deleteTable(id: string): Promise<void>;
   /** Tables directly in `namespacePath`, ordered by name, starting after `afterName`. */
   listTablesIn(database: string, namespacePath: string, afterName: string | undefined, limit: number | undefined): Promise<TableRow[]>;
@@ -71,6 +84,28 @@ export function tableRows(db: Kysely<Database>, adapter: DialectAdapter): TableR
         .where((eb) => eb.or([eb("head_version", "is", null), eb("head_version", "<", version)]))
         .execute();
     },
+
+    async moveTableHead(id, from, to) {
+      const result = await db
+        .updateTable("tables")
+        .set({ head_version: to })
+        .where("id", "=", id)
+        .where((eb) => (from === null ? eb("head_version", "is", null) : eb("head_version", "=", from)))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async raiseOutsideWrites(database, location, until) {
+      await db
+        .updateTable("tables")
+        .set({ outside_writes_until: until })
+        .where("database", "=", database)
+        .where("location", "=", location)
+        .where((eb) => eb.or([eb("outside_writes_until", "is", null), eb("outside_writes_until", "<", until)]))
+        .execute();
+    },
+
+    listTablesWrittenOutside: async (database, since) => decodedAll(await tablesOf(database).where("outside_writes_until", ">", since).orderBy("id").execute()),
 
     async deleteTable(id) {
       await db.deleteFrom("tables").where("id", "=", id).execute();
