@@ -150,12 +150,14 @@ export class TableHandles {
     const writes = this.writesAt(location);
     const known = freshness.knownVersion;
     const at = entry.version;
-    const unchangedHere = entry.writes === writes && at !== undefined;
+    const unchangedHere = entry.writes === writes;
     // A version asked for that neither the handle nor the caller knows of is only found by looking.
     const demanded = freshness.minVersion ?? 0;
-    const demandMet = at !== undefined && demanded <= Math.max(at, known ?? 0);
+    const demandMet = demanded <= Math.max(at ?? 0, known ?? 0);
     if (unchangedHere && demandMet && known !== null && freshness.complete) {
-      if (known > at) {
+      // Behind the known version, or at none known (it was read while others could commit): that
+      // version exactly, one manifest read and no listing.
+      if (at === undefined || known > at) {
         await table.checkout(known);
         entry.version = known;
         return;
@@ -165,7 +167,7 @@ export class TableHandles {
     }
     const behindKnown = known !== null && (at === undefined || known > at);
     const lookedRecently = freshness.lookIntervalMs > 0 && now - entry.lookedAt < freshness.lookIntervalMs && entry.lookedAt >= (freshness.lookedSince ?? 0);
-    if (unchangedHere && demandMet && !behindKnown && lookedRecently) return;
+    if (unchangedHere && at !== undefined && demandMet && !behindKnown && lookedRecently) return;
     await this.look(entry, table, freshness);
   }
 
