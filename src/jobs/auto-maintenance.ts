@@ -4,8 +4,9 @@
  * whose policy says so (src/catalog/maintenance/maintenance-policy.ts) and lets the catalog queue
  * an `auto_maintenance` job when its state calls for one. Rounds run under a store lock, so one
  * replica looks at a time; a replica that finds it held skips its round. A failure on one table
- * never stops the others. A table looked at whose version has not moved is skipped until the
- * recheck time passes (only ageing versions can make it due then), which keeps the nudge cheap.
+ * never stops the others. A table found with nothing due is skipped while its version has not
+ * moved, until the recheck time passes (only ageing versions can make it due then), which keeps
+ * the nudge cheap.
  */
 import { autoMaintainTable } from "../catalog/maintenance/auto-maintenance-job.js";
 import { enclosingNamespaces, maintenancePolicy } from "../catalog/maintenance/maintenance-policy.js";
@@ -111,7 +112,9 @@ export class AutoMaintainer {
         if (head !== null && seen?.version === head && now - seen.at < this.recheckMs(policy.retentionMs)) continue;
         try {
           const outcome = await autoMaintainTable(scope, table, { ...this.settings, retentionMs: policy.retentionMs }, now);
-          if (head !== null) this.looked.set(table.id, { version: head, at: now });
+          // Remembered only when nothing was due: a job queued or still running may end (or
+          // yield to writers) without moving the head, and the table must be looked at again.
+          if (head !== null && outcome.action === "skipped" && outcome.reason !== "pending") this.looked.set(table.id, { version: head, at: now });
           outcomes.set(table.id, outcome.action === "queued" ? "queued" : outcome.reason);
           if (outcome.action === "queued") this.onQueued(outcome.jobId);
         } catch (error) {
