@@ -92,6 +92,17 @@ export function withoutStoreUrls(message: string): string {
   return message.replace(/\bhttps?:\/\/[^\s'"<>`)\]]+/gi, "<store URL>");
 }
 
+/**
+ * The overrides of `parts` together, a later part's kind winning, copied as they are: an
+ * override written as a getter (see `refOverrides`) is still built only when a request fails,
+ * where spreading the parts would build every one on every request.
+ */
+export function overridesOf(...parts: Partial<Record<EngineErrorKind, CatalogError>>[]): Partial<Record<EngineErrorKind, CatalogError>> {
+  const combined: Partial<Record<EngineErrorKind, CatalogError>> = {};
+  for (const part of parts) Object.defineProperties(combined, Object.getOwnPropertyDescriptors(part));
+  return combined;
+}
+
 /** Runs `fn`, translating any failure with `toCatalogError`. */
 export async function translating<T>(
   subject: string,

@@ -35,5 +35,10 @@ export function readDemandOf(request: object): ReadDemand | undefined {
 export function demandOverrides(subject: string, ref: TableRef, demand: ReadDemand | undefined): Partial<Record<EngineErrorKind, CatalogError>> {
   const minVersion = demand?.minVersion;
   if (minVersion === undefined || (ref.version !== undefined && ref.version !== null) || ref.tag || ref.branch) return {};
-  return { "version-not-found": CatalogError.of("TableVersionNotFound", `${subject} has no version ${minVersion} or newer yet`) };
+  return {
+    // A getter, as in `refOverrides`: the error is built only when the read fails.
+    get "version-not-found"() {
+      return CatalogError.of("TableVersionNotFound", `${subject} has no version ${minVersion} or newer yet`);
+    },
+  };
 }

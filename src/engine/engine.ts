@@ -203,18 +203,24 @@ export class Engine {
     if ((ref.version !== undefined && ref.version !== null) || ref.tag) return this.openTable(location, ref);
     const freshness = ref.freshness ?? lookEveryRead;
     const table = await this.lookingAlongside(location, ref, freshness);
-    if (freshness.onRead) {
-      const version = await this.call(() => table.version());
-      freshness.onRead(version);
-    }
+    if (freshness.onRead) freshness.onRead(await this.versionOf(table));
     return table;
+  }
+
+  /**
+   * The version `table` (from `readTable` or `openTable`) is at: what its kept handle knows, with
+   * no call, else asked of the engine (a round trip to its threads).
+   */
+  versionOf(table: NativeTable): Promise<number> {
+    const known = this.handles.versionOf(table);
+    return known === undefined ? this.call(() => table.version()) : Promise.resolve(known);
   }
 
   private async lookingAlongside(location: string, ref: TableRef, freshness: ReadFreshness): Promise<NativeTable> {
     if (!freshness.lookAlongside) return this.keptTable(location, ref, freshness);
     // Others may have committed: the look at the store runs while the kept table is brought to the known version.
     const [table, newest] = await Promise.all([this.keptTable(location, ref, trustingKnown(freshness)), this.newestOnStore(location)]);
-    if (newest === undefined || newest <= (await this.call(() => table.version()))) return table;
+    if (newest === undefined || newest <= (await this.versionOf(table))) return table;
     void freshness.onLooked?.(newest);
     return this.keptTable(location, ref, { ...trustingKnown(freshness), knownVersion: newest });
   }
@@ -225,7 +231,7 @@ export class Engine {
     const session = `${database}\u0000${this.storages.credentialGeneration(location)}`;
     const table = await this.call(() => this.handles.latest(location, ref.branch || null, ref.tableId, freshness, session));
     if (freshness.minVersion === undefined) return table;
-    const version = await this.call(() => table.version());
+    const version = await this.versionOf(table);
     if (version < freshness.minVersion) throw new EngineError("version-not-found", `version ${freshness.minVersion} is not committed yet; the newest is ${version}`);
     return table;
   }
@@ -276,7 +282,7 @@ export class Engine {
    * filter, an unknown column), `read` runs again on the store's table; only when it succeeds
    * there is the copy at fault, and let go.
    */
-  async readOnCopyOrStore<T>(location: string, ref: TableRef, read: (table: NativeTable) => Promise<T>): Promise<{ value: T; fromCopy: boolean }> {
+  async readOnCopyOrStore<T>(location: string, ref: TableRef, read: (table: NativeTable) => Promise<T>): Promise<{ value: T; fromCopy: boolean; version: number }> {
     const freshness = ref.freshness;
     const pinned = (ref.version !== undefined && ref.version !== null) || Boolean(ref.tag);
     const plain = freshness === undefined ? ref : { ...ref, freshness: { ...freshness, onRead: undefined } };
@@ -302,14 +308,18 @@ export class Engine {
   /** `read` once, on the copy or the store (see `readOnCopyOrStore`), with the version it read. */
   private async readOnce<T>(location: string, ref: TableRef, read: (table: NativeTable) => Promise<T>): Promise<{ value: T; fromCopy: boolean; version: number }> {
     const { table, copy, version } = await this.copyOrStoreTable(location, ref);
-    if (copy === undefined) return { value: await read(table), fromCopy: false, version };
+    if (copy === undefined) {
+      // Asked alongside the read, not before it: one round trip to the engine's threads less.
+      const [value, at] = await Promise.all([read(table), version]);
+      return { value, fromCopy: false, version: at };
+    }
     try {
-      return { value: await read(table), fromCopy: true, version };
+      return { value: await read(table), fromCopy: true, version: await version };
     } catch (error) {
       if (clientMistakeKinds.has(classifyEngineError(error).kind)) throw error;
       const value = await read(await this.readTable(location, ref));
       this.distrustCopy(copy);
-      return { value, fromCopy: false, version };
+      return { value, fromCopy: false, version: await version };
     }
   }
 
@@ -319,12 +329,13 @@ export class Engine {
    * handle reads a version from a copy, the copy's manifest is checked against the store's (one
    * request): a table written again from scratch under the same id reuses version numbers.
    */
-  private async copyOrStoreTable(location: string, ref: TableRef): Promise<{ table: NativeTable; copy?: string; version: number }> {
+  private async copyOrStoreTable(location: string, ref: TableRef): Promise<{ table: NativeTable; copy?: string; version: number | Promise<number> }> {
     const table = await this.readTable(location, ref);
-    const version = await this.call(() => table.version());
     const pinned = (ref.version !== undefined && ref.version !== null) || Boolean(ref.tag) || Boolean(ref.branch);
     const copies = this.copies;
-    if (!copies || pinned || ref.tableId === undefined || !isUri(location)) return { table, version };
+    // No copy can serve: the version is only reported, and need not hold the read up.
+    if (!copies || pinned || ref.tableId === undefined || !isUri(location)) return { table, version: this.versionOf(table) };
+    const version = await this.versionOf(table);
     const normalized = normalizeLocation(location);
     const hit = copies.at(normalized, ref.tableId, version);
     if (hit === undefined) return { table, version };
@@ -426,7 +437,7 @@ export class Engine {
    */
   async describeTable(location: string, ref: TableRef = {}): Promise<TableSnapshot> {
     const table = await this.readTable(location, ref);
-    const version = await this.call(() => table.version());
+    const version = await this.versionOf(table);
     const known = this.snapshots.get(table);
     if (known?.version === version) return known;
     const [schemaFile, stats] = await this.call(() => Promise.all([table.schema(), table.stats()]));

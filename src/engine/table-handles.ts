@@ -63,6 +63,8 @@ interface KeptHandle {
   lookedAt: number;
   /** The location's write count (`TableHandles.noteWrite`) when the handle last looked. */
   writes: number;
+  /** Checkouts of the handle under way: while any is, `version` may not be the table's. */
+  moves: number;
   /** The look at the store in flight, if any. */
   looking: Promise<void> | undefined;
   /** The look that starts once the one in flight ends: what reads arriving meanwhile wait for. */
@@ -81,6 +83,8 @@ export interface TableHandlesOptions {
 
 export class TableHandles {
   private readonly kept = new Map<string, KeptHandle>();
+  /** The handle each kept table belongs to, for the version it is known to be at. */
+  private readonly handleOf = new WeakMap<NativeTable, KeptHandle>();
   /**
    * The last write this process opened per location, numbered by `writeCount`: a handle that
    * looked before it looks again. Locations forgotten to bound the map read as `forgottenBelow`,
@@ -131,7 +135,7 @@ export class TableHandles {
     }
     const writes = this.writesAt(location);
     const opened = this.open(location, branch, session);
-    const entry: KeptHandle = { table: opened, lastUsed: now, tableId, location, version: undefined, lookedAt: now, writes, looking: undefined, nextLook: undefined };
+    const entry: KeptHandle = { table: opened, lastUsed: now, tableId, location, version: undefined, lookedAt: now, writes, moves: 0, looking: undefined, nextLook: undefined };
     this.kept.delete(key);
     this.kept.set(key, entry);
     // A failed open (no dataset yet, a missing branch) is not kept: the next read tries again.
@@ -140,6 +144,7 @@ export class TableHandles {
     });
     this.evictBeyondCapacity();
     const table = await opened;
+    this.handleOf.set(table, entry);
     entry.version ??= await table.version();
     void freshness.onLooked?.(entry.version);
     return table;
@@ -158,8 +163,10 @@ export class TableHandles {
       // Behind the known version, or at none known (it was read while others could commit): that
       // version exactly, one manifest read and no listing.
       if (at === undefined || known > at) {
-        await table.checkout(known);
-        entry.version = known;
+        await this.moving(entry, async () => {
+          await table.checkout(known);
+          entry.version = known;
+        });
         return;
       }
       // An interval, where one is set, still bounds how long a commit that bypassed the caller goes unseen.
@@ -195,21 +202,43 @@ export class TableHandles {
     return entry.nextLook;
   }
 
-  private async lookNow(entry: KeptHandle, table: NativeTable, freshness: ReadFreshness): Promise<void> {
+  private lookNow(entry: KeptHandle, table: NativeTable, freshness: ReadFreshness): Promise<void> {
     const lookedAt = Date.now();
     const writes = this.writesAt(entry.location);
-    await table.checkoutLatest();
-    entry.lookedAt = lookedAt;
-    entry.writes = writes;
-    // A read that looks every time has no use for the version it found (the next read looks
-    // again, and the head is only a lower bound): asking would cost every read another call.
-    // Unless the caller knows no version at all: it records the first it is told of.
-    if (!freshness.complete && freshness.lookIntervalMs === 0 && freshness.knownVersion !== null) {
-      entry.version = undefined;
-      return;
+    return this.moving(entry, async () => {
+      await table.checkoutLatest();
+      entry.lookedAt = lookedAt;
+      entry.writes = writes;
+      // A read that looks every time has no use for the version it found (the next read looks
+      // again, and the head is only a lower bound): asking would cost every read another call.
+      // Unless the caller knows no version at all: it records the first it is told of.
+      if (!freshness.complete && freshness.lookIntervalMs === 0 && freshness.knownVersion !== null) {
+        entry.version = undefined;
+        return;
+      }
+      entry.version = await table.version();
+      void freshness.onLooked?.(entry.version);
+    });
+  }
+
+  /**
+   * The version a table `latest` gave is at, when its handle knows it (it checked out a version
+   * it was told of, or asked the engine since it last moved): spares the engine's threads a
+   * round trip per read. Undefined otherwise, and for tables not kept here.
+   */
+  versionOf(table: NativeTable): number | undefined {
+    const entry = this.handleOf.get(table);
+    return entry === undefined || entry.moves > 0 ? undefined : entry.version;
+  }
+
+  /** Runs `move`, a checkout of `entry`'s table and the version it records, as one move (`versionOf`). */
+  private async moving(entry: KeptHandle, move: () => Promise<void>): Promise<void> {
+    entry.moves += 1;
+    try {
+      await move();
+    } finally {
+      entry.moves -= 1;
     }
-    entry.version = await table.version();
-    void freshness.onLooked?.(entry.version);
   }
 
   /** Says that a write was opened at `location` in this process: the next read of it looks. */

@@ -157,20 +157,22 @@ function runQuery(engine: Engine, location: string, ref: TableRef, spec: QuerySp
   return inSpan("engine.query", { "quiver.table.location": location }, async () => {
     const stopMeter = engine.storages.meterEngineReads(location);
     try {
-      const { value, fromCopy } = await engine.readOnCopyOrStore(location, ref, (table) => startQuery(engine, table, spec));
+      const { value: chunks, fromCopy, version } = await engine.readOnCopyOrStore(location, ref, (table) => startQuery(engine, table, spec));
       const usage = stopMeter?.();
-      return { ...value, storeUsage: usage && { ...usage, readFrom: fromCopy ? "local-copy" : "object-store" } };
+      return { version, chunks, storeUsage: usage && { ...usage, readFrom: fromCopy ? "local-copy" : "object-store" } };
     } finally {
       stopMeter?.();
     }
   });
 }
 
-/** Starts `spec` on `table`: its version, and its answer with the first batches fetched. */
-async function startQuery(engine: Engine, table: NativeTable, spec: QuerySpec): Promise<{ version: number; chunks: AsyncIterable<Buffer> }> {
+/**
+ * Starts `spec` on `table`: its answer with the first batches fetched (the version it reads is
+ * asked alongside, by `readOnCopyOrStore`).
+ */
+async function startQuery(engine: Engine, table: NativeTable, spec: QuerySpec): Promise<AsyncIterable<Buffer>> {
   const query = await engine.call(() => buildQuery(table, spec));
-  // Two native calls at once: each is a round trip to the engine's threads.
-  const [version, iterator] = await engine.call(() => Promise.all([table.version(), query.execute(maxBatchRows)]));
+  const iterator = await engine.call(() => query.execute(maxBatchRows));
   const first = (await engine.call(() => iterator.next())) ?? (await engine.call(() => query.outputSchema()));
   // A first batch already holding the whole limit is the whole answer (with one query vector:
   // several get `limit` rows each), which spares asking the engine for an end it has reached.
@@ -182,7 +184,7 @@ async function startQuery(engine: Engine, table: NativeTable, spec: QuerySpec): 
     peeked = false;
     return second;
   };
-  return { version, chunks: mergeIpcFiles(first, next) };
+  return mergeIpcFiles(first, next);
 }
 
 /** Rows matching `predicate` (all rows without one). */

@@ -13,7 +13,7 @@ import type {
   QueryTableRequest,
 } from "../../model/query.js";
 import type { CatalogScope, WithId } from "../catalog-scope.js";
-import { translating } from "../failures.js";
+import { overridesOf, translating } from "../failures.js";
 import { tableLabel } from "../identifiers.js";
 import { toQuerySpec } from "./query-spec.js";
 import { loadTable } from "../table-lookup.js";
@@ -32,7 +32,7 @@ export function readingTable<T>(scope: CatalogScope, id: string[], ref: TableRef
   return translating(subject, async () => {
     const row = await loadTable(scope, id);
     return read(row.location, readRefOf(scope, row, ref, demand));
-  }, { ...refOverrides(subject, ref), ...demandOverrides(subject, ref, demand) });
+  }, overridesOf(refOverrides(subject, ref), demandOverrides(subject, ref, demand)));
 }
 
 

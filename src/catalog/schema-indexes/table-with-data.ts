@@ -8,7 +8,7 @@ import type { TableRef } from "../../engine/engine.js";
 import { CatalogError } from "../../model/catalog-error.js";
 import type { TableRow } from "../../store/schema.js";
 import type { CatalogScope } from "../catalog-scope.js";
-import { translating } from "../failures.js";
+import { overridesOf, translating } from "../failures.js";
 import { tableLabel } from "../identifiers.js";
 import { loadTableWithData } from "../table-lookup.js";
 import { refOverrides } from "../table-refs.js";
@@ -28,7 +28,7 @@ export function withTableData<T>(
 ): Promise<T> {
   const subject = tableLabel(id);
   const errors = refOverrides(subject, ref);
-  return translating(subject, async () => work(await loadTableWithData(scope, id), subject), overrides ? { ...errors, ...overrides(subject) } : errors);
+  return translating(subject, async () => work(await loadTableWithData(scope, id), subject), overrides ? overridesOf(errors, overrides(subject)) : errors);
 }
 
 /** The engine's missing index as TableIndexNotFound (6), naming the index the request asked for. */

@@ -14,9 +14,18 @@ import type { CatalogScope } from "../catalog-scope.js";
 import { credentialsVended } from "../../metrics/metrics.js";
 import { sharedContainerReason } from "../shared-containers.js";
 
+/**
+ * On an answer that read the table's row (DescribeTable): the row's `outside_writes_until` as
+ * read, so that credentials the row already covers record nothing (a store write per describe).
+ */
+export const outsideWritesRecorded = Symbol("outsideWritesRecorded");
+
+/** Outside writes recorded for a local folder reach to a whole minute, so that describes within it record nothing more. */
+const localWindowStepMs = 60_000;
+
 export async function storageOptionsForClient(
   scope: CatalogScope,
-  answer: { location?: string; storage_options?: StorageOptions },
+  answer: { location?: string; storage_options?: StorageOptions; [outsideWritesRecorded]?: number | string | null },
   access: TableAccess,
   vendCredentials: boolean | null | undefined,
 ): Promise<StorageOptions> {
@@ -41,20 +50,23 @@ export async function storageOptionsForClient(
   }
   const writableUntil = access === "write" ? outsideWritesUntil(answer.location, vended, vending.ttlSeconds) : undefined;
   // Recorded before the credentials leave: every replica's reads then look at the store until they run out.
-  if (writableUntil !== undefined) await scope.store.rows.raiseOutsideWrites(scope.database.name, answer.location, writableUntil);
+  const recorded = answer[outsideWritesRecorded];
+  const covered = recorded !== undefined && recorded !== null && Number(recorded) >= (writableUntil ?? 0);
+  if (writableUntil !== undefined && !covered) await scope.store.rows.raiseOutsideWrites(scope.database.name, answer.location, writableUntil);
   return { ...own, ...vended };
 }
 
 /**
  * Until when a client given `vended` for `location` with write access can commit to it without
  * the catalog: minted credentials until they expire; a local folder, which needs none, for the
- * credentials' lifetime from now (the client writes the folder itself; see docs/read-freshness.md).
+ * credentials' lifetime from now, rounded up to a whole minute (the client writes the folder
+ * itself; see docs/read-freshness.md).
  * Undefined when nothing vended lets it write (no credentials; static ones are covered by the mode).
  */
 function outsideWritesUntil(location: string, vended: StorageOptions, ttlSeconds: number): number | undefined {
   const expires = Number(vended.expires_at_millis);
   if (Number.isFinite(expires) && expires > 0) return expires;
-  return isUri(location) ? undefined : Date.now() + ttlSeconds * 1000;
+  return isUri(location) ? undefined : Math.ceil((Date.now() + ttlSeconds * 1000) / localWindowStepMs) * localWindowStepMs;
 }
 
 /**

@@ -11,9 +11,10 @@ import { isUri } from "../../storage/locations.js";
 import type { DescribeTableRequest, DescribeTableResponse, TableExistsRequest } from "../../model/table.js";
 import { CatalogError, invalidInput } from "../../model/catalog-error.js";
 import type { CatalogScope, WithId } from "../catalog-scope.js";
-import { translating } from "../failures.js";
+import { overridesOf, translating } from "../failures.js";
 import { tableLabel, splitTableId } from "../identifiers.js";
 import { declaredOnly, requireTable } from "../table-lookup.js";
+import { outsideWritesRecorded } from "./client-storage-options.js";
 import { optionalBranch, optionalTag, refOf, refOverrides, requireBranch } from "../table-refs.js";
 
 /**
@@ -41,6 +42,8 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
       properties: row.properties,
       managed_versioning: scope.database.managedVersioning,
     };
+    // Not enumerable: for the credentials step only, never part of the answer.
+    Object.defineProperty(response, outsideWritesRecorded, { value: row.outside_writes_until });
     if (request.with_table_uri) response.table_uri = isUri(row.location) ? row.location : pathToFileURL(row.location).href;
     const selectsVersion = request.version != null || Boolean(request.tag) || Boolean(request.branch);
     // detail: read once; its absence is how a declared-only table shows
@@ -58,7 +61,7 @@ export async function describeTable(scope: CatalogScope, request: WithId<Describ
     response.metadata = detail.metadata;
     response.stats = { num_deleted_rows: detail.numDeletedRows, num_fragments: detail.numFragments };
     return response;
-  }, { ...describeOverrides(subject, request), ...demandOverrides(subject, { version: request.version, tag: optionalTag(request.tag), branch: optionalBranch(request.branch) }, readDemandOf(request)) });
+  }, overridesOf(describeOverrides(subject, request), demandOverrides(subject, { version: request.version, tag: optionalTag(request.tag), branch: optionalBranch(request.branch) }, readDemandOf(request))));
 }
 
 /** The snapshot `request` selects, or "declared-only" while the table has no data. */
@@ -83,6 +86,7 @@ function describeOverrides(subject: string, request: DescribeTableRequest): Part
   Object.defineProperty(overrides, "tag-not-found", {
     get: () => CatalogError.of("TableTagNotFound", `${subject} has no tag '${request.tag ?? ""}'`),
     enumerable: true,
+    configurable: true,
   });
   return overrides;
 }
