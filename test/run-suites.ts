@@ -137,7 +137,9 @@ const passFilesRoot = path.join(testRoot, "..", "test-passes");
 /**
  * The file to run for `file` in `pass`: the first pass's files run as they are; another pass's
  * run as `dist/test-passes/<pass>/<path>`, a file that sets the pass's backend and store, then
- * imports the test file. The runner names it in its report, so a failure says which pass it was.
+ * imports the test file inside a suite named after the pass: the runner names a test by the file
+ * that declares it, so the suite is what tells a failure's pass, and the summary's slowest files
+ * name this file.
  */
 function passFile(pass: Pass, file: string): string {
   if (pass === passes[0]) return file;
@@ -146,8 +148,9 @@ function passFile(pass: Pass, file: string): string {
   writeFileSync(
     wrapper,
     `// ${path.relative(testRoot, file)} with table data on ${pass.backend === "azure" ? "Azurite" : "local folders"} and the catalog in ${pass.store === "postgres" ? "PostgreSQL" : "SQLite"} (written by test/run-suites.ts).\n` +
+      `import { describe } from "node:test";\n` +
       `process.env.QUIVER_TEST_BACKEND = ${JSON.stringify(pass.backend)};\nprocess.env.QUIVER_TEST_STORE = ${JSON.stringify(pass.store)};\n` +
-      `await import(${JSON.stringify(pathToFileURL(file).href)});\n`,
+      `describe(${JSON.stringify(passName(pass))}, async () => {\n  await import(${JSON.stringify(pathToFileURL(file).href)});\n});\n`,
   );
   return wrapper;
 }
