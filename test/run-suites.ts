@@ -197,6 +197,9 @@ async function runPasses(chosen: Pass[], { postgresUrl, postgresTemplate, azurit
       stdio: "inherit",
       env: {
         ...process.env,
+        // Node 22 keeps the compiled code of the modules every test process loads (most of them
+        // load the same few hundred) between processes; older versions ignore it.
+        NODE_COMPILE_CACHE: path.join(os.tmpdir(), "quiver-test-compile-cache"),
         // The first pass's settings; the other passes' files set their own.
         QUIVER_TEST_BACKEND: passes[0]!.backend,
         QUIVER_TEST_STORE: passes[0]!.store,
