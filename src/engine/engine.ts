@@ -22,6 +22,7 @@ import { TableWrites } from "./table-writes.js";
 import { ViewIO } from "./view-io.js";
 import { TableBlobs } from "./table-blobs.js";
 import { TableLsm } from "./lsm-specs.js";
+import { type LookQueue, idleLooks, isIdle, joinLaterLook } from "./shared-looks.js";
 import type { TableCopies } from "../storage/object-cache/table-copies.js";
 import { isInsideLocation, isUri, normalizeLocation } from "../storage/locations.js";
 import type { StorageOptions } from "../storage/storage-options.js";
@@ -111,7 +112,7 @@ export class Engine {
   /** For each kept handle of the store, the copy and version it last found still the store's (`folder@version`). */
   private readonly checkedCopies = new WeakMap<NativeTable, string>();
   /** The listings of a table's versions under way for reads that look alongside, by location: the one running and the one queued. */
-  private readonly storeLooks = new Map<string, { current: Promise<number | undefined> | undefined; next: Promise<number | undefined> | undefined }>();
+  private readonly storeLooks = new Map<string, LookQueue<number | undefined>>();
   /** The last snapshot described through each table handle, for as long as the handle lives. */
   private readonly snapshots = new WeakMap<NativeTable, TableSnapshot>();
   readonly commitAttempts: number;
@@ -238,33 +239,18 @@ export class Engine {
 
   /**
    * The newest committed version of main on the store (one listing of `_versions/`), undefined
-   * when none is. Reads of one table that arrive together share their listings as the kept
-   * handles share their looks: a read joins the listing that starts after it arrived, never one
-   * under way (which may have listed before a commit the read must see).
+   * when none is; reads of one table that arrive together share their listings (`joinLaterLook`).
    */
   private newestOnStore(location: string): Promise<number | undefined> {
     let looks = this.storeLooks.get(location);
     if (!looks) {
-      looks = { current: undefined, next: undefined };
+      looks = idleLooks();
       this.storeLooks.set(location, looks);
     }
-    const state = looks;
-    const start = (): Promise<number | undefined> => {
-      const listing = this.listNewest(location).finally(() => {
-        if (state.current === listing) state.current = undefined;
-        if (state.current === undefined && state.next === undefined && this.storeLooks.get(location) === state) this.storeLooks.delete(location);
-      });
-      state.current = listing;
-      return listing;
-    };
-    if (state.current === undefined) return start();
-    state.next ??= state.current
-      .catch(() => undefined)
-      .then(() => {
-        state.next = undefined;
-        return start();
-      });
-    return state.next;
+    const queue = looks;
+    return joinLaterLook(queue, () => this.listNewest(location), () => {
+      if (isIdle(queue) && this.storeLooks.get(location) === queue) this.storeLooks.delete(location);
+    });
   }
 
   private async listNewest(location: string): Promise<number | undefined> {

@@ -17,6 +17,7 @@
  * credentials) is seen as the caller's freshness says, and a read costs no more opening than the
  * query itself.
  */
+import { type LookQueue, idleLooks, joinLaterLook } from "./shared-looks.js";
 import type { BranchName } from "../model/path-names.js";
 import { classifyEngineError } from "./engine-errors.js";
 import type { NativeTable } from "./lance-native.js";
@@ -65,10 +66,8 @@ interface KeptHandle {
   writes: number;
   /** Checkouts of the handle under way: while any is, `version` may not be the table's. */
   moves: number;
-  /** The look at the store in flight, if any. */
-  looking: Promise<void> | undefined;
-  /** The look that starts once the one in flight ends: what reads arriving meanwhile wait for. */
-  nextLook: Promise<void> | undefined;
+  /** The look at the store in flight and the one queued after it (`joinLaterLook`). */
+  looks: LookQueue<void>;
 }
 
 /** Locations whose last write is remembered one by one; beyond, every handle looks once more. */
@@ -135,7 +134,7 @@ export class TableHandles {
     }
     const writes = this.writesAt(location);
     const opened = this.open(location, branch, session);
-    const entry: KeptHandle = { table: opened, lastUsed: now, tableId, location, version: undefined, lookedAt: now, writes, moves: 0, looking: undefined, nextLook: undefined };
+    const entry: KeptHandle = { table: opened, lastUsed: now, tableId, location, version: undefined, lookedAt: now, writes, moves: 0, looks: idleLooks() };
     this.kept.delete(key);
     this.kept.set(key, entry);
     // A failed open (no dataset yet, a missing branch) is not kept: the next read tries again.
@@ -178,28 +177,9 @@ export class TableHandles {
     await this.look(entry, table, freshness);
   }
 
-  /**
-   * Brings the handle to the newest version on the store, sharing the look with reads that arrive
-   * together: a read joins a look that starts after it arrived (never one already under way, which
-   * may have listed before a commit the read must see), so concurrent reads of one table cost at
-   * most two looks at a time instead of one each.
-   */
+  /** Brings the handle to the newest version on the store, in a look shared with the reads that arrive together. */
   private look(entry: KeptHandle, table: NativeTable, freshness: ReadFreshness): Promise<void> {
-    const start = (): Promise<void> => {
-      const looking = this.lookNow(entry, table, freshness).finally(() => {
-        if (entry.looking === looking) entry.looking = undefined;
-      });
-      entry.looking = looking;
-      return looking;
-    };
-    if (entry.looking === undefined) return start();
-    entry.nextLook ??= entry.looking
-      .catch(() => undefined)
-      .then(() => {
-        entry.nextLook = undefined;
-        return start();
-      });
-    return entry.nextLook;
+    return joinLaterLook(entry.looks, () => this.lookNow(entry, table, freshness));
   }
 
   private lookNow(entry: KeptHandle, table: NativeTable, freshness: ReadFreshness): Promise<void> {
