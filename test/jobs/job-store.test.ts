@@ -133,7 +133,8 @@ for (const dialect of storeDialects) {
         }
       } }],
     ]);
-    const settings = jobSettings({ pollMs: 10, leaseMs: 600, backoffBaseMs: 150, backoffCapMs: 1000 }, {});
+    // A backoff long enough that a loaded machine's polls still see the job waiting out its retry.
+    const settings = jobSettings({ pollMs: 10, leaseMs: 600, backoffBaseMs: 1500, backoffCapMs: 3000 }, {});
     const worker = new JobWorker(store, registry, handlers, settings);
     t.after(async () => {
       await worker.stop();
@@ -148,7 +149,7 @@ for (const dialect of storeDialects) {
       return row?.status === "queued" && row.attempts === 1 ? row : undefined;
     });
     assert.equal(retried.last_error, "storage is busy");
-    assert.ok(retried.run_at >= retried.updated_at + 150, "due again only after the backoff");
+    assert.ok(retried.run_at >= retried.updated_at + 1500, "due again only after the backoff");
     const succeeded = await until(async () => {
       const row = await store.rows.findJob("default", flaky);
       return row?.status === "succeeded" ? row : undefined;
