@@ -16,8 +16,6 @@ import type { CatalogScope, WithId } from "../catalog-scope.js";
 import { tableLabel } from "../identifiers.js";
 import { refOf } from "../table-refs.js";
 import { readingTable } from "./table-reads.js";
-import { readDemandOf } from "../read-demand.js";
-
 
 /**
  * FetchTableBlobs: the blobs of `column` at `row_ids`, one row per id in order (nulls and
@@ -25,7 +23,7 @@ import { readDemandOf } from "../read-demand.js";
  * column that holds no blobs, or an id not in the version read, is 13. Throws 1, 4, 11, 12, 13, 22.
  */
 export function fetchTableBlobs(scope: CatalogScope, request: WithId<FetchTableBlobsRequest>): Promise<FetchedBlobs> {
-  return readingTable(scope, request.id, refOf(request), (location, at) => scope.engine.blobs.fetch(location, at, request.column, request.row_ids), readDemandOf(request));
+  return readingTable(scope, request, refOf(request), (location, at) => scope.engine.blobs.fetch(location, at, request.column, request.row_ids));
 }
 
 /**
@@ -36,17 +34,17 @@ export function getTableBlobBytes(scope: CatalogScope, request: WithId<GetTableB
   if (!/^\d{1,16}$/.test(request.row_id) || !Number.isSafeInteger(Number(request.row_id))) {
     throw invalidInput(`row id '${request.row_id}' is not a row id: give the decimal _rowid a query with row ids answers`);
   }
-  return readingTable(scope, request.id, refOf(request), (location, at) => scope.engine.blobs.open(location, at, request.column, Number(request.row_id)), readDemandOf(request));
+  return readingTable(scope, request, refOf(request), (location, at) => scope.engine.blobs.open(location, at, request.column, Number(request.row_id)));
 }
 
 /** GetTableLsmWriteSpec: the LSM write spec another writer installed on the newest version of main, null when none. Throws 1, 4, 19. */
 export function getTableLsmWriteSpec(scope: CatalogScope, request: WithId<GetTableLsmWriteSpecRequest>): Promise<GetTableLsmWriteSpecResponse> {
-  return readingTable(scope, request.id, {}, async (location, at) => {
+  return readingTable(scope, request, {}, async (location, at) => {
     const spec = await scope.engine.lsm.writeSpec(location, at);
     if (!spec) return { lsm_write_spec: null };
     const sharding = { mode: spec.mode, ...(spec.column === undefined ? {} : { column: spec.column }), ...(spec.numBuckets === undefined ? {} : { num_buckets: spec.numBuckets }) };
     return { lsm_write_spec: { sharding, maintained_indexes: spec.maintainedIndexes, writer_config_defaults: spec.writerConfigDefaults } };
-  }, readDemandOf(request));
+  });
 }
 
 /**
@@ -55,7 +53,7 @@ export function getTableLsmWriteSpec(scope: CatalogScope, request: WithId<GetTab
  * server does not hold: refused with 406. Throws 0, 1, 4, 19.
  */
 export function getTableLsmStats(scope: CatalogScope, request: WithId<GetTableLsmStatsRequest>): Promise<GetTableLsmStatsResponse> {
-  return readingTable(scope, request.id, {}, async (location, at) => {
+  return readingTable(scope, request, {}, async (location, at) => {
     const spec = await scope.engine.lsm.writeSpec(location, at);
     if (!spec) return { lsm_stats: null };
     throw CatalogError.of(
