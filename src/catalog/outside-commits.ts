@@ -77,9 +77,20 @@ export async function recordOutsideCommits(scope: CatalogScope, tableId: string,
   });
 }
 
+/**
+ * Whether anyone may commit to any table of `scope`'s database on an object store without the
+ * catalog: it declares outside writers; or, unless every commit goes through the catalog (managed
+ * versioning), the server hands out its own keys (`static` vending).
+ */
+export function everyTableWrittenOutside(scope: CatalogScope): boolean {
+  if (scope.database.outsideWriters) return true;
+  return !scope.database.managedVersioning && (scope.vending ?? defaultVending).mode === "static";
+}
+
 /** The tables of `scope`'s database that someone may have committed to around the catalog since `since`. */
 async function tablesWrittenOutside(scope: CatalogScope, since: number): Promise<TableRow[]> {
-  const everyTable = scope.database.outsideWriters || ((scope.vending ?? defaultVending).mode === "static" && isUri(scope.database.storageRoot));
+  // A database on local folders with static vending hands out no keys: only its vended windows count.
+  const everyTable = everyTableWrittenOutside(scope) && (scope.database.outsideWriters || isUri(scope.database.storageRoot));
   return everyTable ? scope.store.rows.listAllTables(scope.database.name) : scope.store.rows.listTablesWrittenOutside(scope.database.name, since);
 }
 

@@ -8,11 +8,10 @@
  */
 import type { ReadFreshness, TableRef } from "../engine/engine.js";
 import { isUri } from "../storage/locations.js";
-import { defaultVending } from "../storage/storages.js";
 import type { TableRow } from "../store/schema.js";
 import type { StoreTx } from "../store/store.js";
 import type { CatalogScope } from "./catalog-scope.js";
-import { foundOnStore } from "./outside-commits.js";
+import { everyTableWrittenOutside, foundOnStore } from "./outside-commits.js";
 import type { ReadDemand } from "./read-demand.js";
 
 /** Whether `branch` names the main branch, the one whose head the table row keeps. */
@@ -39,10 +38,9 @@ export async function noteCommitted(rows: StoreTx, tableId: string, branch: stri
  * write access to the table have not yet run out.
  */
 export function mayBeWrittenOutside(scope: CatalogScope, row: TableRow, now = Date.now()): boolean {
-  if (scope.database.outsideWriters) return true;
+  if (everyTableWrittenOutside(scope)) return true;
   if (scope.database.managedVersioning) return false;
   if (!isUri(row.location)) return true;
-  if ((scope.vending ?? defaultVending).mode === "static") return true;
   return row.outside_writes_until !== null && Number(row.outside_writes_until) > now;
 }
 
