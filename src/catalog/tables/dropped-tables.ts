@@ -6,6 +6,7 @@
  * another table holds it (`folder-claims.ts`) or clones still read it: the folder then passes to
  * the retention of shared data (`shared-table-data.ts`) and goes with the last of them.
  */
+import { refreshHead } from "../table-heads.js";
 import type { DroppedTableRow } from "../../store/rows/dropped-table-rows.js";
 import type { TableRow } from "../../store/schema.js";
 import type { Store, StoreTx } from "../../store/store.js";
@@ -119,6 +120,9 @@ export async function undropTable(
       throw error;
     }
   });
+  // The restored row's head starts unknown: known again before the answer, a first read's look
+  // does not take the table's own versions for commits made around Quiver.
+  await refreshHead(scope, row.id);
   return { id: request.id, location: row.location, properties: row.properties };
 }
 
