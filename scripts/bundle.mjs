@@ -10,13 +10,20 @@
 // imports only when it uses them (object stores, tracing, tokens, change events, webhooks): a
 // CommonJS package in a chunk of its own would lose its named exports, and those are loaded only
 // when configured anyway.
-import { rmSync, writeFileSync } from "node:fs";
+//
+// The test files are bundled too, into dist/test-bundle/ (same depth as dist/test/, so the paths
+// a test finds from its own location stay the same): each runs in a process of its own, and most
+// load the whole server before their first test. `npm test` runs these; `node --test
+// dist/test/<file>` still runs a file as compiled, with stack traces into the compiled sources.
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = path.join(root, "dist", "src", "bin");
+const testRoot = path.join(root, "dist", "test");
+const testOutdir = path.join(root, "dist", "test-bundle");
 
 const external = [
   "@lancedb/lancedb",
@@ -36,28 +43,57 @@ const external = [
   "standardwebhooks",
 ];
 
-rmSync(outdir, { recursive: true, force: true });
-const result = await build({
-  entryPoints: { main: path.join(root, "dist", "src", "cli", "main.js") },
-  outdir,
+/** The settings both bundles share. */
+const common = {
   bundle: true,
   splitting: true,
   format: "esm",
   platform: "node",
   target: "node20",
-  chunkNames: "[name]-[hash]",
-  external,
   // CommonJS packages inside an ES module bundle still call `require` for Node's built-ins.
   banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
   metafile: true,
   logLevel: "warning",
-});
-const inlinedLazyPackages = Object.entries(result.metafile.inputs)
-  .filter(([file]) => !file.includes("node_modules/"))
-  .flatMap(([, input]) => input.imports)
-  .filter((imported) => imported.kind === "dynamic-import" && !imported.external && imported.path.includes("node_modules/"));
-if (inlinedLazyPackages.length > 0) {
-  throw new Error(`packages imported when used must be external in scripts/bundle.mjs: ${[...new Set(inlinedLazyPackages.map((imported) => imported.path))].join(", ")}`);
+};
+
+/** Fails the build when a CommonJS package the code imports only when used was bundled (see above). */
+function refuseInlinedLazyPackages(metafile, bundleName) {
+  const inlined = Object.entries(metafile.inputs)
+    .filter(([file]) => !file.includes("node_modules/"))
+    .flatMap(([, input]) => input.imports)
+    .filter((imported) => imported.kind === "dynamic-import" && !imported.external && metafile.inputs[imported.path]?.format === "cjs");
+  if (inlined.length > 0) {
+    throw new Error(`packages imported when used must be external in scripts/bundle.mjs (${bundleName}): ${[...new Set(inlined.map((imported) => imported.path))].join(", ")}`);
+  }
 }
+
+function testEntries(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return testEntries(full);
+    return entry.name.endsWith(".test.js") ? [full] : [];
+  });
+}
+
+rmSync(testOutdir, { recursive: true, force: true });
+const tests = await build({
+  ...common,
+  entryPoints: testEntries(testRoot),
+  outbase: testRoot,
+  outdir: testOutdir,
+  // At the depth of the test files, like the CLI's chunks beside its entry.
+  chunkNames: "chunks/[name]-[hash]",
+  // Also kept outside: the browser, the emulators and the OpenAPI validator, which find files
+  // beside themselves, and the Arrow the LanceDB client takes tables of (it must be the client's copy).
+  external: [...external, "playwright-core", "@sparticuz/chromium", "azurite", "s3rver", "@seriousme/openapi-schema-validator", "apache-arrow"],
+});
+refuseInlinedLazyPackages(tests.metafile, "the tests");
+writeFileSync(path.join(testOutdir, "meta.json"), JSON.stringify(tests.metafile));
+
+// The CLI last: its metafile, written at the end of every build, is what `npm start` compares the
+// sources with (scripts/build-if-stale.mjs).
+rmSync(outdir, { recursive: true, force: true });
+const cli = await build({ ...common, entryPoints: { main: path.join(root, "dist", "src", "cli", "main.js") }, outdir, chunkNames: "[name]-[hash]", external });
+refuseInlinedLazyPackages(cli.metafile, "the CLI");
 // Which source files each output holds: the start-up test reads it to name the packages a process loaded.
-writeFileSync(path.join(outdir, "meta.json"), JSON.stringify(result.metafile));
+writeFileSync(path.join(outdir, "meta.json"), JSON.stringify(cli.metafile));

@@ -17,8 +17,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { startAzurite } from "./helpers/azurite.js";
 import { summaryFileVariable } from "./reporter/summary-reporter.js";
 import { createMigratedTemplate, startPostgres } from "./helpers/postgres.js";
+import { createSqliteTemplate } from "./helpers/test-store.js";
 
-const testRoot = path.dirname(fileURLToPath(import.meta.url));
+const compiledTestRoot = path.dirname(fileURLToPath(import.meta.url));
+/** The test files as the build bundled them (scripts/bundle.mjs): each loads a few files where it loaded about 1,300. */
+const testRoot = path.join(compiledTestRoot, "..", "test-bundle");
 
 /** The table-operation tests: everything that creates, writes, reads or versions tables. */
 const objectStoreSuites = ["server/tables.test.js", "server/namespaces.test.js", "server/read-freshness.test.js", "server/traversal-walk.test.js", "server/storage-names.test.js", "data/", "versions/", "views/", "jobs/", "compat/", "ops/table-maintenance.test.js"];
@@ -129,6 +132,8 @@ interface Shared {
   /** A database every migration was applied to, which the tests' servers get copies of. */
   postgresTemplate: string;
   azuriteEndpoint: string;
+  /** A SQLite catalog every migration was applied to, which the tests' servers start on copies of. */
+  sqliteTemplate: string;
 }
 
 /** Where the files of the passes after the first are written: each runs one test file with its pass's settings. */
@@ -167,10 +172,10 @@ function startOrderOf(entry: { pass: Pass; file: string }): number {
  * whether every test passed and the run's summary. The summary also goes to a file, so a failed
  * run's summary can be printed again where a reader of the run's tail sees it.
  */
-async function runPasses(chosen: Pass[], { postgresUrl, postgresTemplate, azuriteEndpoint }: Shared): Promise<{ passed: boolean; summary: string }> {
+async function runPasses(chosen: Pass[], { postgresUrl, postgresTemplate, azuriteEndpoint, sqliteTemplate }: Shared): Promise<{ passed: boolean; summary: string }> {
   const summaryFolder = mkdtempSync(path.join(os.tmpdir(), "quiver-pass-"));
   const summaryFile = path.join(summaryFolder, "summary.txt");
-  const summaryReporter = path.join(testRoot, "reporter", "summary-reporter.js");
+  const summaryReporter = path.join(compiledTestRoot, "reporter", "summary-reporter.js");
   rmSync(passFilesRoot, { recursive: true, force: true });
   for (const pass of chosen) console.log(`# pass ${passName(pass)}: table data on ${pass.backend}, catalog in ${pass.store} (${pass.files.length} files)`);
   const entries = chosen.flatMap((pass) => pass.files.map((file) => ({ pass, file })));
@@ -206,6 +211,7 @@ async function runPasses(chosen: Pass[], { postgresUrl, postgresTemplate, azurit
         QUIVER_TEST_POSTGRES: postgresUrl,
         QUIVER_TEST_POSTGRES_TEMPLATE: postgresTemplate,
         QUIVER_TEST_AZURITE: azuriteEndpoint,
+        QUIVER_TEST_SQLITE_TEMPLATE: sqliteTemplate,
         [summaryFileVariable]: summaryFile,
       },
     },
@@ -222,12 +228,19 @@ async function runPasses(chosen: Pass[], { postgresUrl, postgresTemplate, azurit
 }
 
 const [postgres, azurite] = await Promise.all([startPostgres(), startAzurite()]);
-const shared: Shared = { postgresUrl: postgres.url, postgresTemplate: await createMigratedTemplate(postgres.url), azuriteEndpoint: azurite.endpoint };
+const sqliteTemplateFolder = mkdtempSync(path.join(os.tmpdir(), "quiver-sqlite-template-"));
+const shared: Shared = {
+  postgresUrl: postgres.url,
+  postgresTemplate: await createMigratedTemplate(postgres.url),
+  azuriteEndpoint: azurite.endpoint,
+  sqliteTemplate: await createSqliteTemplate(sqliteTemplateFolder),
+};
 // `QUIVER_TEST_PASSES=azure-sqlite` (names `<backend>-<store>`, comma-separated) runs only those passes.
 const named = process.env.QUIVER_TEST_PASSES?.split(",").map((name) => name.trim()).filter(Boolean);
 const chosen = passes.filter((pass) => !named?.length || named.includes(passName(pass)));
 const outcome = await runPasses(chosen, shared);
 await Promise.all([postgres.stop(), azurite.stop()]);
+rmSync(sqliteTemplateFolder, { recursive: true, force: true });
 // A failed run's summary once more, last: a long run's log is often read from its end.
 if (!outcome.passed) console.log(`\n# the run failed${outcome.summary.replace(/^\n?/, ":\n")}`);
 console.log(`# passes ${chosen.map(passName).join(", ")}: ${outcome.passed ? "passed" : "FAILED"}`);

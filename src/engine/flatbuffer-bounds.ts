@@ -6,6 +6,7 @@
  * bytes that follow it can only be corruption; refusing it turns the upload into a prompt 400.
  */
 import { createRequire } from "node:module";
+import { ByteBuffer as ImportedByteBuffer } from "flatbuffers";
 
 interface ByteBufferPrototype {
   __vector_len(offset: number): number;
@@ -13,10 +14,14 @@ interface ByteBufferPrototype {
   capacity(): number;
 }
 
-// Arrow imports its own copy of `flatbuffers`; resolve it from Arrow so the guard lands on the
-// class Arrow actually uses.
-const fromArrow = createRequire(import.meta.resolve("apache-arrow-21"));
-const { ByteBuffer } = fromArrow("flatbuffers") as { ByteBuffer: { prototype: ByteBufferPrototype } };
+// The guard must land on the class Arrow uses. Arrow's `flatbuffers` is this package's own
+// dependency (same version, so one installed copy), imported here statically so that a bundle,
+// which holds its own copy of each package, patches the copy its Arrow reads with. A layout in
+// which Arrow finds another copy fails here, at start-up, instead of leaving uploads unguarded.
+const arrowsCopy = createRequire(import.meta.resolve("apache-arrow-21")).resolve("flatbuffers");
+const ownCopy = createRequire(import.meta.url).resolve("flatbuffers");
+if (arrowsCopy !== ownCopy) throw new Error(`apache-arrow-21 reads FlatBuffers from ${arrowsCopy}, not from ${ownCopy}: reinstall the packages (npm install)`);
+const ByteBuffer = ImportedByteBuffer as unknown as { prototype: ByteBufferPrototype };
 
 ByteBuffer.prototype.__vector_len = function boundedVectorLength(this: ByteBufferPrototype, offset: number): number {
   const start = offset + this.readInt32(offset);

@@ -1,5 +1,5 @@
 /**
- * @module The web console's browser files, read once at start-up: the page, scripts and styles of
+ * @module The web console's browser files, read once per process, at the first start-up: the page, scripts and styles of
  * `src/ui/` (plain HTML, CSS and ES modules served exactly as written, so the console needs no
  * build step and `npm run build` copies nothing), and the browser builds of the libraries it
  * uses, read from the installed packages (so their version is the one `npm install` put there).
@@ -31,7 +31,8 @@ const contentTypes: Record<string, string> = {
 const pageFile = "console.html";
 
 /**
- * What the console loads from each package. apache-arrow's `.mjs` files import bare package names
+ * What the console loads from each package: files of one folder (not its subfolders) that `wanted`
+ * accepts, listed alone because apache-arrow's package holds thousands. apache-arrow's `.mjs` files import bare package names
  * (`tslib`, `flatbuffers`), which a browser resolves only through an inline import map that the
  * CSP forbids; its single-file bundle (the package's `unpkg` entry) has no imports, so the page
  * loads it as a classic script. hyparquet is plain ES modules importing one another by relative
@@ -40,16 +41,11 @@ const pageFile = "console.html";
  * once, here, to the paths the server serves hyparquet at (see `rewriteBareImports`). Its `node.js`
  * entry (file writing with `fs`) is left out.
  */
-const vendorPackages: Record<string, (file: string) => boolean> = {
-  "apache-arrow": (file) => file === "Arrow.es2015.min.js" || file === "Arrow.es2015.min.js.map",
-  hyparquet: topLevelSource,
-  "hyparquet-writer": (file) => topLevelSource(file) && file !== "src/node.js",
+const vendorPackages: Record<string, { folder: string; wanted: (file: string) => boolean }> = {
+  "apache-arrow": { folder: "", wanted: (file) => file === "Arrow.es2015.min.js" || file === "Arrow.es2015.min.js.map" },
+  hyparquet: { folder: "src", wanted: (file) => file.endsWith(".js") },
+  "hyparquet-writer": { folder: "src", wanted: (file) => file.endsWith(".js") && file !== "node.js" },
 };
-
-/** A `.js` file directly in a package's `src/`. */
-function topLevelSource(file: string): boolean {
-  return file.startsWith("src/") && file.endsWith(".js") && !file.includes("/", 4);
-}
 
 /** Where the page loads each package's entry module and files from. */
 const servedModules: Record<string, { entry: string; folder: string }> = {
@@ -98,12 +94,11 @@ function packageFolder(name: string): string {
 
 function loadVendorFiles(): Map<string, ConsoleAsset> {
   const files = new Map<string, ConsoleAsset>();
-  for (const [name, wanted] of Object.entries(vendorPackages)) {
-    const folder = packageFolder(name);
-    for (const file of readdirSync(folder, { recursive: true, encoding: "utf8" })) {
-      const relative = file.split(path.sep).join("/");
-      const loaded = wanted(relative) ? asset(path.join(folder, file)) : undefined;
-      if (loaded) files.set(`${name}/${relative}`, loaded);
+  for (const [name, { folder, wanted }] of Object.entries(vendorPackages)) {
+    const listed = path.join(packageFolder(name), folder);
+    for (const entry of readdirSync(listed, { withFileTypes: true })) {
+      const loaded = entry.isFile() && wanted(entry.name) ? asset(path.join(listed, entry.name)) : undefined;
+      if (loaded) files.set([name, folder, entry.name].filter(Boolean).join("/"), loaded);
     }
   }
   // Packages are loaded in order, so hyparquet's files are known when the writer's are rewritten.
@@ -114,8 +109,13 @@ function loadVendorFiles(): Map<string, ConsoleAsset> {
   return files;
 }
 
+/** What each console folder held when first read: the files do not change while a process serves them. */
+const loadedFolders = new Map<string, ConsoleAssets>();
+
 /** Reads the page, every `.js` / `.css` file beside it and the library files; throws if one is missing. */
 export function loadConsoleAssets(folder = defaultConsoleFolder()): ConsoleAssets {
+  const known = loadedFolders.get(folder);
+  if (known) return known;
   const page = { body: readFileSync(path.join(folder, pageFile)), contentType: "text/html; charset=utf-8" };
   const files = new Map<string, ConsoleAsset>();
   for (const name of readdirSync(folder)) {
@@ -126,5 +126,7 @@ export function loadConsoleAssets(folder = defaultConsoleFolder()): ConsoleAsset
   if (!vendor.has("apache-arrow/Arrow.es2015.min.js") || !vendor.has("hyparquet/src/index.js") || !vendor.has("hyparquet-writer/src/index.js")) {
     throw new Error("the console's libraries (apache-arrow, hyparquet, hyparquet-writer) are not installed");
   }
-  return { page, files, vendor };
+  const assets = { page, files, vendor };
+  loadedFolders.set(folder, assets);
+  return assets;
 }

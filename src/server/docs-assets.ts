@@ -52,10 +52,15 @@ export interface DocsAssets {
   files: ReadonlyMap<string, DocsAsset>;
 }
 
+/** Read at the first start-up of the process: the installed files do not change while it serves them. */
+let loaded: DocsAssets | undefined;
+
 export function loadDocsAssets(): DocsAssets {
+  if (loaded) return loaded;
   const folder = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
   const files = new Map<string, DocsAsset>();
   for (const [name, contentType] of Object.entries(swaggerUiFiles)) files.set(name, { body: readFileSync(path.join(folder, name)), contentType });
   files.set("docs-init.js", { body: initScript, contentType: "text/javascript; charset=utf-8" });
-  return { page: { body: page, contentType: "text/html; charset=utf-8" }, files };
+  loaded = { page: { body: page, contentType: "text/html; charset=utf-8" }, files };
+  return loaded;
 }

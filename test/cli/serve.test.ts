@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import { tableFromArrays, tableToIPC } from "apache-arrow-21";
 import { arrowStream } from "../helpers/arrow.js";
 import { spawnServe } from "../helpers/cli-process.js";
 import { expectJson, tempRoot } from "../helpers/test-server.js";
@@ -64,4 +65,31 @@ test("the metadata store, which holds the token signing key, is readable by its 
     if (suffix === "" || existsSync(file)) assert.equal(statSync(file).mode & 0o777, 0o600, file);
   }
   assert.equal(await server.stop("SIGTERM"), 0);
+});
+
+test("quiver serve refuses an upload whose schema claims billions of entries at once: each corrupted word of the schema message → 200 or 400 code 13 within 5 s, the guard's refusal among them", async (t) => {
+  const root = tempRoot();
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const server = await spawnServe(["--port", "0", "--root", root]);
+  t.after(() => server.stop("SIGKILL"));
+  const table = tableFromArrays({ id: Int32Array.from([1, 2, 3]), name: ["a", "b", "c"] });
+  table.schema.metadata.set("origin", "test");
+  const stream = Buffer.from(tableToIPC(table, "stream"));
+  // The schema message: a continuation marker, its metadata's length, then the FlatBuffer.
+  const schemaEnd = 8 + stream.readInt32LE(4);
+  const refusals: string[] = [];
+  for (let offset = 8; offset + 4 <= schemaEnd; offset += 4) {
+    const corrupt = Buffer.from(stream);
+    corrupt.writeInt32LE(0x7ffffff0, offset);
+    const response = await fetch(`${server.url}/v1/table/t${offset}/create`, {
+      method: "POST",
+      headers: { "content-type": "application/vnd.apache.arrow.stream" },
+      body: corrupt,
+      signal: AbortSignal.timeout(5_000),
+    });
+    const body = await response.text();
+    assert.ok(response.status === 200 || (response.status === 400 && JSON.parse(body).code === 13), `offset ${offset}: ${response.status} ${body}`);
+    if (response.status === 400) refusals.push(JSON.parse(body).error);
+  }
+  assert.ok(refusals.some((error) => /claims a vector of \d+ entries/.test(error)), refusals.join("\n"));
 });

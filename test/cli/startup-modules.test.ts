@@ -11,7 +11,8 @@ import { spawnServe } from "../helpers/cli-process.js";
 import type { LoadedModulesReport } from "../helpers/loaded-modules.js";
 import { tempRoot } from "../helpers/test-server.js";
 
-const preload = pathToFileURL(new URL("../helpers/loaded-modules.js", import.meta.url).pathname).href;
+// The preload as compiled (dist/test/helpers/), whether this file runs compiled or bundled.
+const preload = pathToFileURL(new URL("../../test/helpers/loaded-modules.js", import.meta.url).pathname).href;
 const projectRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 /**

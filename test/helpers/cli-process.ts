@@ -38,23 +38,33 @@ function childEnv(changes: EnvChanges): NodeJS.ProcessEnv {
 }
 
 /**
- * Servers this process started and that have not exited. Killed when the test file's tests are
- * done, whatever happened to them (a test that gave up on a server, or never reached the line that
- * would stop it, leaves none running to hold the file open), and when the process exits.
+ * The process groups of the servers this process started. Each `quiver serve` runs in a group of
+ * its own with the server process it starts, so a kill reaches both, even a server too busy to see
+ * that its relay is gone. Every group is killed when the test file's tests are done, whatever
+ * happened to them (a test that gave up on a server, or never reached the line that would stop
+ * it, leaves none running to hold the file open), and when the process exits.
  */
-const liveServers = new Set<ChildProcess>();
-const killLiveServers = () => {
-  for (const child of liveServers) child.kill("SIGKILL");
+const serverGroups = new Set<number>();
+const killGroup = (group: number) => {
+  try {
+    process.kill(-group, "SIGKILL");
+  } catch {
+    // The group has no process left.
+  }
 };
-process.on("exit", killLiveServers);
+const killServerGroups = () => {
+  for (const group of serverGroups) killGroup(group);
+};
+process.on("exit", killServerGroups);
 // Under the test runner only: a benchmark importing these helpers is no test file.
-if (process.env.NODE_TEST_CONTEXT) after(killLiveServers);
+if (process.env.NODE_TEST_CONTEXT) after(killServerGroups);
 
 export async function spawnServe(args: string[], env: EnvChanges = {}, entry: string = cliEntry): Promise<ServeProcess> {
   // As in startTestServer: automatic maintenance only where a test asks for it.
-  const child = spawn(process.execPath, [entry, "serve", ...args], { env: childEnv({ QUIVER_AUTO_MAINTENANCE: "off", ...env }), stdio: ["ignore", "pipe", "pipe"] });
-  liveServers.add(child);
-  child.on("exit", () => liveServers.delete(child));
+  const child = spawn(process.execPath, [entry, "serve", ...args], { env: childEnv({ QUIVER_AUTO_MAINTENANCE: "off", ...env }), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const group = child.pid as number;
+  serverGroups.add(group);
+  const kill = (signal: NodeJS.Signals) => (signal === "SIGKILL" ? killGroup(group) : child.kill(signal));
   let output = "";
   let stdout = "";
   child.stdout?.on("data", (chunk) => {
@@ -66,7 +76,7 @@ export async function spawnServe(args: string[], env: EnvChanges = {}, entry: st
   const url = await new Promise<string>((resolve, reject) => {
     // A server that did not report in time is stopped: a test that gives up on it must not leave it running.
     const timer = setTimeout(() => {
-      child.kill("SIGKILL");
+      kill("SIGKILL");
       reject(new Error(`server did not start within 20 s: ${output}`));
     }, 20_000);
     const check = () => {
@@ -89,7 +99,7 @@ export async function spawnServe(args: string[], env: EnvChanges = {}, entry: st
     stdout: () => stdout,
     exited,
     stop: (signal = "SIGTERM") => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      if (child.exitCode === null && child.signalCode === null) kill(signal);
       return exited;
     },
   };

@@ -126,7 +126,9 @@ export async function createPostgresDatabase(serverUrl: string, template?: strin
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   try {
-    await client.query(template === undefined ? `create database ${name}` : `create database ${name} template ${template}`);
+    // FILE_COPY copies the template's files where the default writes all of them to the WAL: about
+    // half the time and CPU of PostgreSQL's, with fsync off here.
+    await client.query(template === undefined ? `create database ${name}` : `create database ${name} template ${template} strategy file_copy`);
   } finally {
     await client.end();
   }

@@ -4,9 +4,10 @@
  * HTTP suites once more on PostgreSQL; store-level tests loop over both dialects themselves.
  */
 import path from "node:path";
-import { rmSync } from "node:fs";
+import { copyFileSync, existsSync, rmSync } from "node:fs";
 import type { KyselyStore } from "../../src/store/kysely-store.js";
 import { openStore } from "../../src/store/open-store.js";
+import { metadataFileName } from "../../src/catalog/runtime/local-root.js";
 import { freshPostgresDatabase, migratedPostgresDatabase } from "./postgres.js";
 import { tempRoot } from "./test-server.js";
 
@@ -19,19 +20,49 @@ export const testStoreDialect: StoreDialect = process.env.QUIVER_TEST_STORE === 
 /** Per root, the PostgreSQL database of its servers, so a server restarted on a root finds its catalog. */
 const databasesByRoot = new Map<string, Promise<string>>();
 
+/** Where this process keeps its migrated SQLite template, when `npm test` named none. */
+let sqliteTemplate: Promise<string> | undefined;
+
 /**
- * The `--store` of a server over `root` on the store under test; undefined for SQLite. On
- * PostgreSQL a database already migrated: the migrations have tests of their own.
+ * A SQLite catalog with every migration applied and no rows, as a server leaves a store it opened
+ * for the first time; answers its file. Migrating costs a server's start as much as the rest of it
+ * together, so `npm test` makes one template for the run and names it in
+ * QUIVER_TEST_SQLITE_TEMPLATE; a test file run on its own makes its own.
  */
-export function testStoreUrl(root: string): Promise<string | undefined> {
-  if (testStoreDialect === "sqlite") return Promise.resolve(undefined);
+export function migratedSqliteTemplate(): Promise<string> {
+  sqliteTemplate ??= process.env.QUIVER_TEST_SQLITE_TEMPLATE
+    ? Promise.resolve(process.env.QUIVER_TEST_SQLITE_TEMPLATE)
+    : createSqliteTemplate(tempRoot("quiver-sqlite-template-"), { removeAtExit: true });
+  return sqliteTemplate;
+}
+
+/** Migrates a new SQLite catalog in `folder` and closes it, which folds its write-ahead log into the file. */
+export async function createSqliteTemplate(folder: string, { removeAtExit = false } = {}): Promise<string> {
+  if (removeAtExit) process.on("exit", () => rmSync(folder, { recursive: true, force: true }));
+  const file = path.join(folder, metadataFileName);
+  const store = await openStore(undefined, file);
+  await store.close();
+  return file;
+}
+
+/**
+ * The `--store` of a server over `root` on the store under test. On SQLite, undefined: the
+ * server's file under the root, a copy of the migrated template unless the root has one. On
+ * PostgreSQL a database already migrated. The migrations have tests of their own.
+ */
+export async function testStoreUrl(root: string): Promise<string | undefined> {
+  if (testStoreDialect === "sqlite") {
+    const file = path.join(root, metadataFileName);
+    if (!existsSync(file)) copyFileSync(await migratedSqliteTemplate(), file);
+    return undefined;
+  }
   const key = path.resolve(root);
   let url = databasesByRoot.get(key);
   if (!url) {
     url = migratedPostgresDatabase();
     databasesByRoot.set(key, url);
   }
-  return url;
+  return await url;
 }
 
 /** A fresh, migrated store of `dialect`, closed (and its files removed) after the test. */

@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
-const reporter = fileURLToPath(new URL("./summary-reporter.js", import.meta.url));
+// The reporter as compiled (dist/test/reporter/), whether this file runs compiled or bundled.
+const reporter = fileURLToPath(new URL("../../test/reporter/summary-reporter.js", import.meta.url));
 
 const sample = `import assert from "node:assert/strict";
 import { describe, test } from "node:test";

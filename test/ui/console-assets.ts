@@ -4,7 +4,7 @@
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-/** `src/ui/` of the checkout (tests run from `dist/test/ui/`). */
+/** `src/ui/` of the checkout (tests run from `dist/test/ui/` or, bundled, `dist/test-bundle/chunks/`: the same depth). */
 export const uiFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../src/ui");
 
 /**
