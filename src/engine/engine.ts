@@ -387,7 +387,7 @@ export class Engine {
       closeLater(connection);
       this.copyConnections.delete(other);
     }
-    const connection = native.Connection.new((this.copies as TableCopies).dir, { session: this.sessionOf(database, generation) });
+    const connection = native().Connection.new((this.copies as TableCopies).dir, { session: this.sessionOf(database, generation) });
     this.copyConnections.set(session, connection);
     connection.catch(() => {
       if (this.copyConnections.get(session) === connection) this.copyConnections.delete(session);
@@ -524,7 +524,7 @@ export class Engine {
     const pooled = pool.get(key);
     if (pooled?.generation === generation) return pooled.connection;
     if (pooled) closeLater(pooled.connection);
-    const connection = native.Connection.new(dir, { ...options, storageOptions: this.storages.optionsFor(dir), session: this.sessionOf(database, generation) });
+    const connection = native().Connection.new(dir, { ...options, storageOptions: this.storages.optionsFor(dir), session: this.sessionOf(database, generation) });
     const entry = { generation, connection };
     connection.catch(() => {
       if (pool.get(key) === entry) pool.delete(key);
@@ -537,7 +537,7 @@ export class Engine {
   private sessionOf(database: string, generation: number): NativeSession {
     const pooled = this.sessions.get(database);
     if (pooled?.generation === generation) return pooled.session;
-    const session = new native.Session(this.sessionCaches.indexBytes, this.sessionCaches.metadataBytes);
+    const session = new (native().Session)(this.sessionCaches.indexBytes, this.sessionCaches.metadataBytes);
     this.sessions.set(database, { generation, session });
     return session;
   }

@@ -38,7 +38,7 @@ export interface IndexSpec {
 export const indexTypes = ["AUTO", "BTREE", "BITMAP", "LABEL_LIST", "FTS", "INVERTED", "FM", "IVF_FLAT", "IVF_PQ", "IVF_RQ", "IVF_HNSW_SQ", "IVF_HNSW_PQ"] as const;
 
 function nativeIndex(spec: IndexSpec): NativeIndex | null {
-  const I = native.Index;
+  const I = native().Index;
   const d = spec.distanceType?.toLowerCase() ?? null;
   const n = <T>(value: T | undefined): T | null => value ?? null;
   switch (spec.indexType) {

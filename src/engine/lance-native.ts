@@ -13,9 +13,16 @@ import type * as Native from "lancedb-native-types";
 process.env.LANCE_DEFAULT_IO_BUFFER_SIZE ??= String(64 * 1024 * 1024);
 
 const require = createRequire(import.meta.url);
-const packageEntry = require.resolve("@lancedb/lancedb");
+let binding: typeof Native | undefined;
 
-export const native = require(path.join(path.dirname(packageEntry), "native.js")) as typeof Native;
+/**
+ * The binding, loaded at its first use: a 200 MB library whose loading costs a tenth of a second
+ * of CPU, which a command or server that never opens a table does not pay.
+ */
+export function native(): typeof Native {
+  binding ??= require(path.join(path.dirname(require.resolve("@lancedb/lancedb")), "native.js")) as typeof Native;
+  return binding;
+}
 
 export type NativeConnection = Native.Connection;
 export type NativeTable = Native.Table;

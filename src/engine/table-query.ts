@@ -94,7 +94,7 @@ async function nativeFullText(table: NativeTable, fullText: FullTextSpec): Promi
     return ftsColumns;
   };
   const build = async (node: FtsNode): Promise<Native.JsFullTextQuery> => {
-    const Q = native.JsFullTextQuery;
+    const Q = native().JsFullTextQuery;
     if ("match" in node) {
       const m = node.match;
       const operator = (m.operator ?? "Or").toUpperCase();

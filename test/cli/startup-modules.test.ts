@@ -41,6 +41,7 @@ const unusedSubsystems = [
   "@aws-sdk/",
   "@azure/",
   "@google-cloud/",
+  "@lancedb/", // the Lance binding: loaded with the first table opened
 ];
 
 /** The packages of `subsystems` among the modules of `report`, one entry per package. */
@@ -78,7 +79,7 @@ async function reportsOfOneStart(root: string): Promise<{ server: LoadedModulesR
   }
 }
 
-test("quiver serve on the default configuration, restarted on its root, listens without loading tracing, tokens, Parquet, CloudEvents, PostgreSQL, webhooks or object-store SDKs", async (t) => {
+test("quiver serve on the default configuration, restarted on its root, listens without loading tracing, tokens, Parquet, CloudEvents, PostgreSQL, webhooks, object-store SDKs or the Lance binding", async (t) => {
   const root = tempRoot();
   t.after(() => rmSync(root, { recursive: true, force: true }));
   // The first start creates the root and the default database, whose change event is the first; the restart records none.
