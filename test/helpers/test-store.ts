@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, rmSync } from "node:fs";
 import type { KyselyStore } from "../../src/store/kysely-store.js";
 import { openStore } from "../../src/store/open-store.js";
 import { metadataFileName } from "../../src/catalog/runtime/local-root.js";
-import { freshPostgresDatabase, migratedPostgresDatabase } from "./postgres.js";
+import { migratedPostgresDatabase } from "./postgres.js";
 import { tempRoot } from "./test-server.js";
 
 export type StoreDialect = "sqlite" | "postgres";
@@ -65,11 +65,13 @@ export async function testStoreUrl(root: string): Promise<string | undefined> {
   return await url;
 }
 
-/** A fresh, migrated store of `dialect`, closed (and its files removed) after the test. */
+/** A fresh, migrated store of `dialect` (a copy of the template), closed (and its files removed) after the test. */
 export async function openTestStore(t: { after(fn: () => unknown): void }, dialect: StoreDialect): Promise<KyselyStore> {
   const root = tempRoot();
-  const url = dialect === "postgres" ? await freshPostgresDatabase() : undefined;
-  const store = await openStore(url, path.join(root, "quiver.sqlite"));
+  const file = path.join(root, metadataFileName);
+  if (dialect === "sqlite") copyFileSync(await migratedSqliteTemplate(), file);
+  const url = dialect === "postgres" ? await migratedPostgresDatabase() : undefined;
+  const store = await openStore(url, file);
   t.after(async () => {
     await store.close();
     rmSync(root, { recursive: true, force: true });
