@@ -1,8 +1,9 @@
 /**
- * @module The web console's browser files, read once per process, at the first start-up: the page, scripts and styles of
- * `src/ui/` (plain HTML, CSS and ES modules served exactly as written, so the console needs no
- * build step and `npm run build` copies nothing), and the browser builds of the libraries it
- * uses, read from the installed packages (so their version is the one `npm install` put there).
+ * @module The web console's browser files, read once per process, at its first start-up: the
+ * page, scripts and styles of `src/ui/` (plain HTML, CSS and ES modules served exactly as written,
+ * so the console needs no build step and `npm run build` copies nothing), and the browser builds
+ * of the libraries it uses, read from the installed packages (so their version is the one
+ * `npm install` put there).
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -32,10 +33,10 @@ const pageFile = "console.html";
 
 /**
  * What the console loads from each package: files of one folder (not its subfolders) that `wanted`
- * accepts, listed alone because apache-arrow's package holds thousands. apache-arrow's `.mjs` files import bare package names
- * (`tslib`, `flatbuffers`), which a browser resolves only through an inline import map that the
- * CSP forbids; its single-file bundle (the package's `unpkg` entry) has no imports, so the page
- * loads it as a classic script. hyparquet is plain ES modules importing one another by relative
+ * accepts; only that folder is listed, as apache-arrow's package holds thousands of files.
+ * apache-arrow's `.mjs` files import bare package names (`tslib`, `flatbuffers`), which a browser
+ * resolves only through an inline import map that the CSP forbids; its single-file bundle (the
+ * package's `unpkg` entry) has no imports, so the page loads it as a classic script. hyparquet is plain ES modules importing one another by relative
  * path, so its `src/` is served as it is. hyparquet-writer's modules also import hyparquet by its
  * bare name (`from 'hyparquet'`, `from 'hyparquet/src/schema.js'`); those specifiers are rewritten
  * once, here, to the paths the server serves hyparquet at (see `rewriteBareImports`). Its `node.js`

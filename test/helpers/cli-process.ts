@@ -38,11 +38,13 @@ function childEnv(changes: EnvChanges): NodeJS.ProcessEnv {
 }
 
 /**
- * The process groups of the servers this process started. Each `quiver serve` runs in a group of
- * its own with the server process it starts, so a kill reaches both, even a server too busy to see
- * that its relay is gone. Every group is killed when the test file's tests are done, whatever
- * happened to them (a test that gave up on a server, or never reached the line that would stop
- * it, leaves none running to hold the file open), and when the process exits.
+ * The process groups of the servers this process started and whose relay still runs. Each `quiver
+ * serve` runs in a group of its own with the server process it starts, so a kill reaches both,
+ * even a server too busy to see that its relay is gone. Every group is killed when the test file's
+ * tests are done, whatever happened to them (a test that gave up on a server, or never reached the
+ * line that would stop it, leaves none running to hold the file open), and when the process exits.
+ * A group leaves the set when its relay ends: process ids are reused, so a group id kept longer
+ * could name another file's server.
  */
 const serverGroups = new Set<number>();
 const killGroup = (group: number) => {
@@ -64,6 +66,11 @@ export async function spawnServe(args: string[], env: EnvChanges = {}, entry: st
   const child = spawn(process.execPath, [entry, "serve", ...args], { env: childEnv({ QUIVER_AUTO_MAINTENANCE: "off", ...env }), stdio: ["ignore", "pipe", "pipe"], detached: true });
   const group = child.pid as number;
   serverGroups.add(group);
+  child.on("exit", (code) => {
+    // A relay that ends by itself has waited for its server; one killed may have left it running.
+    if (code === null) killGroup(group);
+    serverGroups.delete(group);
+  });
   const kill = (signal: NodeJS.Signals) => (signal === "SIGKILL" ? killGroup(group) : child.kill(signal));
   let output = "";
   let stdout = "";

@@ -45,15 +45,21 @@ export async function createSqliteTemplate(folder: string, { removeAtExit = fals
   return file;
 }
 
+/** The SQLite catalog file under `root`: a copy of the migrated template unless the root has one. */
+async function sqliteCatalogIn(root: string): Promise<string> {
+  const file = path.join(root, metadataFileName);
+  if (!existsSync(file)) copyFileSync(await migratedSqliteTemplate(), file);
+  return file;
+}
+
 /**
  * The `--store` of a server over `root` on the store under test. On SQLite, undefined: the
- * server's file under the root, a copy of the migrated template unless the root has one. On
- * PostgreSQL a database already migrated. The migrations have tests of their own.
+ * server's file under the root (`sqliteCatalogIn`). On PostgreSQL a database already migrated.
+ * The migrations have tests of their own.
  */
 export async function testStoreUrl(root: string): Promise<string | undefined> {
   if (testStoreDialect === "sqlite") {
-    const file = path.join(root, metadataFileName);
-    if (!existsSync(file)) copyFileSync(await migratedSqliteTemplate(), file);
+    await sqliteCatalogIn(root);
     return undefined;
   }
   const key = path.resolve(root);
@@ -68,10 +74,8 @@ export async function testStoreUrl(root: string): Promise<string | undefined> {
 /** A fresh, migrated store of `dialect` (a copy of the template), closed (and its files removed) after the test. */
 export async function openTestStore(t: { after(fn: () => unknown): void }, dialect: StoreDialect): Promise<KyselyStore> {
   const root = tempRoot();
-  const file = path.join(root, metadataFileName);
-  if (dialect === "sqlite") copyFileSync(await migratedSqliteTemplate(), file);
   const url = dialect === "postgres" ? await migratedPostgresDatabase() : undefined;
-  const store = await openStore(url, file);
+  const store = await openStore(url, dialect === "sqlite" ? await sqliteCatalogIn(root) : path.join(root, metadataFileName));
   t.after(async () => {
     await store.close();
     rmSync(root, { recursive: true, force: true });
