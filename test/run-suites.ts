@@ -176,6 +176,7 @@ async function runPasses(chosen: Pass[], { postgresUrl, postgresTemplate, azurit
   const summaryFolder = mkdtempSync(path.join(os.tmpdir(), "quiver-pass-"));
   const summaryFile = path.join(summaryFolder, "summary.txt");
   const summaryReporter = path.join(compiledTestRoot, "reporter", "summary-reporter.js");
+  const harnessPreload = pathToFileURL(path.join(compiledTestRoot, "preload", "harness-follows-declarations.js")).href;
   rmSync(passFilesRoot, { recursive: true, force: true });
   for (const pass of chosen) console.log(`# pass ${passName(pass)}: table data on ${pass.backend}, catalog in ${pass.store} (${pass.files.length} files)`);
   const entries = chosen.flatMap((pass) => pass.files.map((file) => ({ pass, file })));
@@ -188,6 +189,9 @@ async function runPasses(chosen: Pass[], { postgresUrl, postgresTemplate, azurit
   const child = spawn(
     process.execPath,
     [
+      // The runner passes it on to every test process.
+      "--import",
+      harnessPreload,
       "--test",
       `--test-concurrency=${concurrency}`,
       // A test that hangs fails after this instead of holding the run (the longest take about a minute).

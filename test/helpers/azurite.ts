@@ -57,9 +57,24 @@ export function runningAzurite(endpoint: string): Azurite {
   return { endpoint, storageOptions: storageOptionsOf(endpoint), port: Number(new URL(endpoint).port), pause: refuse, resume: refuse, stop: async () => refuse() };
 }
 
+/**
+ * Loaded into Azurite before its code. With its telemetry off, Azurite never uses the Application
+ * Insights library it loads at start-up, which is two thirds of a start (about 1.8 s of CPU); it
+ * finds an empty module in its place.
+ */
+const withoutTelemetryLibrary = `data:text/javascript,${encodeURIComponent(`
+import { Module, createRequire } from "node:module";
+const fromAzurite = createRequire(process.argv[1]);
+const library = fromAzurite.resolve("applicationinsights");
+const empty = new Module(library);
+empty.filename = library;
+empty.loaded = true;
+fromAzurite.cache[library] = empty;
+`)}`;
+
 export async function startAzurite(options: AzuriteOptions = {}): Promise<Azurite> {
   const persistence = options.location === undefined ? ["--inMemoryPersistence"] : ["--location", options.location];
-  const args = [blobMain, "--blobHost", "127.0.0.1", "--blobPort", String(options.port ?? 0), ...persistence, "--silent", "--skipApiVersionCheck"];
+  const args = ["--import", withoutTelemetryLibrary, blobMain, "--blobHost", "127.0.0.1", "--blobPort", String(options.port ?? 0), ...persistence, "--silent", "--skipApiVersionCheck", "--disableTelemetry"];
   const child: ChildProcess = spawn(process.execPath, args, {
     stdio: ["ignore", "pipe", "pipe"],
   });
