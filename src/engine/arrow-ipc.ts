@@ -7,6 +7,7 @@
 import { Buffer } from "node:buffer";
 import * as lz4 from "lz4js";
 import { ArrowDecodeError } from "./arrow-decode-error.js";
+import { checkDecodedBatch } from "./decoded-batch-checks.js";
 import { isUnreadableUpload } from "./engine-errors.js";
 import { reframeIpcStream } from "./ipc-reframe.js";
 import "./flatbuffer-bounds.js";
@@ -65,6 +66,7 @@ async function decodeStreamToFile(source: AsyncIterable<Uint8Array> | Uint8Array
   let numBatches = 0;
   try {
     for await (const batch of reader as AsyncIterable<RecordBatch>) {
+      checkDecodedBatch(batch);
       writer.write(batch);
       numRows += batch.numRows;
       numBatches += 1;
