@@ -17,6 +17,7 @@ import {
   RecordBatchFileWriter,
   RecordBatchReader,
   Schema,
+  type Vector,
   compressionRegistry,
   tableFromIPC,
   tableToIPC,
@@ -64,9 +65,10 @@ async function decodeStreamToFile(source: AsyncIterable<Uint8Array> | Uint8Array
   writer.reset(undefined, reader.schema);
   let numRows = 0;
   let numBatches = 0;
+  const checkedDictionaries = new WeakSet<Vector>();
   try {
     for await (const batch of reader as AsyncIterable<RecordBatch>) {
-      checkDecodedBatch(batch);
+      checkDecodedBatch(batch, checkedDictionaries);
       writer.write(batch);
       numRows += batch.numRows;
       numBatches += 1;
