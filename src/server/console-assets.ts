@@ -36,11 +36,12 @@ const pageFile = "console.html";
  * accepts; only that folder is listed, as apache-arrow's package holds thousands of files.
  * apache-arrow's `.mjs` files import bare package names (`tslib`, `flatbuffers`), which a browser
  * resolves only through an inline import map that the CSP forbids; its single-file bundle (the
- * package's `unpkg` entry) has no imports, so the page loads it as a classic script. hyparquet is plain ES modules importing one another by relative
- * path, so its `src/` is served as it is. hyparquet-writer's modules also import hyparquet by its
- * bare name (`from 'hyparquet'`, `from 'hyparquet/src/schema.js'`); those specifiers are rewritten
- * once, here, to the paths the server serves hyparquet at (see `rewriteBareImports`). Its `node.js`
- * entry (file writing with `fs`) is left out.
+ * package's `unpkg` entry) has no imports, so the page loads it as a classic script. hyparquet is
+ * plain ES modules importing one another by relative path, so its `src/` is served as it is.
+ * hyparquet-writer's modules also import hyparquet by its bare name (`from 'hyparquet'`,
+ * `from 'hyparquet/src/schema.js'`); those specifiers are rewritten once, here, to the paths the
+ * server serves hyparquet at (see `rewriteBareImports`). Its `node.js` entry (file writing with
+ * `fs`) is left out.
  */
 const vendorPackages: Record<string, { folder: string; wanted: (file: string) => boolean }> = {
   "apache-arrow": { folder: "", wanted: (file) => file === "Arrow.es2015.min.js" || file === "Arrow.es2015.min.js.map" },

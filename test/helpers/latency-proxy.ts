@@ -81,3 +81,16 @@ export async function startLatencyProxy(target: string, delayMs = 0): Promise<La
       }),
   };
 }
+
+/**
+ * Listings of a table's `_versions/` folder on Azure Blob (`comp=list`) the proxy forwarded since it
+ * was last reset, of the tables of `database` when given: what a look for a table's newest version
+ * costs. (Other listings, such as the object cache copying a table's data folders in the
+ * background, are no look for a version.)
+ */
+export function versionListings(proxy: LatencyProxy, database?: string): number {
+  return proxy.requests.filter((request) => {
+    const prefix = request.query.get("prefix") ?? "";
+    return request.query.get("comp") === "list" && prefix.includes("_versions") && (database === undefined || prefix.split("/").includes(database));
+  }).length;
+}

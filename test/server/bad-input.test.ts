@@ -72,7 +72,8 @@ test("an upload with a dictionary column, each word corrupted in turn → 200 or
     corrupt.writeInt32LE(7, offset);
     const response = await server.upload(`/v1/table/w${offset}/create`, corrupt);
     const body = await response.text();
-    if (response.status === 400 && JSON.parse(body).code === 13) refusals.push(JSON.parse(body).error);
+    const refusal = response.status === 400 ? (JSON.parse(body) as { code: number; error: string }) : undefined;
+    if (refusal?.code === 13) refusals.push(refusal.error);
     else if (response.status === 200) created.push(`w${offset}`);
     else failures.push(`word at ${offset}: ${response.status} ${body}`);
   }

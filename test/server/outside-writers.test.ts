@@ -10,22 +10,14 @@ import { after, before, test } from "node:test";
 import * as lancedb from "@lancedb/lancedb";
 import { apiKey } from "../auth/auth-helpers.js";
 import { type Azurite, azuriteAccount, startAzurite } from "../helpers/azurite.js";
-import { type LatencyProxy, startLatencyProxy } from "../helpers/latency-proxy.js";
+import { type LatencyProxy, startLatencyProxy, versionListings } from "../helpers/latency-proxy.js";
 import { type TestServer, expectError, expectJson, startTestServer } from "../helpers/test-server.js";
 
 const rowsFrom = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: from + i, label: `row ${from + i}` }));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Listings of a `_versions/` folder since the proxy was last reset, of the tables of `database`
- * when given: what a look for the newest version costs. The periodic check of databases with
- * outside writers lists their tables at any moment, so a check of one database's reads counts its own.
- */
-const listings = (proxy: LatencyProxy, database?: string) =>
-  proxy.requests.filter((request) => {
-    const prefix = request.query.get("prefix") ?? "";
-    return request.query.get("comp") === "list" && prefix.includes("_versions") && (database === undefined || prefix.split("/").includes(database));
-  }).length;
+// The periodic check of databases with outside writers lists their tables at any moment, so a
+// check of one database's reads counts the listings of its own tables (`versionListings`).
 
 /** Credentials vended for this long, so a test can outlive them. */
 const credentialSeconds = 4;
@@ -123,7 +115,7 @@ test("a namespace client's direct commits with vended write credentials are read
     proxy.reset();
     for (let i = 0; i < 5; i += 1) assert.equal(await read.countRows(), 6);
     assert.deepEqual((await read.query().where("id >= 20").toArray()).map((row) => Number(row.id)).sort((a, b) => a - b), [20, 21]);
-    listed = listings(proxy);
+    listed = versionListings(proxy);
   } while (listed > 0 && Date.now() < deadline);
   assert.equal(listed, 0, "reads after the credentials expired look at no listing");
 });
@@ -142,11 +134,11 @@ test("a database declared to have outside writers looks at the store on every re
 
   proxy.reset();
   for (let i = 0; i < 3; i += 1) assert.equal(await quiet.countRows(), 3);
-  assert.equal(listings(proxy, "quiet"), 0, "no one else can write the quiet database's table: its reads list nothing");
+  assert.equal(versionListings(proxy, "quiet"), 0, "no one else can write the quiet database's table: its reads list nothing");
 
   proxy.reset();
   for (let i = 0; i < 3; i += 1) assert.equal(await ownKeys.countRows(), 3);
-  assert.ok(listings(proxy, "ownkeys") >= 3, `every read of the outside writers' database looks (${listings(proxy, "ownkeys")} listings)`);
+  assert.ok(versionListings(proxy, "ownkeys") >= 3, `every read of the outside writers' database looks (${versionListings(proxy, "ownkeys")} listings)`);
   const direct = await openWithOwnKeys("events", "ownkeys");
   await direct.add(rowsFrom(20, 2));
   assert.equal(await ownKeys.countRows(), 5, "a commit made with the account key is read at once");
@@ -157,7 +149,7 @@ test("a database declared to have outside writers looks at the store on every re
   await eventOfVersion("ownkeys/events", 3);
   proxy.reset();
   assert.equal(await ownKeys.countRows(), 5);
-  assert.equal(listings(proxy, "ownkeys"), 0);
+  assert.equal(versionListings(proxy, "ownkeys"), 0);
 });
 
 test("a commit no one recorded (made with the account key, no read after it) is found by the periodic check and recorded: raised head, and its change event with Lance's operation", async () => {
@@ -174,7 +166,7 @@ test("a commit no one recorded (made with the account key, no read after it) is 
   await expectJson(await server.post("/v1/admin/databases/unrecorded/settings", { outside_writers: false }, admin));
   proxy.reset();
   assert.equal(await table.countRows(), 2);
-  assert.equal(listings(proxy, "unrecorded"), 0);
+  assert.equal(versionListings(proxy, "unrecorded"), 0);
 });
 
 test("the freshness headers: x-lancedb-version names the version a count or query read; x-lancedb-min-version or min-read-version past the head looks at the store and reads it, past the store → 404, code 11; x-lancedb-min-timestamp looks within an interval", async () => {
@@ -210,5 +202,5 @@ test("CreateTable by the LanceDB client in managed-deployment mode answers no cr
   assert.equal(await table.countRows(), 3);
   proxy.reset();
   for (let i = 0; i < 3; i += 1) assert.equal(await table.countRows(), 3);
-  assert.equal(listings(proxy, "default"), 0);
+  assert.equal(versionListings(proxy, "default"), 0);
 });

@@ -8,18 +8,11 @@ import { rmSync } from "node:fs";
 import { after, before, test } from "node:test";
 import * as lancedb from "@lancedb/lancedb";
 import { azuriteAccount } from "../helpers/azurite.js";
-import { type LatencyProxy, startLatencyProxy } from "../helpers/latency-proxy.js";
+import { type LatencyProxy, startLatencyProxy, versionListings } from "../helpers/latency-proxy.js";
 import { sharedAzurite } from "../helpers/test-backend.js";
 import { type TestServer, expectJson, startTestServer, tempRoot } from "../helpers/test-server.js";
 
 const rowsFrom = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: from + i, label: `row ${from + i}` }));
-
-/**
- * Listings of a `_versions/` folder the store answered since the proxy was last reset: what a look
- * for the newest version costs. (The object cache's copying of a table in the background lists its
- * data folders, which is no look for a version.)
- */
-const listings = (proxy: LatencyProxy) => proxy.requests.filter((request) => request.query.get("comp") === "list" && (request.query.get("prefix") ?? "").includes("_versions")).length;
 
 async function idsOf(table: lancedb.Table, filter?: string): Promise<number[]> {
   const query = filter ? table.query().where(filter) : table.query();
@@ -71,12 +64,12 @@ test("warm reads of a managed-versioning table written through Quiver list nothi
     assert.equal(await table.countRows(), 5);
     assert.deepEqual(await idsOf(table, "id >= 10"), [10, 11]);
   }
-  assert.equal(listings(proxy), 0, "warm reads look at no listing");
+  assert.equal(versionListings(proxy), 0, "warm reads look at no listing");
   await table.add(rowsFrom(20, 1));
   assert.deepEqual(await idsOf(table, "id >= 20"), [20], "the write is read at once");
   proxy.reset();
   assert.equal(await table.countRows(), 6);
-  assert.equal(listings(proxy), 0, "and the reads after it list nothing again");
+  assert.equal(versionListings(proxy), 0, "and the reads after it list nothing again");
 });
 
 test("a write through one replica of a managed-versioning database is read by the other at its next read, without a listing", async () => {
@@ -87,7 +80,7 @@ test("a write through one replica of a managed-versioning database is read by th
     await viaFirst.add(rowsFrom(round * 10, 2));
     proxy.reset();
     assert.deepEqual(await idsOf(viaSecond, `id >= ${round * 10}`), [round * 10, round * 10 + 1], `round ${round}`);
-    assert.equal(listings(proxy), 0, "the other replica moves to the catalog's version without listing");
+    assert.equal(versionListings(proxy), 0, "the other replica moves to the catalog's version without listing");
   }
   await viaSecond.delete("id >= 20");
   assert.deepEqual(await idsOf(viaFirst), [0, 1, 10, 11]);
@@ -109,7 +102,7 @@ test("a database's read-consistency interval: direct commits by a namespace clie
   proxy.delayMs = 200;
   const together = await Promise.all(Array.from({ length: 16 }, () => read.countRows())).finally(() => (proxy.delayMs = 0));
   assert.deepEqual(together, Array.from({ length: 16 }, () => 3));
-  assert.ok(listings(proxy) < 8, `16 reads at once made ${listings(proxy)} listings`);
+  assert.ok(versionListings(proxy) < 8, `16 reads at once made ${versionListings(proxy)} listings`);
 
   const intervalMs = 1500;
   const setting = await expectJson(await server.post("/v1/admin/databases/default/settings", { read_consistency_interval_ms: intervalMs }));
@@ -118,10 +111,10 @@ test("a database's read-consistency interval: direct commits by a namespace clie
   const lookedAt = Date.now();
   proxy.reset();
   await written.add(rowsFrom(20, 1));
-  const listedByWriter = listings(proxy);
+  const listedByWriter = versionListings(proxy);
   const counts = [await read.countRows(), await read.countRows()];
   if (Date.now() - lookedAt < intervalMs) {
-    assert.equal(listings(proxy), listedByWriter, "within the interval reads do not look at the store");
+    assert.equal(versionListings(proxy), listedByWriter, "within the interval reads do not look at the store");
     assert.deepEqual(counts, [3, 3], "within the interval reads answer from the kept handle");
   }
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, lookedAt + intervalMs - Date.now()) + 50));
