@@ -16,6 +16,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { startAzurite } from "./helpers/azurite.js";
 import { summaryFileVariable } from "./reporter/summary-reporter.js";
+import { batchFileText, batchFolderName } from "./batch-file.js";
 import { createMigratedTemplate, startPostgres } from "./helpers/postgres.js";
 import { createSqliteTemplate } from "./helpers/test-store.js";
 
@@ -109,9 +110,9 @@ const passes: Pass[] = [
 ];
 
 /**
- * The passes run as one `node --test` run, three files at a time: much of a file's time is spent
- * waiting on servers, stores and restarts, and a pass run on its own ended waiting on its longest
- * file while the other slots stood idle.
+ * The passes run as one `node --test` run, three test processes at a time: much of a file's time
+ * is spent waiting on servers, stores and restarts, and a pass run on its own ended waiting on its
+ * longest file while the other slots stood idle.
  */
 const concurrency = 3;
 
@@ -136,34 +137,63 @@ interface Shared {
   sqliteTemplate: string;
 }
 
-/** Where the files of the passes after the first are written: each runs one test file with its pass's settings. */
-const passFilesRoot = path.join(testRoot, "..", "test-passes");
+/**
+ * Files that need a test process of their own: they set what the LanceDB client reads once per
+ * process (its write threads, its request size) before they load it.
+ */
+const ownProcess = ["data/multipart-writes.test.js"];
 
 /**
- * The file to run for `file` in `pass`: the first pass's files run as they are; another pass's
- * run as `dist/test-passes/<pass>/<path>`, a file that sets the pass's backend and store, then
- * imports the test file inside a suite named after the pass: the runner names a test by the file
- * that declares it, so the suite is what tells a failure's pass, and the summary's slowest files
- * name this file.
+ * How many files of a pass share a test process. A process's first second of CPU goes to loading
+ * the bundle and running code not yet compiled hot: twelve small files took 20 s of CPU in
+ * processes of their own and 6 s in one. The files of a process run one after another; the long
+ * ones (`longestFirst`) keep a process each, so that they start first and the rest fill the slots
+ * around them.
  */
-function passFile(pass: Pass, file: string): string {
-  if (pass === passes[0]) return file;
-  const wrapper = path.join(passFilesRoot, passName(pass), path.relative(testRoot, file));
+const filesPerProcess = 6;
+
+/** One test process of the run: files of one pass, run one after another. */
+interface Batch {
+  pass: Pass;
+  files: string[];
+  /** The name of the file the process runs: a file's own path when it runs alone, else `batch-<n>.test.js`. */
+  name: string;
+}
+
+/** A file's name in `longestFirst`: as it is in the first pass, `<pass>/<file>` in another. */
+function nameInRun(pass: Pass, file: string): string {
+  const name = path.relative(testRoot, file);
+  return pass === passes[0] ? name : `${passName(pass)}/${name}`;
+}
+
+/** The test processes of `pass`: the long files and those that need one alone, then the rest a few to a process in path order. */
+function batchesOf(pass: Pass): Batch[] {
+  const alone = (file: string) => ownProcess.includes(path.relative(testRoot, file)) || longestFirst.includes(nameInRun(pass, file));
+  const shared = pass.files.filter((file) => !alone(file));
+  const batches = pass.files.filter(alone).map((file) => ({ pass, files: [file], name: path.relative(testRoot, file) }));
+  for (let start = 0; start < shared.length; start += filesPerProcess) {
+    batches.push({ pass, files: shared.slice(start, start + filesPerProcess), name: `batch-${String(start / filesPerProcess + 1).padStart(2, "0")}.test.js` });
+  }
+  return batches;
+}
+
+/** Where the files the test processes run are written (`dist/test-batches/<pass>/`). */
+const batchFilesRoot = path.join(testRoot, "..", batchFolderName);
+
+/** Writes the file a test process runs for `batch` (see batch-file.ts); answers its path. */
+function batchFile(batch: Batch): string {
+  const wrapper = path.join(batchFilesRoot, passName(batch.pass), batch.name);
   mkdirSync(path.dirname(wrapper), { recursive: true });
-  writeFileSync(
-    wrapper,
-    `// ${path.relative(testRoot, file)} with table data on ${pass.backend === "azure" ? "Azurite" : "local folders"} and the catalog in ${pass.store === "postgres" ? "PostgreSQL" : "SQLite"} (written by test/run-suites.ts).\n` +
-      `import { describe } from "node:test";\n` +
-      `process.env.QUIVER_TEST_BACKEND = ${JSON.stringify(pass.backend)};\nprocess.env.QUIVER_TEST_STORE = ${JSON.stringify(pass.store)};\n` +
-      `describe(${JSON.stringify(passName(pass))}, async () => {\n  await import(${JSON.stringify(pathToFileURL(file).href)});\n});\n`,
-  );
+  const { backend, store } = batch.pass;
+  const members = batch.files.map((file) => ({ name: path.relative(testRoot, file), url: pathToFileURL(file).href }));
+  const heading = `${members.map((member) => member.name).join(", ")} with table data on ${backend === "azure" ? "Azurite" : "local folders"} and the catalog in ${store === "postgres" ? "PostgreSQL" : "SQLite"}`;
+  writeFileSync(wrapper, batchFileText(passName(batch.pass), { QUIVER_TEST_BACKEND: backend, QUIVER_TEST_STORE: store }, members, heading));
   return wrapper;
 }
 
 /** Start order: the known long files first, whatever their pass; then the rest in their passes' order. */
-function startOrderOf(entry: { pass: Pass; file: string }): number {
-  const name = path.relative(testRoot, entry.file);
-  const rank = longestFirst.indexOf(entry.pass === passes[0] ? name : `${passName(entry.pass)}/${name}`);
+function startOrderOf(batch: Batch): number {
+  const rank = batch.files.length === 1 ? longestFirst.indexOf(nameInRun(batch.pass, batch.files[0] as string)) : -1;
   return rank < 0 ? longestFirst.length : rank;
 }
 
@@ -177,13 +207,16 @@ async function runPasses(chosen: Pass[], { postgresUrl, postgresTemplate, azurit
   const summaryFile = path.join(summaryFolder, "summary.txt");
   const summaryReporter = path.join(compiledTestRoot, "reporter", "summary-reporter.js");
   const harnessPreload = pathToFileURL(path.join(compiledTestRoot, "preload", "harness-follows-declarations.js")).href;
-  rmSync(passFilesRoot, { recursive: true, force: true });
-  for (const pass of chosen) console.log(`# pass ${passName(pass)}: table data on ${pass.backend}, catalog in ${pass.store} (${pass.files.length} files)`);
-  const entries = chosen.flatMap((pass) => pass.files.map((file) => ({ pass, file })));
-  const files = entries
-    .map((entry, order) => ({ entry, order }))
-    .sort((a, b) => startOrderOf(a.entry) - startOrderOf(b.entry) || a.order - b.order)
-    .map(({ entry }) => passFile(entry.pass, entry.file));
+  rmSync(batchFilesRoot, { recursive: true, force: true });
+  const batches = chosen.flatMap((pass) => batchesOf(pass));
+  for (const pass of chosen) {
+    const processes = batches.filter((batch) => batch.pass === pass).length;
+    console.log(`# pass ${passName(pass)}: table data on ${pass.backend}, catalog in ${pass.store} (${pass.files.length} files in ${processes} test processes)`);
+  }
+  const files = batches
+    .map((batch, order) => ({ file: batchFile(batch), batch, order }))
+    .sort((a, b) => startOrderOf(a.batch) - startOrderOf(b.batch) || a.order - b.order)
+    .map(({ file }) => file);
   // An asynchronous child: this process must keep draining PostgreSQL's and Azurite's pipes
   // meanwhile, or they block on a full pipe.
   const child = spawn(

@@ -4,7 +4,7 @@
 // Both variables are read when the client connects and first writes, so they are set before
 // the client is loaded.
 process.env.LANCE_CPU_THREADS = "4";
-process.env.LANCE_CLIENT_MAX_BYTES_PER_REQUEST = String(4 * 1024 * 1024);
+process.env.LANCE_CLIENT_MAX_BYTES_PER_REQUEST = String(1024 * 1024);
 
 import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
@@ -75,16 +75,16 @@ test("multipart writes through the LanceDB client", async (t) => {
   t.after(() => server.close());
   const db = await lancedb.connect("db://demo", { apiKey: "any", hostOverride: server.url });
 
-  await t.test("CompleteMultipartWrite of a 56 MB add in 4 MiB parts → one new version with every row", async () => {
+  await t.test("CompleteMultipartWrite of a 19 MB add in 1 MiB parts → one new version with every row", async () => {
     const table = await db.createTable("big", [{ id: 0n, value: 0 }]);
     const before = await table.version();
-    const rows = 3_500_000;
+    const rows = 1_200_000;
     await table.add(rowsTable(1, rows));
     assert.ok((await requestsOf(server.url, "CompleteMultipartWrite")) === 1, "the client completed one multipart write");
     assert.ok((await requestsOf(server.url, "InsertIntoTable")) >= 8, "the rows came in several parts");
     assert.equal(await table.version(), before + 1);
     assert.equal(await table.countRows(), rows + 1);
-    assert.equal(await table.countRows("id = 3500000"), 1);
+    assert.equal(await table.countRows(`id = ${rows}`), 1);
     assert.deepEqual(await stagedFiles(server.runtime.storages, await tableLocation(server.url, "big")), [], "the staged parts are gone once committed");
   });
 
@@ -224,12 +224,12 @@ test("A server SIGKILLed between two parts and restarted → CompleteMultipartWr
   assert.deepEqual(stagedLocalFiles(await tableLocation(second.url, "kept")), []);
 });
 
-test("Five concurrent uploads of 60 MB under a 102 MiB upload budget (300 MB against 512 MiB, scaled) → each 200 or 503 code 17 with Retry-After, the server up", async (t) => {
-  const server = await startTestServer({ uploadMemoryBytes: 102 * 1024 * 1024 });
+test("Five concurrent uploads of 30 MB under a 51 MiB upload budget (300 MB against 512 MiB, scaled) → each 200 or 503 code 17 with Retry-After, the server up", async (t) => {
+  const server = await startTestServer({ uploadMemoryBytes: 51 * 1024 * 1024 });
   t.after(() => server.close());
-  const rows = 7_500_000;
+  const rows = 3_750_000;
   const body = arrowStream({ value: new Float64Array(rows).fill(0.5) });
-  assert.ok(body.byteLength >= 60_000_000);
+  assert.ok(body.byteLength >= 30_000_000);
   await expectJson(await post(`${server.url}/v1/table/loaded/create/`, arrowStream({ value: new Float64Array([0]) })));
   const answers = await Promise.all(
     Array.from({ length: 5 }, async () => {

@@ -2,12 +2,13 @@
 // and todo tests.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { batchFileText } from "../batch-file.js";
 
 const run = promisify(execFile);
 // The reporter as compiled (dist/test/reporter/), whether this file runs compiled or bundled.
@@ -34,18 +35,22 @@ test("parent", async (t) => {
 `;
 
 /**
- * Runs `node --test` on the sample with the summary reporter alone; its output, exit code and the
- * summary file it wrote (as `npm test` asks it to, to print failed passes again at the end).
+ * Runs `node --test` with the summary reporter alone on the file `entry` of a folder holding
+ * `files` (each made from the folder's path); its output, exit code and the summary file it wrote
+ * (as `npm test` asks it to, to print failed passes again at the end).
  */
-async function summaryOfSample(): Promise<{ output: string; exitCode: number; summaryFile: string }> {
+async function summaryOf(files: Record<string, (folder: string) => string>, entry: string): Promise<{ output: string; exitCode: number; summaryFile: string }> {
   const folder = mkdtempSync(path.join(os.tmpdir(), "quiver-reporter-"));
   try {
-    writeFileSync(path.join(folder, "sample.test.mjs"), sample);
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(folder, name)), { recursive: true });
+      writeFileSync(path.join(folder, name), text(folder));
+    }
     // Without the parent run's context variable, the child is a run of its own with its own reporter.
     const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
     const summaryPath = path.join(folder, "summary.txt");
     const env = { ...inherited, QUIVER_TEST_SUMMARY_FILE: summaryPath };
-    const args = ["--test", `--test-reporter=${reporter}`, "--test-reporter-destination=stdout", "sample.test.mjs"];
+    const args = ["--test", `--test-reporter=${reporter}`, "--test-reporter-destination=stdout", entry];
     try {
       const { stdout } = await run(process.execPath, args, { cwd: folder, env });
       return { output: stdout, exitCode: 0, summaryFile: readFileSync(summaryPath, "utf8") };
@@ -57,6 +62,8 @@ async function summaryOfSample(): Promise<{ output: string; exitCode: number; su
     rmSync(folder, { recursive: true, force: true });
   }
 }
+
+const summaryOfSample = () => summaryOf({ "sample.test.mjs": () => sample }, "sample.test.mjs");
 
 test("Summary reporter on a run with failures → failures first with file:line, names and messages, then skipped, todo and the runner's totals", async () => {
   const { output, exitCode, summaryFile } = await summaryOfSample();
@@ -95,4 +102,34 @@ test("Summary reporter on a run with failures → failures first with file:line,
       "",
     ].join("\n"),
   );
+});
+
+test("Summary reporter on a run as npm test makes it, the sample and a passing file in one test process of a pass → each failure names its file and the pass, the slowest files are named <pass>/<file>", async () => {
+  const batch = (folder: string) =>
+    batchFileText(
+      "local-postgres",
+      { QUIVER_TEST_STORE: "postgres" },
+      ["sample.test.mjs", "passing.test.mjs"].map((name) => ({ name, url: pathToFileURL(path.join(folder, name)).href })),
+      "the sample and a passing file",
+    );
+  const { output, exitCode } = await summaryOf(
+    {
+      "sample.test.mjs": () => sample,
+      "passing.test.mjs": () => `import { test } from "node:test";\ntest("passes", () => {});\n`,
+      "test-batches/local-postgres/batch-01.test.mjs": batch,
+    },
+    "test-batches/local-postgres/batch-01.test.mjs",
+  );
+  assert.equal(exitCode, 1, "a failing run still fails");
+  const names = output.split("\n").filter((line) => /^  [✖-] /.test(line));
+  assert.deepEqual(names, [
+    "  ✖ sample.test.mjs:5 › local-postgres › compares numbers",
+    "  ✖ sample.test.mjs:12 › local-postgres › a suite › inner › throws",
+    "  ✖ sample.test.mjs:17 › local-postgres › parent › child",
+    "  - sample.test.mjs › local-postgres › needs a network",
+    "  - sample.test.mjs › local-postgres › reads gzip",
+  ]);
+  const slowest = /^Slowest files: (.*)$/m.exec(output)?.[1] ?? "";
+  assert.deepEqual(slowest.split(" · ").map((entry) => entry.replace(/ \d+\.\d s$/, "")).sort(), ["local-postgres/passing.test.mjs", "local-postgres/sample.test.mjs"]);
+  assert.match(output, /^tests 8 · suites 5 · pass 2 · fail \d+ · cancelled 0 · skipped 1 · todo 1 · duration \d+\.\d s$/m);
 });

@@ -9,10 +9,13 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { TestEvent } from "node:test/reporters";
+import { isBatchFile } from "../batch-file.js";
 
 /** A test worth naming in the summary, with its parents' names once they finished. */
 interface Listed {
   file: string | undefined;
+  /** The file of the outermost name so far: its parent is declared there, or is the suite `npm test` runs that file in. */
+  parentFile: string | undefined;
   names: string[];
   /** Nesting of the outermost name so far; its parent, when it finishes, is one less. */
   nesting: number;
@@ -41,8 +44,10 @@ export default async function* summaryReporter(source: AsyncIterable<TestEvent>)
   const todo: Listed[] = [];
   const waitingForParent: Listed[] = [];
   const totals = new Map<TotalKey, number>();
-  /** Seconds of each file's top-level tests. */
+  /** Seconds of each file's top-level tests, or in a batch its suite's, as `<pass>/<file>`. */
   const fileSeconds = new Map<string, number>();
+  /** The suites of a batch's files, waiting for their pass's suite to name them. */
+  const batched: { batch: string; file: string; seconds: number }[] = [];
 
   for await (const event of source) {
     if (event.type === "test:diagnostic") {
@@ -52,15 +57,24 @@ export default async function* summaryReporter(source: AsyncIterable<TestEvent>)
     }
     if (event.type !== "test:pass" && event.type !== "test:fail") continue;
     const { data } = event;
-    if (data.nesting === 0 && data.file) fileSeconds.set(data.file, (fileSeconds.get(data.file) ?? 0) + (data.details.duration_ms ?? 0) / 1000);
-    // Subtests finish before their parent, so the ones waiting one level deeper are its own.
-    for (const child of waitingForParent) {
-      if (child.file === data.file && child.nesting === data.nesting + 1) {
-        child.names.unshift(data.name);
-        child.nesting = data.nesting;
-      }
+    const seconds = (data.details.duration_ms ?? 0) / 1000;
+    if (isBatchFile(data.file) && data.nesting === 1) batched.push({ batch: data.file as string, file: data.name, seconds });
+    else if (isBatchFile(data.file) && data.nesting === 0) {
+      for (const member of batched.filter((member) => member.batch === data.file)) fileSeconds.set(`${data.name}/${member.file}`, member.seconds);
+    } else if (data.nesting === 0 && data.file) {
+      const file = path.relative(process.cwd(), data.file);
+      fileSeconds.set(file, (fileSeconds.get(file) ?? 0) + seconds);
     }
-    const listed = (detail: string, line = data.line): Listed => ({ file: data.file, names: [data.name], nesting: data.nesting, line, detail });
+    // Subtests finish before their parent, so the ones waiting one level deeper are its own. A
+    // test file's suite in a batch is its parent from another file; the entry already names the file.
+    for (const child of waitingForParent) {
+      if (child.nesting !== data.nesting + 1) continue;
+      if (child.parentFile === data.file) child.names.unshift(data.name);
+      else if (isBatchFile(data.file) && child.parentFile?.endsWith(`${path.sep}${data.name}`)) child.parentFile = data.file;
+      else continue;
+      child.nesting = data.nesting;
+    }
+    const listed = (detail: string, line = data.line): Listed => ({ file: data.file, parentFile: data.file, names: [data.name], nesting: data.nesting, line, detail });
     let entry: Listed | undefined;
     if (data.todo !== undefined && data.todo !== false) todo.push((entry = listed(reason(data.todo))));
     else if (data.skip !== undefined && data.skip !== false) skipped.push((entry = listed(reason(data.skip))));
@@ -91,7 +105,7 @@ function slowestFiles(fileSeconds: Map<string, number>): string {
   return [...fileSeconds]
     .sort((a, b) => b[1] - a[1])
     .slice(0, slowestShown)
-    .map(([file, seconds]) => `${path.relative(process.cwd(), file)} ${seconds.toFixed(1)} s`)
+    .map(([file, seconds]) => `${file} ${seconds.toFixed(1)} s`)
     .join(" · ");
 }
 

@@ -1,0 +1,36 @@
+/**
+ * @module The files `npm test`'s test processes run (test/run-suites.ts): each sets its pass's
+ * settings, then imports test files one after another, each inside a suite named after its path,
+ * within a suite named after the pass. The runner names a test by the file that declares it, so
+ * these suites are what tell a failure's pass, and what the summary's slowest files are named by
+ * (test/reporter/summary-reporter.ts).
+ */
+import path from "node:path";
+
+/** The folder, beside the test bundles, that holds these files (`test-batches/<pass>/`). */
+export const batchFolderName = "test-batches";
+
+/** Whether `file` is one of these files. */
+export function isBatchFile(file: string | undefined): boolean {
+  return file?.split(path.sep).includes(batchFolderName) ?? false;
+}
+
+/** A test file a batch imports: its name (its path among the test files) and its URL. */
+export interface BatchMember {
+  name: string;
+  url: string;
+}
+
+/** The text of a batch file: `heading` as its first comment, `env` set before any test file loads. */
+export function batchFileText(pass: string, env: Record<string, string>, members: BatchMember[], heading: string): string {
+  return (
+    `// ${heading} (written by test/run-suites.ts).\n` +
+    `import { describe } from "node:test";\n` +
+    Object.entries(env)
+      .map(([name, value]) => `process.env.${name} = ${JSON.stringify(value)};\n`)
+      .join("") +
+    `describe(${JSON.stringify(pass)}, () => {\n` +
+    members.map((member) => `  describe(${JSON.stringify(member.name)}, async () => {\n    await import(${JSON.stringify(member.url)});\n  });\n`).join("") +
+    `});\n`
+  );
+}
