@@ -15,22 +15,46 @@ export function isBatchFile(file: string | undefined): boolean {
   return file?.split(path.sep).includes(batchFolderName) ?? false;
 }
 
+/** Where shared helpers keep what must run each time a test file's tests are done (`whenEachFileDone`). */
+const fileDoneKey = "quiver.test.fileDone";
+
+/**
+ * Runs `hook` whenever the tests of a file end, in a batch as well: a helper's own top-level
+ * `after` belongs to the file that first loaded it, and a batch loads it once for all its files.
+ */
+export function whenEachFileDone(hook: () => void): void {
+  const hooks = ((globalThis as Record<symbol, (() => void)[]>)[Symbol.for(fileDoneKey)] ??= []);
+  hooks.push(hook);
+}
+
 /** A test file a batch imports: its name (its path among the test files) and its URL. */
 export interface BatchMember {
   name: string;
   url: string;
 }
 
+/** How long a batch's process may run on after its tests before it fails. */
+const exitGraceSeconds = 30;
+
 /** The text of a batch file: `heading` as its first comment, `env` set before any test file loads. */
 export function batchFileText(pass: string, env: Record<string, string>, members: BatchMember[], heading: string): string {
   return (
     `// ${heading} (written by test/run-suites.ts).\n` +
-    `import { describe } from "node:test";\n` +
+    `import { after, describe } from "node:test";\n` +
     Object.entries(env)
       .map(([name, value]) => `process.env.${name} = ${JSON.stringify(value)};\n`)
       .join("") +
     `describe(${JSON.stringify(pass)}, () => {\n` +
-    members.map((member) => `  describe(${JSON.stringify(member.name)}, async () => {\n    await import(${JSON.stringify(member.url)});\n  });\n`).join("") +
+    members
+      .map(
+        (member) =>
+          `  describe(${JSON.stringify(member.name)}, async () => {\n    await import(${JSON.stringify(member.url)});\n` +
+          `    after(() => { for (const hook of globalThis[Symbol.for(${JSON.stringify(fileDoneKey)})] ?? []) hook(); });\n  });\n`,
+      )
+      .join("") +
+    // A process still running something of its tests after them (a server a failed test left)
+    // fails, naming what runs, instead of holding the run.
+    `  after(() => {\n    setTimeout(() => {\n      console.error(\`still running ${exitGraceSeconds} s after its tests: \${process.getActiveResourcesInfo().join(", ")}\`);\n      process.exit(1);\n    }, ${exitGraceSeconds * 1000}).unref();\n  });\n` +
     `});\n`
   );
 }

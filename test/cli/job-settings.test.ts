@@ -13,10 +13,16 @@ import { schemaBase64, streamOf, waitForJob } from "../helpers/views.js";
 
 type After = { after(fn: () => unknown): void };
 
+/** The servers started on each root: a root is removed once they are stopped, or one of them could still be writing in it. */
+const serversOn = new Map<string, ServeProcess[]>();
+
 /** A root holding table `docs` (ids 0..rows-1) and a query view of it per name, made without a server. */
 async function preparedRoot(t: After, rows: number, views: string[]): Promise<string> {
   const root = tempRoot();
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+  t.after(async () => {
+    await Promise.all((serversOn.get(root) ?? []).map((server) => server.stop("SIGKILL")));
+    rmSync(root, { recursive: true, force: true });
+  });
   const local = await openLocalCatalog({ root });
   try {
     await local.catalog.createTable({ id: ["docs"] }, streamOf({ id: Int32Array.from({ length: rows }, (_, i) => i) }));
@@ -48,6 +54,7 @@ async function queueRefreshes(root: string, views: string[], sourceTaskSize: num
 
 async function serve(t: After, root: string, env: EnvChanges): Promise<ServeProcess & { get(route: string): Promise<Response> }> {
   const server = await spawnServe(["--port", "0", "--root", root], env);
+  serversOn.set(root, [...(serversOn.get(root) ?? []), server]);
   t.after(() => server.stop("SIGKILL"));
   return { ...server, get: (route: string) => fetch(server.url + route) };
 }

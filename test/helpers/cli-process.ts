@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { after } from "node:test";
+import { whenEachFileDone } from "../batch-file.js";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { tempRoot } from "./test-server.js";
@@ -60,6 +61,7 @@ const killServerGroups = () => {
 process.on("exit", killServerGroups);
 // Under the test runner only: a benchmark importing these helpers is no test file.
 if (process.env.NODE_TEST_CONTEXT) after(killServerGroups);
+whenEachFileDone(killServerGroups);
 
 export async function spawnServe(args: string[], env: EnvChanges = {}, entry: string = cliEntry): Promise<ServeProcess> {
   // As in startTestServer: automatic maintenance only where a test asks for it.
