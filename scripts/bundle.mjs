@@ -12,8 +12,9 @@
 // when configured anyway.
 //
 // The test files are bundled too, into dist/test-bundle/ (same depth as dist/test/, so the paths
-// a test finds from its own location stay the same): each runs in a process of its own, and most
-// load the whole server before their first test. `npm test` runs these; `node --test
+// a test finds from its own location stay the same): a test process loads a few files where it
+// would load about 1,300, and most load the whole server before their first test. `npm test` runs
+// these, several to a process (test/batch-file.ts); `node --test
 // dist/test/<file>` still runs a file as compiled, with stack traces into the compiled sources.
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
