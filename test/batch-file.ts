@@ -6,6 +6,7 @@
  * (test/reporter/summary-reporter.ts).
  */
 import path from "node:path";
+import { after } from "node:test";
 
 /** The folder, beside the test bundles, that holds these files (`test-batches/<pass>/`). */
 export const batchFolderName = "test-batches";
@@ -19,10 +20,14 @@ export function isBatchFile(file: string | undefined): boolean {
 const fileDoneKey = "quiver.test.fileDone";
 
 /**
- * Runs `hook` whenever the tests of a file end, in a batch as well: a helper's own top-level
- * `after` belongs to the file that first loaded it, and a batch loads it once for all its files.
+ * Runs `hook` when the tests of the file that loads the caller end, and in a batch when those of
+ * each of its files end: a module's own top-level `after` belongs to the file that first loaded
+ * it, and a batch loads it once for all its files. Outside the test runner (a benchmark importing
+ * a helper) it does nothing.
  */
 export function whenEachFileDone(hook: () => void): void {
+  if (!process.env.NODE_TEST_CONTEXT) return;
+  after(hook);
   const hooks = ((globalThis as Record<symbol, (() => void)[]>)[Symbol.for(fileDoneKey)] ??= []);
   hooks.push(hook);
 }

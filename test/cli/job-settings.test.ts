@@ -13,10 +13,10 @@ import { schemaBase64, streamOf, waitForJob } from "../helpers/views.js";
 
 type After = { after(fn: () => unknown): void };
 
-/** The servers started on each root: a root is removed once they are stopped, or one of them could still be writing in it. */
+/** The servers started on each root, stopped when the root is removed: one could still be writing in it. */
 const serversOn = new Map<string, ServeProcess[]>();
 
-/** A root holding table `docs` (ids 0..rows-1) and a query view of it per name, made without a server. */
+/** A root holding table `docs` (ids 0..rows-1) and a query view of it per name, made without a server; removed after the test, once its servers are stopped. */
 async function preparedRoot(t: After, rows: number, views: string[]): Promise<string> {
   const root = tempRoot();
   t.after(async () => {
@@ -52,10 +52,9 @@ async function queueRefreshes(root: string, views: string[], sourceTaskSize: num
   }
 }
 
-async function serve(t: After, root: string, env: EnvChanges): Promise<ServeProcess & { get(route: string): Promise<Response> }> {
+async function serve(root: string, env: EnvChanges): Promise<ServeProcess & { get(route: string): Promise<Response> }> {
   const server = await spawnServe(["--port", "0", "--root", root], env);
   serversOn.set(root, [...(serversOn.get(root) ?? []), server]);
-  t.after(() => server.stop("SIGKILL"));
   return { ...server, get: (route: string) => fetch(server.url + route) };
 }
 
@@ -67,7 +66,7 @@ const refresh = (url: string, view: string, body: Record<string, unknown>) =>
 describe("the job settings of quiver serve", { concurrency: true }, () => {
   test("QUIVER_WORKER_POOLS names the clusters a refresh may ask for, the first being the default, and the worker runs jobs of each", { timeout: 60_000 }, async (t) => {
     const [pooledRoot, plainRoot] = await Promise.all([preparedRoot(t, 50, ["v"]), preparedRoot(t, 50, ["v"])]);
-    const [pooled, plain] = await Promise.all([serve(t, pooledRoot, { QUIVER_WORKER_POOLS: "cpu, gpu" }), serve(t, plainRoot, { QUIVER_WORKER_POOLS: undefined })]);
+    const [pooled, plain] = await Promise.all([serve(pooledRoot, { QUIVER_WORKER_POOLS: "cpu, gpu" }), serve(plainRoot, { QUIVER_WORKER_POOLS: undefined })]);
 
     const onGpu = await waitForJob(pooled, (await expectJson(await refresh(pooled.url, "v", { cluster: "gpu" }), 202)).job_id, 20_000);
     assert.deepEqual([onGpu.status, onGpu.cluster], ["succeeded", "gpu"]);
@@ -81,7 +80,7 @@ describe("the job settings of quiver serve", { concurrency: true }, () => {
 
   test("QUIVER_JOB_POLL_MS sets how soon an idle worker finds a job another process queued", { timeout: 60_000 }, async (t) => {
     const [slowRoot, quickRoot] = await Promise.all([preparedRoot(t, 50, ["v"]), preparedRoot(t, 50, ["v"])]);
-    const [slow, quick] = await Promise.all([serve(t, slowRoot, { QUIVER_JOB_POLL_MS: "600000" }), serve(t, quickRoot, { QUIVER_JOB_POLL_MS: "100" })]);
+    const [slow, quick] = await Promise.all([serve(slowRoot, { QUIVER_JOB_POLL_MS: "600000" }), serve(quickRoot, { QUIVER_JOB_POLL_MS: "100" })]);
     // Both workers have made their first look by now; the jobs appear after it.
     const [[slowJob], [quickJob]] = await Promise.all([queueRefreshes(slowRoot, ["v"], 1000), queueRefreshes(quickRoot, ["v"], 1000)]);
 
@@ -97,7 +96,7 @@ describe("the job settings of quiver serve", { concurrency: true }, () => {
         const root = await preparedRoot(t, 300, ["a", "b"]);
         // Queued before the server starts, so its first look finds both.
         const ids = await queueRefreshes(root, ["a", "b"], 20);
-        const server = await serve(t, root, { QUIVER_JOB_CONCURRENCY: concurrency });
+        const server = await serve(root, { QUIVER_JOB_CONCURRENCY: concurrency });
         const jobs = [];
         for (const id of ids) jobs.push(await waitForJob(server, id, 30_000));
         for (const job of jobs) assert.equal(job.status, "succeeded", JSON.stringify(job));
@@ -113,7 +112,7 @@ describe("the job settings of quiver serve", { concurrency: true }, () => {
   test("QUIVER_JOB_LEASE_MS=1000: the running job of a killed server is resumed by the next one within seconds", { timeout: 60_000 }, async (t) => {
     const root = await preparedRoot(t, 1000, ["v"]);
     const [jobId] = await queueRefreshes(root, ["v"], 10);
-    const first = await serve(t, root, { QUIVER_JOB_LEASE_MS: "1000", QUIVER_JOB_POLL_MS: "50" });
+    const first = await serve(root, { QUIVER_JOB_LEASE_MS: "1000", QUIVER_JOB_POLL_MS: "50" });
     for (;;) {
       const job = await expectJson(await first.get(`/v1/jobs/${jobId}`));
       assert.notEqual(job.status, "succeeded", "the job must still be running when its server is killed");
@@ -124,7 +123,7 @@ describe("the job settings of quiver serve", { concurrency: true }, () => {
     const killedAt = Date.now();
 
     // Under the default lease (15 s, renewed every 5 s) the claim would hold for 10 s at least.
-    const second = await serve(t, root, { QUIVER_JOB_POLL_MS: "50" });
+    const second = await serve(root, { QUIVER_JOB_POLL_MS: "50" });
     let job = await expectJson(await second.get(`/v1/jobs/${jobId}`));
     while (job.attempts < 2 && Date.now() - killedAt < 9000) {
       await sleep(50);

@@ -3,10 +3,9 @@
  * runs the other commands and the example programs to completion.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { after } from "node:test";
-import { whenEachFileDone } from "../batch-file.js";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { whenEachFileDone } from "../batch-file.js";
 import { tempRoot } from "./test-server.js";
 
 export const cliEntry = fileURLToPath(new URL("../../src/bin/main.js", import.meta.url));
@@ -59,8 +58,6 @@ const killServerGroups = () => {
   for (const group of serverGroups) killGroup(group);
 };
 process.on("exit", killServerGroups);
-// Under the test runner only: a benchmark importing these helpers is no test file.
-if (process.env.NODE_TEST_CONTEXT) after(killServerGroups);
 whenEachFileDone(killServerGroups);
 
 export async function spawnServe(args: string[], env: EnvChanges = {}, entry: string = cliEntry): Promise<ServeProcess> {

@@ -5,7 +5,7 @@
  * it came from. Following every promise of a test's in-process servers cost a fifth of a server
  * test's CPU. The harness's hook is narrowed here to what declaring tests needs: the tests and
  * suites themselves, and what a suite's body starts while it declares its tests (a body may await,
- * as a pass's file awaits the import of the file it runs). What a test or hook runs is not
+ * as a batch's file awaits the import of each file it runs). What a test or hook runs is not
  * followed: a test's body names its subtests through its context (`t.test`), as ours do, and an
  * uncaught error after its first await fails the file instead of the test. Every other async hook
  * is created as asked.
